@@ -1,0 +1,259 @@
+"""MC-7 Phase 4: after the battle: wounded (MC-7.1), deserters (MC-7.2), movement after the
+battle (MC-7.3, RU-8, RU-11) and reactions (MC-7.4, RU-9)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from typing import Literal
+
+from .dice import DiceSource
+from .errors import InvalidInput, RuleViolation
+from .grid import CampaignMap
+from .model import Force, Order, Outcome, Quality, Reaction, Square, Territory, Unit
+from .rolls import BatchRoll, Check, Modifier
+from .tables import RuleBook, default_rulebook
+
+MercenaryRule = Literal["check_all", "lose_all"]
+
+
+# --- MC-7.1 wounded -------------------------------------------------------------------------
+
+
+def wounded_check(territory: Territory, *, subject: str = "", rules: RuleBook | None = None) -> Check:
+    """MC-7.1: 1D6 per SP killed; natural 1 dead, natural 6 returns; +1 friendly, -1 enemy territory."""
+    proc = (rules or default_rulebook()).mc.wounded
+    mods: tuple[Modifier, ...] = ()
+    if territory is Territory.FRIENDLY:
+        mods = (proc.mod("friendly_territory"),)
+    elif territory is Territory.ENEMY:
+        mods = (proc.mod("enemy_territory"),)
+    return Check(proc.rule, proc.name, mods, proc.bands, naturals=proc.naturals, subject=subject)
+
+
+# --- MC-7.2 deserters -----------------------------------------------------------------------
+
+
+def deserter_check(quality: Quality, *, routed: bool, subject: str = "", rules: RuleBook | None = None) -> Check:
+    """MC-7.2: 1D6 per SP; natural 1 lost, natural 6 returns; quality (RU-7) and -1 for rout."""
+    proc = (rules or default_rulebook()).mc.deserters
+    mods = [proc.mod(quality.value)]
+    if routed:
+        mods.append(proc.mod("routed"))
+    mods = [m for m in mods if m.value]  # raw troops add nothing; don't clutter the record
+    return Check(proc.rule, proc.name, tuple(mods), proc.bands, naturals=proc.naturals, subject=subject)
+
+
+@dataclass(frozen=True)
+class UnitLosses:
+    """What a battle report says of one unit (BR): SP killed, left in rout, left under another order."""
+
+    unit_id: str
+    killed: int = 0
+    rout: int = 0
+    other_order: int = 0
+
+    def check_against(self, unit: Unit) -> None:
+        for what in ("killed", "rout", "other_order"):
+            n = getattr(self, what)
+            if isinstance(n, bool) or not isinstance(n, int) or n < 0:
+                raise InvalidInput(f"{unit.name}: SP {what.replace('_', ' ')} must be 0 or more, got {n!r}.")
+        total = self.killed + self.rout + self.other_order
+        if total > unit.sp:
+            raise InvalidInput(
+                f"{unit.name} had {unit.sp} SP but the report gives {total} SP killed, routed or "
+                f"withdrawn ({self.killed} + {self.rout} + {self.other_order})."
+            )
+
+
+@dataclass(frozen=True)
+class DeserterPool:
+    """SP of one unit that take the deserter check together (same modifiers)."""
+
+    sp: int
+    routed: bool
+    reason: str
+
+
+@dataclass(frozen=True)
+class DeserterDuty:
+    pools: tuple[DeserterPool, ...]
+    lost_outright: int = 0
+    """RU-6 ``lose_all``: mercenary SP that desert without a roll."""
+
+
+def deserter_duty(
+    unit: Unit, losses: UnitLosses, outcome: Outcome, *, mercenary: MercenaryRule = "check_all"
+) -> DeserterDuty:
+    """Who takes the deserter check (MC-7.2, RU-6).
+
+    Won or drew: only SP that left in rout. Lost: SP that left in rout or under any other order;
+    and every surviving SP of a mercenary unit (RU-6 ``check_all``), or all of them lost
+    (``lose_all``).
+    """
+    losses.check_against(unit)
+    if mercenary not in ("check_all", "lose_all"):
+        raise InvalidInput(f"Unknown mercenary desertion setting {mercenary!r}: check_all or lose_all (RU-6).")
+    pools: list[DeserterPool] = []
+    if outcome is Outcome.LOST and unit.mercenary:
+        survivors = unit.sp - losses.killed
+        if mercenary == "lose_all":
+            return DeserterDuty((), lost_outright=survivors)
+        if losses.rout:
+            pools.append(DeserterPool(losses.rout, True, "left in rout (mercenary)"))
+        if rest := survivors - losses.rout:
+            pools.append(DeserterPool(rest, False, "mercenary unit on a lost battle (RU-6)"))
+        return DeserterDuty(tuple(pools))
+    if losses.rout:
+        pools.append(DeserterPool(losses.rout, True, "left in rout"))
+    if outcome is Outcome.LOST and losses.other_order:
+        pools.append(DeserterPool(losses.other_order, False, "left under another order on a lost battle"))
+    return DeserterDuty(tuple(pools))
+
+
+# --- a unit's whole aftermath ---------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class UnitAftermath:
+    unit: Unit
+    """The unit after the checks."""
+    losses: UnitLosses
+    wounded: BatchRoll | None
+    deserters: tuple[BatchRoll, ...]
+    lost_outright: int
+    dead: int
+    returned_wounded: int
+    deserted: int
+    returned: int
+
+    @property
+    def rolls(self) -> tuple[BatchRoll, ...]:
+        return ((self.wounded,) if self.wounded else ()) + self.deserters
+
+
+def unit_aftermath(
+    unit: Unit,
+    losses: UnitLosses,
+    outcome: Outcome,
+    territory: Territory,
+    dice: DiceSource,
+    key: str,
+    *,
+    mercenary: MercenaryRule = "check_all",
+    rules: RuleBook | None = None,
+) -> UnitAftermath:
+    """Roll a unit's wounded and deserter checks and work out its SP after the battle.
+
+    SP after = SP before - killed + wounded who return - deserters. SP in rout or withdrawn who
+    are not checked return to the unit.
+    """
+    duty = deserter_duty(unit, losses, outcome, mercenary=mercenary)
+    wounded = None
+    dead = returned_wounded = 0
+    if losses.killed:
+        wounded = wounded_check(territory, subject=unit.name, rules=rules).roll_many(dice, f"{key}/wounded", losses.killed)
+        dead, returned_wounded = wounded.count("dead"), wounded.count("returns")
+    rolls = []
+    deserted = duty.lost_outright
+    returned = 0
+    for pool in duty.pools:
+        check = deserter_check(unit.quality, routed=pool.routed, subject=f"{unit.name} ({pool.reason})", rules=rules)
+        roll = check.roll_many(dice, f"{key}/deserters/{'rout' if pool.routed else 'other'}", pool.sp)
+        rolls.append(roll)
+        deserted += roll.count("deserted")
+        returned += roll.count("returns")
+    after = unit.sp - losses.killed + returned_wounded - deserted
+    return UnitAftermath(
+        unit.with_sp(after), losses, wounded, tuple(rolls), duty.lost_outright, dead, returned_wounded, deserted, returned
+    )
+
+
+# --- MC-7.3 movement after the battle --------------------------------------------------------
+
+
+def retreat_squares(
+    cmap: CampaignMap, battle_square: Square, side: str, positions: Iterable[tuple[str, Square]]
+) -> tuple[Square, ...]:
+    """Squares a Force of ``side`` may leave the battle square for: adjacent (RU-11), on land,
+    and free of enemy Forces (RU-8). ``positions`` pairs each other Force's side with its square."""
+    enemy = {sq for s, sq in positions if s != side}
+    return tuple(
+        sq for sq in cmap.neighbours(battle_square) if not cmap.cell(sq).terrain.is_water and sq not in enemy
+    )
+
+
+@dataclass(frozen=True)
+class RetreatDuty:
+    must_move: bool
+    reason: str
+    rule: str
+
+
+def post_battle_duty(
+    outcome: Outcome,
+    *,
+    holds_stronghold: bool = False,
+    both_defending: bool = False,
+) -> RetreatDuty:
+    """Whether a side's Force must leave the battle square (MC-7.3).
+
+    ``holds_stronghold``: the square holds this side's own or a friendly stronghold;
+    ``both_defending``: both Forces held the Defend order before the battle.
+    """
+    if outcome is Outcome.WON:
+        return RetreatDuty(False, "the winner holds the field", "MC-7.3")
+    if outcome is Outcome.LOST:
+        return RetreatDuty(True, "the beaten Force moves one square out of the battle square", "MC-7.3")
+    if both_defending:
+        return RetreatDuty(False, "draw, and both Forces held the Defend order: neither moves", "MC-7.3")
+    if holds_stronghold:
+        return RetreatDuty(False, "draw, and this side holds its stronghold here: it does not move", "MC-7.3")
+    return RetreatDuty(True, "draw: both Forces leave for adjacent squares, one square apart", "MC-7.3")
+
+
+def check_retreat(
+    cmap: CampaignMap,
+    battle_square: Square,
+    side: str,
+    destination: Square,
+    positions: Iterable[tuple[str, Square]],
+) -> Square:
+    """Validate a chosen retreat square, naming the legal ones when it is not."""
+    legal = retreat_squares(cmap, battle_square, side, list(positions))
+    if not legal:
+        raise RuleViolation(
+            f"No square around {battle_square} is free of the enemy and on land: the Force surrenders (RU-8)."
+        )
+    if destination not in legal:
+        raise RuleViolation(
+            f"{destination} is not a legal retreat from {battle_square} (MC-7.3, RU-8): "
+            f"choose one of {', '.join(map(str, legal))}."
+        )
+    return destination
+
+
+def check_draw_separation(cmap: CampaignMap, a: Square, b: Square) -> None:
+    """MC-7.3 draw: the two Forces must end separated by (at least) one square."""
+    if cmap.distance(a, b) < 2:
+        raise RuleViolation(
+            f"After a draw the Forces must end one square apart (MC-7.3): {a} and {b} are too close."
+        )
+
+
+# --- MC-7.4 reactions -----------------------------------------------------------------------
+
+
+def reaction_after_defeat(force: Force) -> Reaction:
+    """MC-7.4 + RU-9: any order -> Confused -> Unsteady -> Routed."""
+    match force.reaction:
+        case None:
+            return Reaction.CONFUSED
+        case Reaction.CONFUSED:
+            return Reaction.UNSTEADY
+        case _:
+            return Reaction.ROUTED
+
+
+def both_defending(forces: Mapping[str, Force]) -> bool:
+    return bool(forces) and all(f.order is Order.DEFEND for f in forces.values())

@@ -1,0 +1,112 @@
+"""MC-6 Phase 3: exploration before a battle (MC-6.1, RU-5) and the General Retreat command
+modifiers (MC-6.2)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from .dice import DiceSource
+from .errors import InvalidInput
+from .model import Cell, Force, Order, Reaction, Territory, territory_for
+from .rolls import Check, Modifier, Roll
+from .tables import RuleBook, default_rulebook
+
+
+@dataclass(frozen=True)
+class ExplorationAbility:
+    allowed: bool
+    reason: str
+
+
+def exploration_ability(force: Force) -> ExplorationAbility:
+    """MC-6.1 with MC-1 and MC-2: who may explore, and why not."""
+    if force.reaction in (Reaction.UNSTEADY, Reaction.ROUTED):
+        return ExplorationAbility(False, f"{force.reaction.label} Forces cannot explore (MC-2)")
+    needs_scouts = force.reaction is Reaction.CONFUSED or force.order is Order.FORCED_MARCH
+    if needs_scouts and force.scouts <= 0:
+        why = "Confused" if force.reaction is Reaction.CONFUSED else "on Forced March"
+        return ExplorationAbility(False, f"{why}, it may explore only with scouts, and has none (MC-6.1)")
+    if needs_scouts:
+        return ExplorationAbility(True, "explores with its scouts (MC-6.1, RU-2)")
+    return ExplorationAbility(True, "full exploration" + (" doubled for Defend" if force.order is Order.DEFEND else ""))
+
+
+def exploration_check(
+    force: Force, cell: Cell, *, allies: frozenset[str] = frozenset(), rules: RuleBook | None = None
+) -> Check | None:
+    """RU-5: 1D6 + modifiers, x2 after modifiers for Defend; ``None`` when the Force may not explore."""
+    if not exploration_ability(force).allowed:
+        return None
+    mc = (rules or default_rulebook()).mc
+    proc = mc.exploration
+    territory = territory_for(cell, force.side, allies)
+    mods: tuple[Modifier, ...] = ()
+    if territory is Territory.FRIENDLY:
+        mods = (proc.mod("friendly_territory"),)
+    elif territory is Territory.ENEMY:
+        mods = (proc.mod("enemy_territory"),)
+    mult = mc.defend_multiplier if force.order is Order.DEFEND else 1
+    return Check(proc.rule, proc.name, mods, proc.bands, multiplier=mult, floor=0, subject=force.name)
+
+
+@dataclass(frozen=True)
+class Exploration:
+    side: str
+    score: int
+    roll: Roll | None
+    reason: str
+
+
+def explore(
+    force: Force,
+    cell: Cell,
+    dice: DiceSource,
+    key: str,
+    *,
+    allies: frozenset[str] = frozenset(),
+    rules: RuleBook | None = None,
+) -> Exploration:
+    """A Force's exploration test; a Force that may not explore scores 0 (RU-5)."""
+    ability = exploration_ability(force)
+    check = exploration_check(force, cell, allies=allies, rules=rules)
+    if check is None:
+        return Exploration(force.side, 0, None, ability.reason)
+    roll = check.roll(dice, key)
+    return Exploration(force.side, roll.total, roll, ability.reason)
+
+
+def scouting_winner(scores: Mapping[str, int]) -> str | None:
+    """RU-5: the side with the higher result wins the scouting contest; a tie gives nobody."""
+    if not scores:
+        raise InvalidInput("A scouting contest needs the scores of the sides in the battle.")
+    best = max(scores.values())
+    leaders = [s for s, v in scores.items() if v == best]
+    return leaders[0] if len(leaders) == 1 else None
+
+
+def general_retreat_modifiers(hour: int, *, rules: RuleBook | None = None) -> tuple[Modifier, ...]:
+    """MC-6.2: extra Command-test modifier to give or withdraw a General Retreat, by the battle's hour."""
+    if isinstance(hour, bool) or not isinstance(hour, int) or hour < 1:
+        raise InvalidInput(f"The battle's hour must be 1 or more, got {hour!r}.")
+    mod = (rules or default_rulebook()).mc.general_retreat_hours.get(hour)
+    return (mod,) if mod else ()
+
+
+@dataclass(frozen=True)
+class GeneralRetreatResult:
+    confusion: bool
+    order_stands: bool
+    """Whether the General Retreat order is in force after the test."""
+    text: str
+
+
+def general_retreat_result(result: int, *, withdrawing: bool, passed: bool) -> GeneralRetreatResult:
+    """MC-6.2: the General's test result 0 means confusion, and a withdrawn order stands again."""
+    if result == 0:
+        return GeneralRetreatResult(True, True, "confusion: the General Retreat order stands (MC-6.2)")
+    if passed:
+        stands = not withdrawing
+        return GeneralRetreatResult(False, stands, "General Retreat " + ("withdrawn" if withdrawing else "ordered"))
+    stands = withdrawing
+    return GeneralRetreatResult(False, stands, "the order is not carried: nothing changes")

@@ -1,0 +1,111 @@
+"""The square grid of the campaign map: bounds, adjacency (RU-11) and paths."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+
+from .errors import InvalidInput, RuleViolation
+from .model import Cell, Square
+
+DIRECTIONS_8 = ((-1, -1), (0, -1), (1, -1), (-1, 0), (1, 0), (-1, 1), (0, 1), (1, 1))
+DIRECTIONS_4 = ((0, -1), (-1, 0), (1, 0), (0, 1))
+COMPASS = {"N": (0, -1), "NE": (1, -1), "E": (1, 0), "SE": (1, 1), "S": (0, 1), "SW": (-1, 1), "W": (-1, 0), "NW": (-1, -1)}
+
+
+@dataclass(frozen=True)
+class CampaignMap:
+    """A ``width`` x ``height`` grid; squares not listed in ``cells`` are open ground."""
+
+    width: int
+    height: int
+    cells: Mapping[Square, Cell] = field(default_factory=dict)
+    adjacency: int = 8
+    """RU-11: 8 directions by default, 4 as an option."""
+
+    def __post_init__(self) -> None:
+        if not (1 <= self.width <= 702 and 1 <= self.height <= 999):
+            raise InvalidInput(f"A map of {self.width}x{self.height} squares is not allowed: 1x1 to 702x999.")
+        if self.adjacency not in (4, 8):
+            raise InvalidInput(f"Adjacency {self.adjacency!r} is not allowed: 8 (default) or 4 (RU-11).")
+        for sq in self.cells:
+            if not self.contains(sq):
+                raise InvalidInput(f"Square {sq} is outside the {self.width}x{self.height} map.")
+
+    def contains(self, sq: Square) -> bool:
+        return sq.col < self.width and sq.row < self.height
+
+    def cell(self, sq: Square) -> Cell:
+        self.require(sq)
+        return self.cells.get(sq) or _OPEN
+
+    def require(self, sq: Square) -> Square:
+        if not self.contains(sq):
+            last = Square(self.width - 1, self.height - 1)
+            raise InvalidInput(f"Square {sq} is off the map: squares run from A1 to {last}.")
+        return sq
+
+    def parse(self, text: str) -> Square:
+        return self.require(Square.parse(text))
+
+    def squares(self) -> Iterator[Square]:
+        for row in range(self.height):
+            for col in range(self.width):
+                yield Square(col, row)
+
+    def neighbours(self, sq: Square) -> Iterator[Square]:
+        dirs = DIRECTIONS_8 if self.adjacency == 8 else DIRECTIONS_4
+        for dc, dr in dirs:
+            c, r = sq.col + dc, sq.row + dr
+            if 0 <= c < self.width and 0 <= r < self.height:
+                yield Square(c, r)
+
+    def adjacent(self, a: Square, b: Square) -> bool:
+        dc, dr = abs(a.col - b.col), abs(a.row - b.row)
+        if self.adjacency == 8:
+            return max(dc, dr) == 1
+        return dc + dr == 1
+
+    def distance(self, a: Square, b: Square) -> int:
+        """Steps between two squares under this map's adjacency."""
+        dc, dr = abs(a.col - b.col), abs(a.row - b.row)
+        return max(dc, dr) if self.adjacency == 8 else dc + dr
+
+    def parse_path(self, start: Square, text: str | Sequence[str]) -> tuple[Square, ...]:
+        """Read a path like ``"D4 E5 E6"``; a leading start square may be given or left out."""
+        words = text.replace(",", " ").split() if isinstance(text, str) else list(text)
+        if not words:
+            raise InvalidInput("The path is empty: give the squares to move through, like `D4 E5 E6`.")
+        path = [self.parse(w) for w in words]
+        if path[0] == start:
+            path = path[1:]
+        return self.check_path(start, path)
+
+    def check_path(self, start: Square, path: Iterable[Square]) -> tuple[Square, ...]:
+        """Every step must go to an adjacent square on the map (RU-11)."""
+        steps = tuple(path)
+        if not steps:
+            raise InvalidInput(f"The path goes nowhere: name at least one square after {start}.")
+        prev = start
+        for sq in steps:
+            self.require(sq)
+            if sq == prev:
+                raise InvalidInput(f"The path names {sq} twice in a row: list each square once.")
+            if not self.adjacent(prev, sq):
+                how = "8 directions" if self.adjacency == 8 else "4 directions (no diagonals)"
+                raise RuleViolation(
+                    f"The path has a gap between {prev} and {sq}: each step must be to an adjacent square ({how}, RU-11)."
+                )
+            prev = sq
+        return steps
+
+    def direction(self, a: Square, b: Square) -> str:
+        """Compass direction of the step from ``a`` to the adjacent ``b``."""
+        step = (b.col - a.col, b.row - a.row)
+        for name, d in COMPASS.items():
+            if d == step:
+                return name
+        raise InvalidInput(f"{a} and {b} are not adjacent.")
+
+
+_OPEN = Cell()

@@ -1,0 +1,443 @@
+"""MC-5 Phase 2: movement rolls on land (MC-5.1) and water (MC-5.3), initiative (RU-4) and
+resolution of the declared moves (RU-11, RU-13)."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Literal
+
+from .dice import DiceSource
+from .errors import InvalidInput, RuleViolation
+from .grid import CampaignMap
+from .model import Cell, Feature, Force, Order, Reaction, Square, Terrain, Territory, territory_for
+from .rolls import Band, BandTable, Check, Modifier, Roll
+from .tables import RuleBook, default_rulebook
+
+WEATHER_RULE = "MC-10"
+
+
+def _require_may_move(force: Force) -> None:
+    if force.order is Order.DEFEND:
+        raise RuleViolation(
+            f"{force.name} holds the Defend order and does not move (MC-1, MC-5.1): "
+            "change its order with a Force test in Phase 1 first."
+        )
+
+
+def _territory_mods(proc_mods: Mapping[str, Modifier], territory: Territory) -> list[Modifier]:
+    if territory is Territory.ENEMY:
+        return [proc_mods["enemy_territory"]]
+    if territory is Territory.FRIENDLY:
+        return [proc_mods["friendly_territory"]]
+    return []
+
+
+def _force_mods(proc_mods: Mapping[str, Modifier], force: Force) -> list[Modifier]:
+    mods = []
+    if force.reaction in (Reaction.UNSTEADY, Reaction.ROUTED):
+        mods.append(proc_mods["unsteady_or_routed"])
+    if force.order is Order.FORCED_MARCH:
+        mods.append(proc_mods["forced_march"])
+    return mods
+
+
+def weather_modifier(value: int, label: str) -> list[Modifier]:
+    return [Modifier(value, WEATHER_RULE, f"weather: {label}")] if value else []
+
+
+def movement_check(
+    force: Force,
+    cell: Cell,
+    *,
+    extension: bool = True,
+    weather: int = 0,
+    weather_label: str = "weather",
+    allies: frozenset[str] = frozenset(),
+    rules: RuleBook | None = None,
+) -> Check:
+    """MC-5.1: 1D6 + the modifiers of the square where the movement starts."""
+    _require_may_move(force)
+    mc = (rules or default_rulebook()).mc
+    proc = mc.movement
+    m = proc.modifiers
+    mods: list[Modifier] = []
+    terrain_mod = {Terrain.MOUNTAIN: "mountain", Terrain.FOREST: "forest", Terrain.SWAMP: "swamp"}.get(cell.terrain)
+    if terrain_mod:
+        mods.append(m[terrain_mod])
+    if cell.has(Feature.RIVER):
+        mods.append(m["river"])
+    mods += _territory_mods(m, territory_for(cell, force.side, allies))
+    mods += _force_mods(m, force)
+    if extension:
+        ext = mc.movement_extension
+        if cell.terrain in (Terrain.DESERT, Terrain.WASTELAND):
+            mods.append(ext["desert_or_wasteland"])
+        elif cell.terrain is Terrain.CULTIVATED:
+            mods.append(ext["cultivated"])
+        elif cell.terrain is Terrain.HILL:
+            mods.append(ext["hill"])
+        if cell.has(Feature.ROAD) or cell.has(Feature.CARAVAN_TRACK):
+            mods.append(ext["road"])
+        mods += weather_modifier(weather, weather_label)
+    return Check(proc.rule, proc.name, tuple(mods), proc.bands, subject=force.name)
+
+
+@dataclass(frozen=True)
+class DeclaredMove:
+    """A move rolled when declared (RU-13): it stays private until the phase resolves."""
+
+    force_id: str
+    side: str
+    start: Square
+    path: tuple[Square, ...]
+    allowance: int
+    roll: Roll
+    by_water: bool = False
+
+    @property
+    def reach(self) -> tuple[Square, ...]:
+        """The squares the roll lets the Force enter, before any contact stops it."""
+        return self.path[: self.allowance]
+
+
+def max_squares(rules: RuleBook | None = None, *, by_water: bool = False) -> int:
+    mc = (rules or default_rulebook()).mc
+    proc = mc.water_movement if by_water else mc.movement
+    return max(b.value or 0 for b in proc.bands.bands)
+
+
+def check_land_path(cmap: CampaignMap, start: Square, path: Sequence[Square], rules: RuleBook | None = None) -> None:
+    longest = max_squares(rules)
+    if len(path) > longest:
+        raise InvalidInput(
+            f"The path names {len(path)} squares: a land move covers at most {longest} (MC-5.1). "
+            "Name the squares you want to reach, in order."
+        )
+    for sq in path:
+        if cmap.cell(sq).terrain.is_water:
+            raise RuleViolation(
+                f"{sq} is {cmap.cell(sq).terrain.value}: a Force cannot march into water; move by water (MC-5.3)."
+            )
+
+
+def declare_land_move(
+    force: Force,
+    cmap: CampaignMap,
+    path: Sequence[Square] | str,
+    dice: DiceSource,
+    key: str,
+    *,
+    extension: bool = True,
+    weather: int = 0,
+    weather_label: str = "weather",
+    allies: frozenset[str] = frozenset(),
+    rules: RuleBook | None = None,
+) -> DeclaredMove:
+    """Check the path, roll MC-5.1 from the starting square and record the allowance."""
+    _require_may_move(force)
+    steps = cmap.parse_path(force.square, path) if isinstance(path, str) else cmap.check_path(force.square, path)
+    check_land_path(cmap, force.square, steps, rules)
+    check = movement_check(
+        force, cmap.cell(force.square), extension=extension, weather=weather,
+        weather_label=weather_label, allies=allies, rules=rules,
+    )
+    roll = check.roll(dice, key)
+    return DeclaredMove(force.id, force.side, force.square, steps, roll.value or 0, roll)
+
+
+# --- MC-5.3 water movement ------------------------------------------------------------------
+
+
+Wind = Literal["favourable", "contrary", "calm", "none"]
+
+
+@dataclass(frozen=True)
+class WaterRoute:
+    """The conditions of a move by water that the modifiers of MC-5.3 look at."""
+
+    body: Literal["sea", "river"]
+    wind: Wind = "none"
+    reefs: bool = False
+    small_boats: bool = False
+    horse_barges: bool = False
+    rapids: bool = False
+    upstream: bool = False
+    downstream: bool = False
+    bridge: bool = False
+    embarking: bool = False
+    landing: bool = False
+
+    def __post_init__(self) -> None:
+        if self.body not in ("sea", "river"):
+            raise InvalidInput(f"Water movement is by 'sea' (or lake) or 'river', not {self.body!r}.")
+        if self.upstream and self.downstream:
+            raise InvalidInput("A river move cannot be both upstream and downstream.")
+
+
+def river_route(
+    cmap: CampaignMap,
+    start: Square,
+    path: Sequence[Square],
+    *,
+    horse_barges: bool = False,
+    embarking: bool = False,
+    landing: bool = False,
+) -> WaterRoute:
+    """Derive a river move's conditions from the map: flow, rapids on the route, bridges near the start."""
+    if not path:
+        raise InvalidInput("A river move needs at least one square.")
+    flow = cmap.cell(start).river_flow
+    step = cmap.direction(start, path[0])
+    upstream = downstream = False
+    if flow:
+        downstream = step == flow
+        upstream = step == _opposite(flow)
+    squares = (start, *path)
+    return WaterRoute(
+        "river",
+        rapids=any(cmap.cell(s).has(Feature.RAPIDS) for s in squares),
+        upstream=upstream,
+        downstream=downstream,
+        bridge=any(cmap.cell(s).has(Feature.BRIDGE) for s in squares[:4]),
+        horse_barges=horse_barges,
+        embarking=embarking,
+        landing=landing,
+    )
+
+
+def sea_route(
+    cmap: CampaignMap,
+    start: Square,
+    path: Sequence[Square],
+    *,
+    wind: Wind = "none",
+    small_boats: bool = False,
+    horse_barges: bool = False,
+    embarking: bool = False,
+    landing: bool = False,
+) -> WaterRoute:
+    squares = (start, *path)
+    return WaterRoute(
+        "sea",
+        wind=wind,
+        reefs=any(cmap.cell(s).has(Feature.REEFS) for s in squares),
+        small_boats=small_boats,
+        horse_barges=horse_barges,
+        embarking=embarking,
+        landing=landing,
+    )
+
+
+def _opposite(direction: str) -> str:
+    flip = {"N": "S", "S": "N", "E": "W", "W": "E"}
+    return "".join(flip[c] for c in direction)
+
+
+def water_movement_check(
+    force: Force,
+    cell: Cell,
+    route: WaterRoute,
+    *,
+    weather: int = 0,
+    weather_label: str = "weather",
+    allies: frozenset[str] = frozenset(),
+    rules: RuleBook | None = None,
+) -> Check:
+    """MC-5.3: 1D6 + the sea or river modifiers + those common to both."""
+    _require_may_move(force)
+    proc = (rules or default_rulebook()).mc.water_movement
+    m = proc.modifiers
+    mods: list[Modifier] = weather_modifier(weather, weather_label)
+    if route.body == "sea":
+        wind_mod = {"contrary": "contrary_wind", "calm": "dead_calm", "favourable": "favourable_wind"}.get(route.wind)
+        if wind_mod:
+            mods.append(m[wind_mod])
+        if route.reefs:
+            mods.append(m["reefs"])
+        if route.small_boats:
+            mods.append(m["small_boats"])
+    else:
+        for flag in ("rapids", "upstream", "bridge", "downstream"):
+            if getattr(route, flag):
+                mods.append(m[flag])
+    if route.horse_barges:
+        mods.append(m["horse_barges"])
+    mods += _territory_mods(m, territory_for(cell, force.side, allies))
+    mods += _force_mods(m, force)
+    return Check(proc.rule, proc.name, tuple(mods), proc.bands, subject=force.name)
+
+
+def water_allowance(roll: Roll, route: WaterRoute, rules: RuleBook | None = None) -> int:
+    """Squares allowed by a water roll, one shorter for embarking and for landing when the total
+    is 3 or more; a move that embarks and lands at once loses both squares, never going below one."""
+    mc = (rules or default_rulebook()).mc
+    squares = roll.value or 1
+    if roll.total >= mc.embark_min_total:
+        squares -= mc.embark_reduction * (int(route.embarking) + int(route.landing))
+    return max(1, squares)
+
+
+def declare_water_move(
+    force: Force,
+    cmap: CampaignMap,
+    path: Sequence[Square],
+    route: WaterRoute,
+    dice: DiceSource,
+    key: str,
+    *,
+    weather: int = 0,
+    weather_label: str = "weather",
+    allies: frozenset[str] = frozenset(),
+    rules: RuleBook | None = None,
+) -> DeclaredMove:
+    steps = cmap.check_path(force.square, path)
+    longest = max_squares(rules, by_water=True)
+    if len(steps) > longest:
+        raise InvalidInput(f"The path names {len(steps)} squares: a move by water covers at most {longest} (MC-5.3).")
+    check = water_movement_check(
+        force, cmap.cell(force.square), route, weather=weather, weather_label=weather_label, allies=allies, rules=rules
+    )
+    roll = check.roll(dice, key)
+    return DeclaredMove(force.id, force.side, force.square, steps, water_allowance(roll, route, rules), roll, True)
+
+
+# --- RU-4 initiative -----------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class InitiativeResult:
+    order: tuple[str, ...]
+    """Sides, first mover first."""
+    rolls: tuple[Roll, ...]
+
+
+def roll_initiative(
+    highest_cv: Mapping[str, int], dice: DiceSource, key: str, *, max_rounds: int = 50
+) -> InitiativeResult:
+    """RU-4: each side rolls 1D6 + its highest CV; highest moves first; tied sides re-roll."""
+    if not highest_cv:
+        raise InvalidInput("Initiative needs at least one side.")
+    table = BandTable((Band(None, None, "total", "initiative"),))
+    rolls: list[Roll] = []
+
+    def rank(sides: Sequence[str], rnd: int) -> list[str]:
+        if len(sides) == 1:
+            return list(sides)
+        if rnd > max_rounds:
+            raise RuleViolation(f"Initiative still tied after {max_rounds} rounds.")
+        totals: dict[int, list[str]] = defaultdict(list)
+        for side in sides:
+            check = Check("RU-4", "Initiative", (Modifier(highest_cv[side], "RU-4", "highest Command Value"),), table, subject=side)
+            roll = check.roll(dice, f"{key}/round{rnd}/side:{side}")
+            rolls.append(roll)
+            totals[roll.total].append(side)
+        out: list[str] = []
+        for total in sorted(totals, reverse=True):
+            out += rank(sorted(totals[total]), rnd + 1)
+        return out
+
+    order = rank(sorted(highest_cv), 1)
+    return InitiativeResult(tuple(order), tuple(rolls))
+
+
+# --- RU-13 / RU-11 resolution ---------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Contact:
+    """Opposing Forces sharing a square after movement: a battle (MC-6)."""
+
+    square: Square
+    force_ids: tuple[str, ...]
+    sides: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class MovementOutcome:
+    positions: Mapping[str, Square]
+    travelled: Mapping[str, tuple[Square, ...]]
+    """Squares each Force entered, in order."""
+    stopped_by_contact: frozenset[str]
+    battles: tuple[Contact, ...]
+    collapsed: tuple[str, ...] = field(default=())
+    """Routed Forces contacted by an enemy: removed without a battle (MC-2)."""
+
+
+def _walk(move: DeclaredMove, blocked: set[Square]) -> tuple[tuple[Square, ...], bool]:
+    entered: list[Square] = []
+    for sq in move.reach:
+        entered.append(sq)
+        if sq in blocked:
+            return tuple(entered), True
+    return tuple(entered), False
+
+
+def resolve_movement(
+    forces: Iterable[Force],
+    moves: Mapping[str, DeclaredMove],
+    *,
+    side_order: Sequence[str] | None = None,
+) -> MovementOutcome:
+    """Move every Force along its declared path.
+
+    Simultaneous (RU-13, default, ``side_order=None``): a Force stops on the first square that held
+    an enemy Force at the start of the phase, or at the end of its allowance. By initiative (RU-4):
+    sides move in ``side_order`` and a Force stops on the first square holding an enemy Force at
+    that moment (RU-11). Opposing Forces that end in one square meet (MC-6); a Routed Force among
+    them collapses and is removed instead (MC-2).
+    """
+    forces = list(forces)
+    by_id = {f.id: f for f in forces}
+    for fid in moves:
+        if fid not in by_id:
+            raise InvalidInput(f"A move was declared for an unknown Force {fid!r}.")
+    positions = {f.id: f.square for f in forces}
+    travelled: dict[str, tuple[Square, ...]] = {f.id: () for f in forces}
+    stopped: set[str] = set()
+
+    def enemy_squares(side: str) -> set[Square]:
+        return {positions[f.id] for f in forces if f.side != side}
+
+    if side_order is None:
+        start = {f.id: enemy_squares(f.side) for f in forces}
+        for fid, move in moves.items():
+            travelled[fid], hit = _walk(move, start[fid])
+            if hit:
+                stopped.add(fid)
+        for fid, path in travelled.items():
+            if path:
+                positions[fid] = path[-1]
+    else:
+        unknown = {f.side for f in forces} - set(side_order)
+        if unknown:
+            raise InvalidInput(f"The movement order leaves out side(s) {', '.join(sorted(unknown))}.")
+        for side in side_order:
+            for fid, move in moves.items():
+                if by_id[fid].side != side:
+                    continue
+                travelled[fid], hit = _walk(move, enemy_squares(side))
+                if hit:
+                    stopped.add(fid)
+                if travelled[fid]:
+                    positions[fid] = travelled[fid][-1]
+
+    at: dict[Square, list[str]] = defaultdict(list)
+    for fid, sq in positions.items():
+        at[sq].append(fid)
+    battles: list[Contact] = []
+    collapsed: list[str] = []
+    for sq in sorted(at):
+        ids = at[sq]
+        if len({by_id[i].side for i in ids}) < 2:
+            continue
+        routed = [i for i in ids if by_id[i].reaction is Reaction.ROUTED]
+        collapsed += sorted(routed)
+        left = sorted(i for i in ids if i not in routed)
+        sides = sorted({by_id[i].side for i in left})
+        if len(sides) >= 2:
+            battles.append(Contact(sq, tuple(left), tuple(sides)))
+    for fid in collapsed:
+        del positions[fid]
+    return MovementOutcome(positions, travelled, frozenset(stopped), tuple(battles), tuple(collapsed))

@@ -1,0 +1,362 @@
+"""Rolls as data: a check to make, and the record of having made it.
+
+A :class:`Check` is the whole of a dice procedure with its inputs already applied: the rule, the
+labelled modifiers, the table of bands and any natural-face overrides. From one check come both
+the roll (:meth:`Check.roll`, given a dice source and a key) and its exact odds
+(:meth:`Check.odds`), so what a player is shown before committing is computed by the very code
+that rolls.
+
+A :class:`Roll` is the record of one check; a :class:`BatchRoll` the record of the same check made
+once per strength point (wounded and deserter checks roll per SP, RU-1). Both serialise to JSON
+and render as one readable line.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any
+
+from .dice import DiceSource
+from .errors import InvalidInput
+
+
+@dataclass(frozen=True, slots=True)
+class Modifier:
+    """A labelled number added to a roll."""
+
+    value: int
+    rule: str
+    """Rule ID that grants the modifier, e.g. ``MC-5.1``."""
+    reason: str
+    """Why it applies, in a few words a player understands."""
+
+    def __str__(self) -> str:
+        return f"{self.value:+d} {self.reason} ({self.rule})"
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"value": self.value, "rule": self.rule, "reason": self.reason}
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Modifier:
+        return cls(int(data["value"]), str(data["rule"]), str(data["reason"]))
+
+
+@dataclass(frozen=True, slots=True)
+class Band:
+    """One row of a results table: totals from ``low`` to ``high`` (``None`` is open-ended)."""
+
+    low: int | None
+    high: int | None
+    result: str
+    label: str
+    value: int | None = None
+    """A number the row carries, e.g. squares moved."""
+
+    def contains(self, total: int) -> bool:
+        return (self.low is None or total >= self.low) and (self.high is None or total <= self.high)
+
+    def span(self) -> str:
+        if self.low is None:
+            return f"{self.high} or less"
+        if self.high is None:
+            return f"{self.low} or more"
+        return str(self.low) if self.low == self.high else f"{self.low}-{self.high}"
+
+
+@dataclass(frozen=True, slots=True)
+class BandTable:
+    """Bands covering every integer total, in increasing order (checked at load)."""
+
+    bands: tuple[Band, ...]
+
+    def lookup(self, total: int) -> Band:
+        for band in self.bands:
+            if band.contains(total):
+                return band
+        raise InvalidInput(f"No table row for a total of {total}.")  # unreachable once validated
+
+    def by_result(self, result: str) -> Band:
+        for band in self.bands:
+            if band.result == result:
+                return band
+        raise KeyError(result)
+
+    def results(self) -> tuple[str, ...]:
+        """Results in table order (a generated table, like weather, may repeat one)."""
+        return tuple(b.result for b in self.bands)
+
+    @classmethod
+    def by_face(cls, results: Sequence[str], labels: Mapping[str, str]) -> BandTable:
+        """A table read straight off the die: face 1 gives ``results[0]`` and so on."""
+        last = len(results)
+        return cls(
+            tuple(
+                Band(None if i == 1 else i, None if i == last else i, r, labels.get(r, r))
+                for i, r in enumerate(results, start=1)
+            )
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class Natural:
+    """A natural face that decides the result whatever the modifiers (MC-7.1, MC-7.2)."""
+
+    face: int
+    result: str
+
+
+@dataclass(frozen=True)
+class Check:
+    """A dice procedure ready to roll: ``dice``d``sides`` + modifiers, then the table.
+
+    ``multiplier`` applies after modifiers (RU-5: Defend doubles exploration); ``floor`` clamps
+    the total from below (MC-5.2: losses never below 0).
+    """
+
+    rule: str
+    name: str
+    modifiers: tuple[Modifier, ...]
+    table: BandTable
+    dice: int = 1
+    sides: int = 6
+    naturals: tuple[Natural, ...] = ()
+    multiplier: int = 1
+    floor: int | None = None
+    subject: str = ""
+    """What the check is for (a Force or unit name), shown in the record."""
+
+    @property
+    def modifier_total(self) -> int:
+        return sum(m.value for m in self.modifiers)
+
+    def total_for(self, faces: Sequence[int]) -> int:
+        total = (sum(faces) + self.modifier_total) * self.multiplier
+        if self.floor is not None and total < self.floor:
+            total = self.floor
+        return total
+
+    def band_for(self, faces: Sequence[int]) -> tuple[int, Band, bool]:
+        """Total, table row and whether a natural face decided it."""
+        total = self.total_for(faces)
+        if len(faces) == 1:
+            for nat in self.naturals:
+                if faces[0] == nat.face:
+                    return total, self.table.by_result(nat.result), True
+        return total, self.table.lookup(total), False
+
+    def resolve(self, key: str, faces: Sequence[int]) -> Roll:
+        total, band, natural = self.band_for(faces)
+        return Roll(
+            rule=self.rule,
+            name=self.name,
+            key=key,
+            subject=self.subject,
+            sides=self.sides,
+            dice=tuple(faces),
+            modifiers=self.modifiers,
+            multiplier=self.multiplier,
+            total=total,
+            result=band.result,
+            label=band.label,
+            value=band.value,
+            natural=natural,
+        )
+
+    def roll(self, source: DiceSource, key: str) -> Roll:
+        return self.resolve(key, source.faces(key, self.dice, self.sides))
+
+    def roll_many(self, source: DiceSource, key: str, count: int) -> BatchRoll:
+        """The same single-die check once per SP: one record with the tally of results."""
+        if self.dice != 1:
+            raise InvalidInput("Only single-die checks can be rolled per strength point.")
+        if count < 0:
+            raise InvalidInput(f"Cannot roll for {count!r} SP: the count cannot be negative.")
+        faces = source.faces(key, count, self.sides)
+        per_face = self.results_by_face()
+        tally = Counter(faces)
+        counts: dict[str, int] = dict.fromkeys(self.table.results(), 0)
+        for face, n in tally.items():
+            counts[per_face[face - 1]] += n
+        return BatchRoll(
+            rule=self.rule,
+            name=self.name,
+            key=key,
+            subject=self.subject,
+            sides=self.sides,
+            dice=faces,
+            modifiers=self.modifiers,
+            counts=tuple(counts.items()),
+            labels=tuple({b.result: b.label for b in self.table.bands}.items()),
+        )
+
+    def results_by_face(self) -> tuple[str, ...]:
+        """For a single die: the result each natural face gives."""
+        return tuple(self.band_for((f,))[1].result for f in range(1, self.sides + 1))
+
+    def _outcomes(self) -> itertools.product[tuple[int, ...]]:
+        return itertools.product(range(1, self.sides + 1), repeat=self.dice)
+
+    def odds(self) -> dict[str, Fraction]:
+        """Exact chance of each result (every table row, zero ones included), summing to 1."""
+        counts: Counter[str] = Counter(self.band_for(f)[1].result for f in self._outcomes())
+        n = self.sides**self.dice
+        return {r: Fraction(counts[r], n) for r in dict.fromkeys(self.table.results())}
+
+    def total_odds(self) -> dict[int, Fraction]:
+        """Exact chance of each total."""
+        counts: Counter[int] = Counter(self.total_for(f) for f in self._outcomes())
+        n = self.sides**self.dice
+        return {t: Fraction(c, n) for t, c in sorted(counts.items())}
+
+
+def _mods_text(modifiers: Sequence[Modifier]) -> str:
+    return "".join(f" {m}" for m in modifiers)
+
+
+@dataclass(frozen=True)
+class Roll:
+    """The record of one check: what was rolled and why, the faces, modifiers, total, result."""
+
+    rule: str
+    name: str
+    key: str
+    dice: tuple[int, ...]
+    modifiers: tuple[Modifier, ...]
+    total: int
+    result: str
+    label: str
+    subject: str = ""
+    sides: int = 6
+    multiplier: int = 1
+    value: int | None = None
+    natural: bool = False
+
+    @property
+    def title(self) -> str:
+        return f"{self.name} ({self.rule})" + (f" for {self.subject}" if self.subject else "")
+
+    def __str__(self) -> str:
+        faces = "+".join(str(f) for f in self.dice)
+        expr = f"{len(self.dice)}d{self.sides} [{faces}]{_mods_text(self.modifiers)}"
+        if self.multiplier != 1:
+            expr = f"({expr}) x{self.multiplier}"
+        why = f"natural {self.dice[0]}: " if self.natural else ""
+        return f"{self.title}: {expr} = {self.total} -> {why}{self.label}"
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "kind": "roll",
+            "rule": self.rule,
+            "name": self.name,
+            "key": self.key,
+            "subject": self.subject,
+            "sides": self.sides,
+            "dice": list(self.dice),
+            "modifiers": [m.to_dict() for m in self.modifiers],
+            "multiplier": self.multiplier,
+            "total": self.total,
+            "result": self.result,
+            "label": self.label,
+            "value": self.value,
+            "natural": self.natural,
+        }
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Roll:
+        return cls(
+            rule=str(data["rule"]),
+            name=str(data["name"]),
+            key=str(data["key"]),
+            subject=str(data.get("subject", "")),
+            sides=int(data.get("sides", 6)),
+            dice=tuple(int(f) for f in data["dice"]),
+            modifiers=tuple(Modifier.from_dict(m) for m in data.get("modifiers", ())),
+            multiplier=int(data.get("multiplier", 1)),
+            total=int(data["total"]),
+            result=str(data["result"]),
+            label=str(data["label"]),
+            value=None if data.get("value") is None else int(data["value"]),
+            natural=bool(data.get("natural", False)),
+        )
+
+
+@dataclass(frozen=True)
+class BatchRoll:
+    """The record of one check made per SP: all the faces and how many gave each result."""
+
+    rule: str
+    name: str
+    key: str
+    dice: tuple[int, ...]
+    modifiers: tuple[Modifier, ...]
+    counts: tuple[tuple[str, int], ...]
+    labels: tuple[tuple[str, str], ...] = field(default=())
+    subject: str = ""
+    sides: int = 6
+
+    SHOWN_DICE = 30
+
+    def count(self, result: str) -> int:
+        return dict(self.counts).get(result, 0)
+
+    @property
+    def title(self) -> str:
+        return f"{self.name} ({self.rule})" + (f" for {self.subject}" if self.subject else "")
+
+    def __str__(self) -> str:
+        shown = " ".join(str(f) for f in self.dice[: self.SHOWN_DICE])
+        if len(self.dice) > self.SHOWN_DICE:
+            shown += f" ... ({len(self.dice) - self.SHOWN_DICE} more)"
+        labels = dict(self.labels)
+        tally = ", ".join(f"{n} {labels.get(r, r)}" for r, n in self.counts)
+        return f"{self.title}: {len(self.dice)} SP, d{self.sides} [{shown}]{_mods_text(self.modifiers)} -> {tally}"
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "kind": "batch",
+            "rule": self.rule,
+            "name": self.name,
+            "key": self.key,
+            "subject": self.subject,
+            "sides": self.sides,
+            "dice": list(self.dice),
+            "modifiers": [m.to_dict() for m in self.modifiers],
+            "counts": {r: n for r, n in self.counts},
+            "labels": {r: t for r, t in self.labels},
+        }
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> BatchRoll:
+        return cls(
+            rule=str(data["rule"]),
+            name=str(data["name"]),
+            key=str(data["key"]),
+            subject=str(data.get("subject", "")),
+            sides=int(data.get("sides", 6)),
+            dice=tuple(int(f) for f in data["dice"]),
+            modifiers=tuple(Modifier.from_dict(m) for m in data.get("modifiers", ())),
+            counts=tuple((str(r), int(n)) for r, n in dict(data["counts"]).items()),
+            labels=tuple((str(r), str(t)) for r, t in dict(data.get("labels", {})).items()),
+        )
+
+
+RollRecord = Roll | BatchRoll
+
+
+def record_from_dict(data: Mapping[str, Any]) -> RollRecord:
+    """Read back either kind of record from its JSON form."""
+    if data.get("kind") == "batch":
+        return BatchRoll.from_dict(data)
+    return Roll.from_dict(data)
+
+
+def binomial(n: int, p: Fraction) -> list[Fraction]:
+    """Exact chance of k successes in n trials, k = 0..n (for "how many SP will return")."""
+    from math import comb
+
+    q = 1 - p
+    return [comb(n, k) * p**k * q ** (n - k) for k in range(n + 1)]

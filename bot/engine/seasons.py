@@ -1,0 +1,86 @@
+"""MC-10 phases 0, 6, 7 and 8: weather, time, reinforcements and random events.
+
+The source refers these to a rulebook it does not include, so the tables are the engine's own
+house rules (RU-10), in ``rules/weather.yaml``, ``rules/calendar.yaml`` and ``rules/events.yaml``;
+a scenario may replace them. The bot labels them as house rules.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from .dice import DiceSource
+from .errors import InvalidInput
+from .model import Climate, Season
+from .rolls import BandTable, Check, Roll
+from .tables import RuleBook, WeatherKind, default_rulebook
+
+HOUSE_RULE = "RU-10"
+
+
+def turn_date(start: dt.date, turn: int, *, rules: RuleBook | None = None) -> dt.date:
+    """The date of a turn: one turn is one week by default (RU-10 calendar)."""
+    if turn < 1:
+        raise InvalidInput(f"Turns are numbered from 1, got {turn!r}.")
+    days = (rules or default_rulebook()).calendar.turn_days
+    return start + dt.timedelta(days=days * (turn - 1))
+
+
+def season_of(date: dt.date, *, rules: RuleBook | None = None) -> Season:
+    return (rules or default_rulebook()).calendar.season_of_month[date.month]
+
+
+def weather_check(climate: Climate, season: Season, *, rules: RuleBook | None = None) -> Check:
+    """Phase 0 (house rule RU-10): 1D6 read straight off the climate and season's row."""
+    w = (rules or default_rulebook()).weather
+    row = w.table[(climate, season)]
+    labels = {k: v.label for k, v in w.kinds.items()}
+    return Check(w.rule, f"{w.name} (house rule)", (), BandTable.by_face(row, labels), subject=f"{climate.value}, {season.value}")
+
+
+@dataclass(frozen=True)
+class WeatherResult:
+    roll: Roll
+    kind: WeatherKind
+
+
+def roll_weather(climate: Climate, season: Season, dice: DiceSource, key: str, *, rules: RuleBook | None = None) -> WeatherResult:
+    rb = rules or default_rulebook()
+    roll = weather_check(climate, season, rules=rb).roll(dice, key)
+    return WeatherResult(roll, rb.weather.kinds[roll.result])
+
+
+@dataclass(frozen=True)
+class Reinforcement:
+    """A scheduled arrival (from the scenario): a Force id, its side, the turn and the square name."""
+
+    turn: int
+    side: str
+    force_id: str
+    square: str
+
+
+def due_reinforcements(schedule: Iterable[Reinforcement], turn: int) -> tuple[Reinforcement, ...]:
+    """Phase 7: every arrival scheduled for ``turn`` or earlier and not yet placed is due; the
+    services keep those whose square is held by the enemy for a later turn (house rule RU-10)."""
+    return tuple(r for r in schedule if r.turn <= turn)
+
+
+def event_check(*, rules: RuleBook | None = None) -> Check:
+    ev = (rules or default_rulebook()).events
+    return Check(ev.rule, f"{ev.name} (house rule)", (), ev.bands, dice=ev.dice)
+
+
+@dataclass(frozen=True)
+class EventResult:
+    roll: Roll
+    effect: dict[str, int]
+
+
+def roll_event(dice: DiceSource, key: str, *, subject: str = "", rules: RuleBook | None = None) -> EventResult:
+    rb = rules or default_rulebook()
+    check = event_check(rules=rb)
+    roll = Check(check.rule, check.name, (), check.table, dice=check.dice, subject=subject).roll(dice, key)
+    return EventResult(roll, dict(rb.events.effects.get(roll.result, {})))

@@ -1,0 +1,79 @@
+"""MC-9 Phase 5: the Will-to-Fight test, from the campaign's tallies so far."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .dice import DiceSource
+from .errors import InvalidInput
+from .rolls import Check, Modifier, Roll
+from .tables import RuleBook, default_rulebook
+
+
+@dataclass(frozen=True)
+class Tallies:
+    """A side's record over the whole campaign so far (MC-9)."""
+
+    battles_won: int = 0
+    battles_lost: int = 0
+    strongholds_taken: int = 0
+    """Enemy strongholds taken and still held."""
+    strongholds_lost: int = 0
+    """Friendly strongholds lost and held by the enemy."""
+    holds_enemy_capital: bool = False
+    lost_capital: bool = False
+
+    def __post_init__(self) -> None:
+        for name in ("battles_won", "battles_lost", "strongholds_taken", "strongholds_lost"):
+            n = getattr(self, name)
+            if isinstance(n, bool) or not isinstance(n, int) or n < 0:
+                raise InvalidInput(f"Will-to-Fight tally {name.replace('_', ' ')} must be 0 or more, got {n!r}.")
+
+
+@dataclass(frozen=True)
+class WillTriggers:
+    """What happened to a side this turn (MC-9: when a side tests)."""
+
+    all_forces_lost: bool = False
+    lost_battle: bool = False
+    lost_stronghold: bool = False
+    force_test_disaster: bool = False
+
+    def reasons(self) -> tuple[str, ...]:
+        out = []
+        if self.all_forces_lost:
+            out.append("all its Forces are destroyed or lost to reactions")
+        if self.lost_battle:
+            out.append("it lost a battle this turn")
+        if self.lost_stronghold:
+            out.append("it lost a friendly stronghold now held by the enemy")
+        if self.force_test_disaster:
+            out.append("a Force test ended in disaster (MC-4)")
+        return tuple(out)
+
+    @property
+    def must_test(self) -> bool:
+        return bool(self.reasons())
+
+
+def will_to_fight_check(tallies: Tallies, *, subject: str = "", rules: RuleBook | None = None) -> Check:
+    """1D6 + per-battle, per-stronghold and capital modifiers; below zero is total defeat."""
+    proc = (rules or default_rulebook()).mc.will_to_fight
+    mods: list[Modifier] = []
+    for name, count in (
+        ("battle_won", tallies.battles_won),
+        ("battle_lost", tallies.battles_lost),
+        ("stronghold_taken", tallies.strongholds_taken),
+        ("stronghold_lost", tallies.strongholds_lost),
+        ("capital_taken", int(tallies.holds_enemy_capital)),
+        ("capital_lost", int(tallies.lost_capital)),
+    ):
+        if count:
+            base = proc.mod(name)
+            reason = base.reason if count == 1 else f"{base.reason} x{count}"
+            mods.append(Modifier(base.value * count, base.rule, reason))
+    return Check(proc.rule, proc.name, tuple(mods), proc.bands, subject=subject)
+
+
+def will_to_fight(tallies: Tallies, dice: DiceSource, key: str, *, subject: str = "", rules: RuleBook | None = None) -> Roll:
+    return will_to_fight_check(tallies, subject=subject, rules=rules).roll(dice, key)
