@@ -44,7 +44,23 @@ def deserter_check(quality: Quality, *, routed: bool, subject: str = "", rules: 
     return Check(proc.rule, proc.name, tuple(mods), proc.bands, naturals=proc.naturals, subject=subject)
 
 
-@dataclass(frozen=True)
+_CHECKS: dict[tuple[object, ...], tuple[RuleBook, Check]] = {}
+
+
+def _cached_check(rules: RuleBook, kind: str, *args: object) -> Check:
+    """A battle rolls the same few checks for every unit; build each once per rule book."""
+    entry = _CHECKS.get((id(rules), kind, *args))
+    if entry is not None and entry[0] is rules:
+        return entry[1]
+    if kind == "wounded":
+        check = wounded_check(args[0], rules=rules)  # type: ignore[arg-type]
+    else:
+        check = deserter_check(args[0], routed=bool(args[1]), rules=rules)  # type: ignore[arg-type]
+    _CHECKS[(id(rules), kind, *args)] = (rules, check)
+    return check
+
+
+@dataclass(frozen=True, slots=True)
 class UnitLosses:
     """What a battle report says of one unit (BR): SP killed, left in rout, left under another order."""
 
@@ -66,7 +82,7 @@ class UnitLosses:
             )
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class DeserterPool:
     """SP of one unit that take the deserter check together (same modifiers)."""
 
@@ -75,7 +91,7 @@ class DeserterPool:
     reason: str
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class DeserterDuty:
     pools: tuple[DeserterPool, ...]
     lost_outright: int = 0
@@ -114,7 +130,7 @@ def deserter_duty(
 # --- a unit's whole aftermath ---------------------------------------------------------------
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class UnitAftermath:
     unit: Unit
     """The unit after the checks."""
@@ -148,18 +164,22 @@ def unit_aftermath(
     SP after = SP before - killed + wounded who return - deserters. SP in rout or withdrawn who
     are not checked return to the unit.
     """
+    rules = rules or default_rulebook()
     duty = deserter_duty(unit, losses, outcome, mercenary=mercenary)
     wounded = None
     dead = returned_wounded = 0
     if losses.killed:
-        wounded = wounded_check(territory, subject=unit.name, rules=rules).roll_many(dice, f"{key}/wounded", losses.killed)
+        check = _cached_check(rules, "wounded", territory)
+        wounded = check.roll_many(dice, f"{key}/wounded", losses.killed, subject=unit.name)
         dead, returned_wounded = wounded.count("dead"), wounded.count("returns")
     rolls = []
     deserted = duty.lost_outright
     returned = 0
     for pool in duty.pools:
-        check = deserter_check(unit.quality, routed=pool.routed, subject=f"{unit.name} ({pool.reason})", rules=rules)
-        roll = check.roll_many(dice, f"{key}/deserters/{'rout' if pool.routed else 'other'}", pool.sp)
+        check = _cached_check(rules, "deserters", unit.quality, pool.routed)
+        roll = check.roll_many(
+            dice, f"{key}/deserters/{'rout' if pool.routed else 'other'}", pool.sp, subject=f"{unit.name} ({pool.reason})"
+        )
         rolls.append(roll)
         deserted += roll.count("deserted")
         returned += roll.count("returns")

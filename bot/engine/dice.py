@@ -65,17 +65,9 @@ def derive_faces(seed: bytes, key: str, count: int, sides: int = 6) -> tuple[int
     _check_request(key, count, sides)
     if count == 0:
         return ()
-    prefix = DOMAIN + seed + key.encode("utf-8")
     if sides < 256:
-        table, delete = _TABLES.get(sides) or _byte_tables(sides)
-        # Ask for enough bytes that rejection almost never forces a second pass.
-        want = count + count // 8 + 16
-        while True:
-            raw = hashlib.shake_256(prefix).digest(want)
-            faces = raw.translate(table, delete)
-            if len(faces) >= count:
-                return tuple(faces[:count])
-            want *= 2
+        return tuple(_small_faces(seed, key, count, sides))
+    prefix = DOMAIN + seed + key.encode("utf-8")
     width = 2  # MAX_SIDES fits in two bytes
     span = 256**width
     limit = span - span % sides
@@ -85,6 +77,19 @@ def derive_faces(seed: bytes, key: str, count: int, sides: int = 6) -> tuple[int
         out = [v % sides + 1 for v in _words(raw, width) if v < limit]
         if len(out) >= count:
             return tuple(out[:count])
+        want *= 2
+
+
+def _small_faces(seed: bytes, key: str, count: int, sides: int) -> bytes:
+    """Faces of dice with fewer than 256 sides, one byte each."""
+    prefix = DOMAIN + seed + key.encode("utf-8")
+    table, delete = _TABLES.get(sides) or _byte_tables(sides)
+    # Ask for enough bytes that rejection almost never forces a second pass.
+    want = count + count // 8 + 16
+    while True:
+        faces = hashlib.shake_256(prefix).digest(want).translate(table, delete)
+        if len(faces) >= count:
+            return faces[:count]
         want *= 2
 
 
@@ -124,6 +129,13 @@ class SeededDice:
 
     def faces(self, key: str, count: int, sides: int = 6) -> tuple[int, ...]:
         return derive_faces(self._seed, key, count, sides)
+
+    def packed_faces(self, key: str, count: int, sides: int = 6) -> bytes:
+        """The same faces as :meth:`faces`, one byte each (sides < 256): for per-SP checks."""
+        _check_request(key, count, sides)
+        if sides >= 256:
+            raise InvalidInput("Packed faces need dice with fewer than 256 sides.")
+        return _small_faces(self._seed, key, count, sides) if count else b""
 
 
 class ScriptedDice:

@@ -13,12 +13,13 @@ and render as one readable line.
 
 from __future__ import annotations
 
+import functools
 import itertools
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Any
+from typing import Any, ClassVar
 
 from .dice import DiceSource
 from .errors import InvalidInput
@@ -169,29 +170,43 @@ class Check:
     def roll(self, source: DiceSource, key: str) -> Roll:
         return self.resolve(key, source.faces(key, self.dice, self.sides))
 
-    def roll_many(self, source: DiceSource, key: str, count: int) -> BatchRoll:
+    def roll_many(self, source: DiceSource, key: str, count: int, *, subject: str | None = None) -> BatchRoll:
         """The same single-die check once per SP: one record with the tally of results."""
         if self.dice != 1:
             raise InvalidInput("Only single-die checks can be rolled per strength point.")
         if count < 0:
             raise InvalidInput(f"Cannot roll for {count!r} SP: the count cannot be negative.")
-        faces = source.faces(key, count, self.sides)
-        per_face = self.results_by_face()
-        tally = Counter(faces)
-        counts: dict[str, int] = dict.fromkeys(self.table.results(), 0)
-        for face, n in tally.items():
-            counts[per_face[face - 1]] += n
+        # Classify faces, not dice: count each face once, in C (bytes.count), then map face to result.
+        packer = getattr(source, "packed_faces", None)
+        packed: bytes | tuple[int, ...]
+        if packer is not None and self.sides < 256:
+            packed = packer(key, count, self.sides)
+            faces = tuple(packed)
+        else:
+            faces = source.faces(key, count, self.sides)
+            packed = bytes(faces) if self.sides < 256 else faces
+        groups, labels = self._batch_plan
+        counts = []
+        rest = count
+        for result, group in groups[:-1]:
+            n = sum(packed.count(face) for face in group)
+            counts.append((result, n))
+            rest -= n
+        counts.append((groups[-1][0], rest))  # the last result is whatever the others left
         return BatchRoll(
-            rule=self.rule,
-            name=self.name,
-            key=key,
-            subject=self.subject,
-            sides=self.sides,
-            dice=faces,
-            modifiers=self.modifiers,
-            counts=tuple(counts.items()),
-            labels=tuple({b.result: b.label for b in self.table.bands}.items()),
+            self.rule, self.name, key, faces, self.modifiers, tuple(counts), labels,
+            self.subject if subject is None else subject, self.sides,
         )
+
+    @functools.cached_property
+    def _batch_plan(self) -> tuple[tuple[tuple[str, tuple[int, ...]], ...], tuple[tuple[str, str], ...]]:
+        """Faces grouped by the result they give (every result listed), and the labels."""
+        by_face = self.results_by_face()
+        groups = tuple(
+            (r, tuple(f for f, fr in enumerate(by_face, start=1) if fr == r)) for r in dict.fromkeys(self.table.results())
+        )
+        labels = tuple({b.result: b.label for b in self.table.bands}.items())
+        return groups, labels
 
     def results_by_face(self) -> tuple[str, ...]:
         """For a single die: the result each natural face gives."""
@@ -284,7 +299,7 @@ class Roll:
         )
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class BatchRoll:
     """The record of one check made per SP: all the faces and how many gave each result."""
 
@@ -298,10 +313,13 @@ class BatchRoll:
     subject: str = ""
     sides: int = 6
 
-    SHOWN_DICE = 30
+    SHOWN_DICE: ClassVar[int] = 30
 
     def count(self, result: str) -> int:
-        return dict(self.counts).get(result, 0)
+        for r, n in self.counts:
+            if r == result:
+                return n
+        return 0
 
     @property
     def title(self) -> str:
