@@ -1,7 +1,7 @@
 # Slim image running the bot; the database lives under the /app/data volume.
 FROM python:3.11-slim
 
-ENV PYTHONDONTWRITEBYTECODE=1 PYTHONUNBUFFERED=1 ADC_DATA_DIR=/app/data
+ENV PYTHONDONTWRITEBYTECODE=1 PYTHONUNBUFFERED=1 ADC_DATA_DIR=/app/data ADC_RULES_DIR=/app/rules
 WORKDIR /app
 
 COPY pyproject.toml README.md ./
