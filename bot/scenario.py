@@ -1,0 +1,387 @@
+"""Scenarios: the YAML a campaign starts from (map, sides, Forces, schedule, options).
+
+Parsing is pure: text in, a validated :class:`Scenario` out, or an :class:`InvalidInput` naming
+the field, the square and what is allowed. Uploaded files are size-limited and read with
+``yaml.safe_load`` (no tags, no objects).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from bot.engine.errors import InvalidInput
+from bot.engine.grid import COMPASS, CampaignMap
+from bot.engine.model import Cell, Climate, Feature, Order, Quality, Square, Terrain, UnitType
+
+MAX_BYTES = 512 * 1024
+KEY_RE = re.compile(r"^[a-z0-9][a-z0-9_-]{0,31}$")
+COLOUR_RE = re.compile(r"^#[0-9a-fA-F]{6}$")
+SCENARIO_DIR = Path(__file__).resolve().parent.parent / "assets" / "maps"
+
+DEFAULT_LEGEND = {
+    ".": "open", "c": "cultivated", "f": "forest", "h": "hill", "m": "mountain", "s": "swamp",
+    "d": "desert", "w": "wasteland", "j": "jungle", "~": "lake", "S": "sea",
+}
+
+
+@dataclass(frozen=True)
+class SideSpec:
+    key: str
+    name: str
+    colour: str
+    nation: str
+
+
+@dataclass(frozen=True)
+class UnitSpec:
+    key: str
+    name: str
+    sp: int
+    type: UnitType
+    quality: Quality
+    mercenary: bool
+    flag: bool
+
+
+@dataclass(frozen=True)
+class LeaderSpec:
+    name: str
+    cv: int
+
+
+@dataclass(frozen=True)
+class ForceSpec:
+    key: str
+    name: str
+    side: str
+    square: Square
+    leader: LeaderSpec
+    units: tuple[UnitSpec, ...]
+    order: Order = Order.EXPLORE
+    scouts: int = 0
+    arrives_turn: int | None = None
+    """Set for a scheduled reinforcement: the turn it arrives (MC-10, RU-10)."""
+
+
+@dataclass(frozen=True)
+class Scenario:
+    key: str
+    name: str
+    description: str
+    climate: Climate
+    start_date: dt.date
+    map: CampaignMap
+    sight: int
+    sides: tuple[SideSpec, ...]
+    forces: tuple[ForceSpec, ...]
+    supply: Mapping[str, int] = field(default_factory=dict)
+    options: Mapping[str, Any] = field(default_factory=dict)
+
+    def side(self, key: str) -> SideSpec:
+        for s in self.sides:
+            if s.key == key:
+                return s
+        raise KeyError(key)
+
+
+class _At:
+    """A location in the scenario, for messages: ``forces[2].units[0].sp``."""
+
+    def __init__(self, path: str = "") -> None:
+        self.path = path
+
+    def __truediv__(self, part: object) -> _At:
+        p = f"[{part}]" if isinstance(part, int) else str(part)
+        return _At(f"{self.path}{p}" if isinstance(part, int) or not self.path else f"{self.path}.{p}")
+
+    def fail(self, what: str) -> InvalidInput:
+        return InvalidInput(f"Scenario field {self.path or '(top)'}: {what}")
+
+
+def _map(v: Any, at: _At) -> dict[str, Any]:
+    if not isinstance(v, dict):
+        raise at.fail(f"expected a mapping, got {type(v).__name__}")
+    return v
+
+
+def _list(v: Any, at: _At) -> list[Any]:
+    if not isinstance(v, list):
+        raise at.fail(f"expected a list, got {type(v).__name__}")
+    return v
+
+
+def _str(v: Any, at: _At, *, max_len: int = 100) -> str:
+    if not isinstance(v, str) or not v.strip():
+        raise at.fail(f"expected text, got {v!r}")
+    if len(v) > max_len:
+        raise at.fail(f"at most {max_len} characters, got {len(v)}")
+    return v.strip()
+
+
+def _int(v: Any, at: _At, low: int, high: int) -> int:
+    if isinstance(v, bool) or not isinstance(v, int):
+        raise at.fail(f"expected a whole number, got {v!r}")
+    if not low <= v <= high:
+        raise at.fail(f"{v} is out of range: {low} to {high}")
+    return v
+
+
+def _bool(v: Any, at: _At) -> bool:
+    if not isinstance(v, bool):
+        raise at.fail(f"expected true or false, got {v!r}")
+    return v
+
+
+def _enum(kind: Any, v: Any, at: _At) -> Any:
+    try:
+        return kind(str(v).strip().lower())
+    except ValueError:
+        raise at.fail(f"unknown value {v!r}; allowed: {', '.join(m.value for m in kind)}") from None
+
+
+def _key(v: Any, at: _At) -> str:
+    s = _str(v, at, max_len=32)
+    if not KEY_RE.match(s):
+        raise at.fail(f"{s!r} is not a key: lowercase letters, digits, '-' and '_', up to 32")
+    return s
+
+
+def _square(cmap_w: int, cmap_h: int, v: Any, at: _At) -> Square:
+    try:
+        sq = Square.parse(str(v))
+    except InvalidInput as exc:
+        raise at.fail(str(exc)) from None
+    if sq.col >= cmap_w or sq.row >= cmap_h:
+        raise at.fail(f"square {sq} is outside the {cmap_w}x{cmap_h} map")
+    return sq
+
+
+def _squares(w: int, h: int, v: Any, at: _At) -> list[Square]:
+    """A list of squares and ranges (``A1:D8``)."""
+    items = v if isinstance(v, list) else [v]
+    out: list[Square] = []
+    for i, item in enumerate(items):
+        text = str(item)
+        if ":" in text:
+            a, b = (_square(w, h, p, at / i) for p in text.split(":", 1))
+            out += [
+                Square(c, r)
+                for r in range(min(a.row, b.row), max(a.row, b.row) + 1)
+                for c in range(min(a.col, b.col), max(a.col, b.col) + 1)
+            ]
+        else:
+            out.append(_square(w, h, text, at / i))
+    return out
+
+
+def parse_scenario_text(text: str | bytes, *, key: str = "uploaded") -> Scenario:
+    """Parse an uploaded or bundled scenario; every problem names its field."""
+    if len(text) > MAX_BYTES:
+        raise InvalidInput(f"The scenario file is {len(text):,} bytes: at most {MAX_BYTES:,} are accepted.")
+    if isinstance(text, bytes):
+        try:
+            text = text.decode("utf-8")
+        except UnicodeDecodeError:
+            raise InvalidInput("The scenario file is not UTF-8 text.") from None
+    try:
+        data = yaml.safe_load(text)
+    except yaml.YAMLError as exc:
+        where = getattr(exc, "problem_mark", None)
+        line = f" (line {where.line + 1})" if where else ""
+        raise InvalidInput(f"The scenario is not valid YAML{line}: {getattr(exc, 'problem', None) or exc}") from None
+    return parse_scenario(data, key=key)
+
+
+def parse_scenario(data: Any, *, key: str = "uploaded") -> Scenario:
+    top = _At()
+    d = _map(data, top)
+    allowed = {"name", "description", "climate", "start_date", "map", "sides", "forces", "reinforcements", "supply", "options"}
+    if extra := sorted(set(map(str, d)) - allowed):
+        raise top.fail(f"unknown field(s) {', '.join(extra)}; allowed: {', '.join(sorted(allowed))}")
+    name = _str(d.get("name"), top / "name")
+    climate = _enum(Climate, d.get("climate", "temperate"), top / "climate")
+    start = d.get("start_date")
+    if isinstance(start, str):
+        try:
+            start = dt.date.fromisoformat(start)
+        except ValueError:
+            raise (top / "start_date").fail(f"{start!r} is not a date like 1805-09-25") from None
+    if not isinstance(start, dt.date):
+        raise (top / "start_date").fail("expected a date like 1805-09-25")
+
+    cmap, sight = _parse_map(d.get("map"), top / "map")
+    w, h = cmap.width, cmap.height
+
+    sides: list[SideSpec] = []
+    for i, s in enumerate(_list(d.get("sides"), top / "sides")):
+        at = top / "sides" / i
+        s = _map(s, at)
+        colour = _str(s.get("colour", "#808080"), at / "colour", max_len=7)
+        if not COLOUR_RE.match(colour):
+            raise (at / "colour").fail(f"{colour!r} is not a colour like #1f4e9c")
+        sides.append(SideSpec(_key(s.get("key"), at / "key"), _str(s.get("name"), at / "name"), colour,
+                              str(s.get("nation", ""))[:40]))
+    if len(sides) < 2:
+        raise (top / "sides").fail("a campaign needs at least two sides")
+    if len(sides) > 8:
+        raise (top / "sides").fail("at most 8 sides")
+    side_keys = [s.key for s in sides]
+    if len(set(side_keys)) != len(side_keys):
+        raise (top / "sides").fail(f"side keys must differ: {side_keys}")
+
+    _check_side_refs(cmap, side_keys, top / "map")
+
+    forces: list[ForceSpec] = []
+    for i, f in enumerate(_list(d.get("forces"), top / "forces")):
+        forces.append(_parse_force(f, top / "forces" / i, w, h, side_keys, None))
+    for i, r in enumerate(_list(d.get("reinforcements", []), top / "reinforcements")):
+        at = top / "reinforcements" / i
+        r = _map(r, at)
+        turn = _int(r.get("turn"), at / "turn", 2, 1000)
+        forces.append(_parse_force(r.get("force"), at / "force", w, h, side_keys, turn))
+    _check_unique(forces, top)
+    for i, f in enumerate(forces):
+        if cmap.cell(f.square).terrain.is_water:
+            raise (top / "forces" / i / "square").fail(f"{f.square} is water: Forces start on land")
+    if len(forces) > 2000:
+        raise (top / "forces").fail("at most 2,000 Forces")
+
+    supply = {}
+    for k, v in _map(d.get("supply", {}), top / "supply").items():
+        if k not in side_keys:
+            raise (top / "supply" / str(k)).fail(f"unknown side {k!r}; sides: {', '.join(side_keys)}")
+        supply[k] = _int(v, top / "supply" / str(k), 0, 1000)
+    options = _map(d.get("options", {}), top / "options")
+    return Scenario(key, name, str(d.get("description", ""))[:2000], climate, start, cmap, sight,
+                    tuple(sides), tuple(forces), supply, dict(options))
+
+
+def _parse_map(v: Any, at: _At) -> tuple[CampaignMap, int]:
+    m = _map(v, at)
+    w = _int(m.get("width"), at / "width", 2, 200)
+    h = _int(m.get("height"), at / "height", 2, 200)
+    adjacency = _int(m.get("adjacency", 8), at / "adjacency", 4, 8)
+    if adjacency not in (4, 8):
+        raise (at / "adjacency").fail("8 (default) or 4 (RU-11)")
+    sight = _int(m.get("sight", 2), at / "sight", 0, 20)
+    terrain: dict[Square, Terrain] = {}
+    legend = dict(DEFAULT_LEGEND)
+    for ch, t in _map(m.get("legend", {}), at / "legend").items():
+        if len(str(ch)) != 1:
+            raise (at / "legend").fail(f"legend keys are single characters, got {ch!r}")
+        legend[str(ch)] = _enum(Terrain, t, at / "legend" / str(ch)).value
+    if "rows" in m:
+        rows = _list(m["rows"], at / "rows")
+        if len(rows) != h:
+            raise (at / "rows").fail(f"{len(rows)} rows given for a map {h} squares high")
+        for r, line in enumerate(rows):
+            line = str(line)
+            if len(line) != w:
+                raise (at / "rows" / r).fail(f"row {r + 1} has {len(line)} characters for a map {w} squares wide")
+            for c, ch in enumerate(line):
+                if ch not in legend:
+                    raise (at / "rows" / r).fail(f"unknown terrain character {ch!r} at {Square(c, r)}")
+                terrain[Square(c, r)] = Terrain(legend[ch])
+    for t, squares in _map(m.get("terrain", {}), at / "terrain").items():
+        kind = _enum(Terrain, t, at / "terrain")
+        for sq in _squares(w, h, squares, at / "terrain" / str(t)):
+            terrain[sq] = kind
+    features: dict[Square, set[Feature]] = {}
+    flow: dict[Square, str] = {}
+    for i, river in enumerate(_list(m.get("rivers", []), at / "rivers")):
+        rat = at / "rivers" / i
+        river = _map(river, rat)
+        direction = str(river.get("flow", "")).upper() or None
+        if direction is not None and direction not in COMPASS:
+            raise (rat / "flow").fail(f"{direction!r} is not a direction: {', '.join(COMPASS)}")
+        for sq in _squares(w, h, river.get("squares", []), rat / "squares"):
+            features.setdefault(sq, set()).add(Feature.RIVER)
+            if direction:
+                flow[sq] = direction
+    for name, feat in (("roads", Feature.ROAD), ("tracks", Feature.CARAVAN_TRACK), ("bridges", Feature.BRIDGE),
+                       ("rapids", Feature.RAPIDS), ("reefs", Feature.REEFS)):
+        for sq in _squares(w, h, m.get(name, []), at / name):
+            features.setdefault(sq, set()).add(feat)
+    territory: dict[Square, str] = {}
+    for side, squares in _map(m.get("territories", {}), at / "territories").items():
+        for sq in _squares(w, h, squares, at / "territories" / str(side)):
+            territory[sq] = str(side)
+    stronghold: dict[Square, str] = {}
+    for side, squares in _map(m.get("strongholds", {}), at / "strongholds").items():
+        for sq in _squares(w, h, squares, at / "strongholds" / str(side)):
+            stronghold[sq] = str(side)
+    capitals: dict[str, Square] = {}
+    for side, sq in _map(m.get("capitals", {}), at / "capitals").items():
+        capitals[str(side)] = _square(w, h, sq, at / "capitals" / str(side))
+        if stronghold.get(capitals[str(side)]) != str(side):
+            raise (at / "capitals" / str(side)).fail(f"{capitals[str(side)]} must be one of {side}'s strongholds")
+    cells: dict[Square, Cell] = {}
+    for sq in set(terrain) | set(features) | set(territory) | set(stronghold):
+        cells[sq] = Cell(
+            terrain.get(sq, Terrain.OPEN), frozenset(features.get(sq, ())), territory.get(sq), stronghold.get(sq),
+            capitals.get(stronghold.get(sq, "")) == sq, flow.get(sq),
+        )
+    return CampaignMap(w, h, cells, adjacency), sight
+
+
+def _check_side_refs(cmap: CampaignMap, side_keys: list[str], at: _At) -> None:
+    for sq, cell in cmap.cells.items():
+        for what, side in (("territories", cell.territory), ("strongholds", cell.stronghold)):
+            if side is not None and side not in side_keys:
+                raise (at / what).fail(f"{sq} names unknown side {side!r}; sides: {', '.join(side_keys)}")
+
+
+def _parse_force(v: Any, at: _At, w: int, h: int, sides: list[str], arrives: int | None) -> ForceSpec:
+    f = _map(v, at)
+    side = _str(f.get("side"), at / "side")
+    if side not in sides:
+        raise (at / "side").fail(f"unknown side {side!r}; sides: {', '.join(sides)}")
+    leader = _map(f.get("leader"), at / "leader")
+    units = []
+    for i, u in enumerate(_list(f.get("units"), at / "units")):
+        uat = at / "units" / i
+        u = _map(u, uat)
+        units.append(UnitSpec(
+            _key(u.get("key"), uat / "key"), _str(u.get("name"), uat / "name"), _int(u.get("sp"), uat / "sp", 0, 10_000),
+            _enum(UnitType, u.get("type", "infantry"), uat / "type"), _enum(Quality, u.get("quality", "average"), uat / "quality"),
+            _bool(u.get("mercenary", False), uat / "mercenary"), _bool(u.get("flag", True), uat / "flag"),
+        ))
+    if not units:
+        raise (at / "units").fail("a Force needs at least one unit")
+    return ForceSpec(
+        _key(f.get("key"), at / "key"), _str(f.get("name"), at / "name"), side, _square(w, h, f.get("square"), at / "square"),
+        LeaderSpec(_str(leader.get("name"), at / "leader" / "name"), _int(leader.get("cv", 0), at / "leader" / "cv", -3, 10)),
+        tuple(units), _enum(Order, f.get("order", "explore"), at / "order"), _int(f.get("scouts", 0), at / "scouts", 0, 20),
+        arrives,
+    )
+
+
+def _check_unique(forces: Iterable[ForceSpec], at: _At) -> None:
+    seen: set[str] = set()
+    units: set[str] = set()
+    for f in forces:
+        if f.key in seen:
+            raise (at / "forces").fail(f"two Forces have the key {f.key!r}")
+        seen.add(f.key)
+        for u in f.units:
+            if u.key in units:
+                raise (at / "forces").fail(f"two units have the key {u.key!r}")
+            units.add(u.key)
+
+
+def bundled_scenarios() -> dict[str, Path]:
+    return {p.stem: p for p in sorted(SCENARIO_DIR.glob("*.yaml"))}
+
+
+def load_bundled(key: str) -> Scenario:
+    paths = bundled_scenarios()
+    if key not in paths:
+        raise InvalidInput(f"Unknown scenario {key!r}: bundled scenarios are {', '.join(paths) or 'none'}.")
+    return parse_scenario_text(paths[key].read_text(encoding="utf-8"), key=key)

@@ -1,0 +1,233 @@
+"""Export a campaign to one file (state and roll log) and import it back as a new campaign.
+
+The file is JSON. Import is hostile-input safe: size-limited, every table and field checked
+against the models (names, types, ranges, references between keys), all inside one transaction
+that is rolled back on the first problem, whose message names the field.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import types
+import typing
+from typing import Any
+
+from sqlmodel import SQLModel, select
+
+from bot.store.db import Database
+from bot.store.dump import EXPORT_TABLES, build_row, campaign_fields, dump_tables, table_name
+from bot.store.models import Campaign, LogEntry
+
+from .actors import Actor, require_gm
+from .errors import ImportRejected
+from .loading import get_campaign
+from .logbook import log_event, roll_log
+
+FORMAT = "aide-de-camp/campaign"
+MAX_IMPORT_BYTES = 20 * 1024 * 1024
+MAX_ROWS = 200_000
+MAX_INT = 2**53
+CAMPAIGN_FIELDS = ("name", "scenario", "options", "language", "climate", "start_date", "turn", "phase", "status",
+                   "weather", "holdings", "map_width", "map_height", "adjacency", "sight")
+LOG_FIELDS = ("turn", "phase", "kind", "visibility", "text", "data", "roll_key", "undone", "created_at")
+
+
+async def export_campaign(db: Database, campaign_id: int, actor: Actor) -> dict[str, Any]:
+    """GM: the whole campaign as a JSON-ready dict (use :func:`export_bytes` for the file)."""
+    async with db.sessions() as s:
+        campaign = await get_campaign(s, campaign_id)
+        require_gm(campaign, actor)
+        log = (await s.exec(select(LogEntry).where(LogEntry.campaign_id == campaign_id).order_by(LogEntry.id))).all()
+        return {
+            "format": FORMAT,
+            "version": 1,
+            "campaign": {k: _plain(getattr(campaign, k)) for k in CAMPAIGN_FIELDS},
+            "tables": await dump_tables(s, campaign_id, EXPORT_TABLES),
+            "log": [{k: _plain(getattr(e, k)) for k in LOG_FIELDS} for e in log],
+            "roll_log": await roll_log(s, campaign),
+        }
+
+
+def export_bytes(data: dict[str, Any]) -> bytes:
+    return json.dumps(data, ensure_ascii=False, indent=1, sort_keys=True).encode("utf-8")
+
+
+def _plain(v: Any) -> Any:
+    return v.isoformat() if isinstance(v, dt.date | dt.datetime) else v
+
+
+# --- import ---------------------------------------------------------------------------------
+
+
+def parse_export(raw: bytes | str) -> dict[str, Any]:
+    if len(raw) > MAX_IMPORT_BYTES:
+        raise ImportRejected(f"The file is {len(raw):,} bytes: at most {MAX_IMPORT_BYTES:,} can be imported.")
+    try:
+        data = json.loads(raw)
+    except (ValueError, UnicodeDecodeError) as exc:
+        raise ImportRejected(f"The file is not a campaign export (not JSON: {exc}).") from None
+    if not isinstance(data, dict) or data.get("format") != FORMAT:
+        raise ImportRejected(f"The file is not a campaign export: \"format\" must be \"{FORMAT}\".")
+    if data.get("version") != 1:
+        raise ImportRejected(f"Unsupported export version {data.get('version')!r}: this bot reads version 1.")
+    return data
+
+
+def _field_types(model: type[SQLModel]) -> dict[str, Any]:
+    hints = typing.get_type_hints(model)
+    return {name: hints[name] for name in model.model_fields if name not in ("id", "campaign_id")}
+
+
+def _check_value(where: str, value: Any, hint: Any) -> Any:
+    origin = typing.get_origin(hint)
+    args = typing.get_args(hint)
+    if origin in (typing.Union, types.UnionType):
+        if value is None and type(None) in args:
+            return None
+        inner = [a for a in args if a is not type(None)]
+        return _check_value(where, value, inner[0])
+    if hint is bool:
+        if not isinstance(value, bool):
+            raise ImportRejected(f"{where}: expected true or false, got {value!r}")
+        return value
+    if hint is int:
+        if isinstance(value, bool) or not isinstance(value, int) or abs(value) > MAX_INT:
+            raise ImportRejected(f"{where}: expected a whole number (at most {MAX_INT:,} in size), got {str(value)[:40]!r}")
+        return value
+    if hint is str:
+        if not isinstance(value, str):
+            raise ImportRejected(f"{where}: expected text, got {type(value).__name__}")
+        return value
+    if hint is dt.datetime or hint is dt.date:
+        if not isinstance(value, str):
+            raise ImportRejected(f"{where}: expected a date or time, got {value!r}")
+        try:
+            parsed = dt.datetime.fromisoformat(value) if hint is dt.datetime else dt.date.fromisoformat(value)
+        except ValueError:
+            raise ImportRejected(f"{where}: {value[:40]!r} is not an ISO date or time") from None
+        if isinstance(parsed, dt.datetime) and parsed.tzinfo is None:
+            raise ImportRejected(f"{where}: times must carry their time zone")
+        return value
+    if origin is dict or hint is dict:
+        if not isinstance(value, dict):
+            raise ImportRejected(f"{where}: expected an object, got {type(value).__name__}")
+        return value
+    if origin is list or hint is list:
+        if not isinstance(value, list):
+            raise ImportRejected(f"{where}: expected a list, got {type(value).__name__}")
+        return value
+    return value
+
+
+def _check_row(model: type[SQLModel], where: str, row: Any) -> dict[str, Any]:
+    if not isinstance(row, dict):
+        raise ImportRejected(f"{where}: expected an object")
+    fields = _field_types(model)
+    if unknown := sorted(set(row) - set(fields)):
+        raise ImportRejected(f"{where}: unknown field(s) {', '.join(map(str, unknown))[:200]}")
+    out = {}
+    for name, hint in fields.items():
+        if name not in row:
+            continue
+        out[name] = _check_value(f"{where}.{name}", row[name], hint)
+        max_len = _max_length(model, name)
+        if max_len and isinstance(out[name], str) and len(out[name]) > max_len:
+            raise ImportRejected(f"{where}.{name}: at most {max_len} characters")
+    return out
+
+
+def _max_length(model: type[SQLModel], name: str) -> int | None:
+    col = model.__table__.columns.get(name)  # type: ignore[attr-defined]
+    return getattr(col.type, "length", None) if col is not None else None
+
+
+def _check_references(tables: dict[str, list[dict[str, Any]]]) -> None:
+    sides = {r.get("key") for r in tables.get("side", [])}
+    forces = {r.get("key") for r in tables.get("force", [])}
+    if not sides:
+        raise ImportRejected("tables.side: a campaign needs its sides")
+    for table, field, known, what in (
+        ("force", "side_key", sides, "side"), ("player", "side_key", sides, "side"),
+        ("unit", "force_key", forces, "Force"), ("declaration", "force_key", forces, "Force"),
+        ("glory_entry", "side_key", sides, "side"),
+    ):
+        for i, row in enumerate(tables.get(table, [])):
+            if row.get(field) not in known:
+                raise ImportRejected(f"tables.{table}[{i}].{field}: unknown {what} {str(row.get(field))[:40]!r}")
+    for i, row in enumerate(tables.get("leader", [])):
+        if row.get("force_key") is not None and row["force_key"] not in forces:
+            raise ImportRejected(f"tables.leader[{i}].force_key: unknown Force {str(row['force_key'])[:40]!r}")
+    for table in ("side", "force", "unit"):
+        keys = [r.get("key") for r in tables.get(table, [])]
+        if len(keys) != len(set(keys)):
+            raise ImportRejected(f"tables.{table}: two rows share a key")
+
+
+async def import_campaign(db: Database, raw: bytes | str, *, guild_id: int, channel_id: int, gm: Actor) -> int:
+    """Load an export as a new campaign in ``channel_id`` with ``gm`` as its GM; returns its id."""
+    data = parse_export(raw)
+    camp = data.get("campaign")
+    if not isinstance(camp, dict):
+        raise ImportRejected("campaign: expected an object")
+    camp_fields = _field_types(Campaign)
+    checked_campaign = {}
+    for k in CAMPAIGN_FIELDS:
+        if k not in camp:
+            raise ImportRejected(f"campaign.{k}: missing")
+        checked_campaign[k] = _check_value(f"campaign.{k}", camp[k], camp_fields[k])
+    if not (2 <= checked_campaign["map_width"] <= 200 and 2 <= checked_campaign["map_height"] <= 200):
+        raise ImportRejected("campaign.map_width/map_height: a map is 2 to 200 squares each way")
+    if not 0 <= checked_campaign["phase"] <= 8 or not 1 <= checked_campaign["turn"] <= 100_000:
+        raise ImportRejected("campaign.turn/phase: turn from 1, phase 0 to 8")
+    tables_in = data.get("tables")
+    if not isinstance(tables_in, dict):
+        raise ImportRejected("tables: expected an object")
+    models = {table_name(m): m for m in EXPORT_TABLES}
+    if unknown := sorted(set(tables_in) - set(models)):
+        raise ImportRejected(f"tables: unknown table(s) {', '.join(map(str, unknown))[:200]}")
+    total = 0
+    tables: dict[str, list[dict[str, Any]]] = {}
+    for name, model in models.items():
+        rows = tables_in.get(name, [])
+        if not isinstance(rows, list):
+            raise ImportRejected(f"tables.{name}: expected a list")
+        total += len(rows)
+        if total > MAX_ROWS:
+            raise ImportRejected(f"tables: more than {MAX_ROWS:,} rows")
+        tables[name] = [_check_row(model, f"tables.{name}[{i}]", r) for i, r in enumerate(rows)]
+    _check_references(tables)
+    for i, sq in enumerate(tables.get("map_square", [])):
+        if not (0 <= sq.get("col", -1) < checked_campaign["map_width"] and 0 <= sq.get("row", -1) < checked_campaign["map_height"]):
+            raise ImportRejected(f"tables.map_square[{i}]: square outside the map")
+    log_in = data.get("log", [])
+    if not isinstance(log_in, list) or len(log_in) > MAX_ROWS:
+        raise ImportRejected("log: expected a list of at most 200,000 entries")
+    log_fields = _field_types(LogEntry)
+    log_rows = []
+    for i, e in enumerate(log_in):
+        if not isinstance(e, dict):
+            raise ImportRejected(f"log[{i}]: expected an object")
+        if unknown := sorted(set(e) - set(LOG_FIELDS)):
+            raise ImportRejected(f"log[{i}]: unknown field(s) {', '.join(map(str, unknown))[:200]}")
+        log_rows.append({k: _check_value(f"log[{i}].{k}", e[k], log_fields[k]) for k in LOG_FIELDS if k in e})
+
+    async with db.transaction() as s:
+        existing = (await s.exec(select(Campaign).where(Campaign.channel_id == channel_id, Campaign.status == "active"))).first()
+        if existing is not None:
+            raise ImportRejected(f"This channel already runs the campaign {existing.name!r}: end it first.")
+        values = dict(checked_campaign)
+        values["start_date"] = dt.date.fromisoformat(values["start_date"])
+        campaign = Campaign(guild_id=guild_id, channel_id=channel_id, gm_id=gm.member_id, **values)
+        s.add(campaign)
+        await s.flush()
+        assert campaign.id is not None
+        for model in EXPORT_TABLES:
+            for row in tables.get(table_name(model), []):
+                s.add(build_row(model, campaign.id, row))
+        for row in log_rows:
+            s.add(build_row(LogEntry, campaign.id, row))
+        await s.flush()
+        await log_event(s, campaign, f"Campaign imported from an export by the GM (state as of {campaign_fields(campaign)['turn']}).",
+                        kind="gm")
+        return campaign.id

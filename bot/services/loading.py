@@ -1,0 +1,154 @@
+"""Read a campaign's rows into engine values, and lock a campaign for a write."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass, field
+
+from sqlmodel import select
+from sqlmodel.ext.asyncio.session import AsyncSession
+
+from bot.engine.dice import SeededDice, new_turn_seed, seed_commitment
+from bot.engine.grid import CampaignMap
+from bot.engine.model import (
+    Cell,
+    Feature,
+    Force,
+    Leader,
+    LeaderStatus,
+    Order,
+    Quality,
+    Reaction,
+    Square,
+    Terrain,
+    Unit,
+    UnitType,
+)
+from bot.store.models import Campaign, ForceRow, LeaderRow, MapSquare, SideRow, TurnSeed, UnitRow
+
+from .errors import NotFound
+
+_MAPS: dict[int, CampaignMap] = {}
+
+
+async def get_campaign(session: AsyncSession, campaign_id: int, *, lock: bool = False) -> Campaign:
+    """The campaign row; ``lock`` takes the row lock every write action starts with (PostgreSQL;
+    SQLite transactions are already exclusive with BEGIN IMMEDIATE)."""
+    stmt = select(Campaign).where(Campaign.id == campaign_id)
+    if lock:
+        stmt = stmt.with_for_update()
+    campaign = (await session.exec(stmt)).first()
+    if campaign is None:
+        raise NotFound(f"There is no campaign #{campaign_id}.")
+    return campaign
+
+
+async def campaign_in_channel(session: AsyncSession, channel_id: int) -> Campaign:
+    c = (
+        await session.exec(select(Campaign).where(Campaign.channel_id == channel_id, Campaign.status == "active"))
+    ).first()
+    if c is None:
+        raise NotFound("There is no campaign in this channel: a GM can start one with /campaign create.")
+    return c
+
+
+async def load_map(session: AsyncSession, campaign: Campaign) -> CampaignMap:
+    """The campaign's map (immutable once created, so cached per campaign)."""
+    assert campaign.id is not None
+    cached = _MAPS.get(campaign.id)
+    if cached is not None and cached.width == campaign.map_width and cached.height == campaign.map_height:
+        return cached
+    rows = (await session.exec(select(MapSquare).where(MapSquare.campaign_id == campaign.id))).all()
+    cells = {
+        Square(r.col, r.row): Cell(
+            Terrain(r.terrain), frozenset(Feature(f) for f in r.features), r.territory, r.stronghold, r.capital, r.river_flow
+        )
+        for r in rows
+    }
+    cmap = CampaignMap(campaign.map_width, campaign.map_height, cells, campaign.adjacency)
+    _MAPS[campaign.id] = cmap
+    return cmap
+
+
+def forget_map(campaign_id: int) -> None:
+    _MAPS.pop(campaign_id, None)
+
+
+async def turn_dice(session: AsyncSession, campaign: Campaign, turn: int | None = None) -> SeededDice:
+    """The dice of a turn, from its secret seed (created, and its hash logged, on first use)."""
+    turn = campaign.turn if turn is None else turn
+    row = (
+        await session.exec(select(TurnSeed).where(TurnSeed.campaign_id == campaign.id, TurnSeed.turn == turn))
+    ).first()
+    if row is None:
+        seed = new_turn_seed()
+        row = TurnSeed(campaign_id=campaign.id, turn=turn, seed_hex=seed.hex(), sha256=seed_commitment(seed))
+        session.add(row)
+        await session.flush()
+        from .logbook import log_event
+
+        await log_event(
+            session, campaign, f"Turn {turn} dice: SHA-256 of the turn seed is {row.sha256} (revealed when the turn ends).",
+            kind="seed", data={"turn": turn, "seed_sha256": row.sha256},
+        )
+    return SeededDice(bytes.fromhex(row.seed_hex))
+
+
+@dataclass
+class State:
+    """A campaign's Forces, units, leaders and sides, as rows and as engine values."""
+
+    campaign: Campaign
+    cmap: CampaignMap
+    sides: dict[str, SideRow]
+    forces: dict[str, ForceRow]
+    units: dict[str, list[UnitRow]] = field(default_factory=dict)
+    leaders: dict[str, LeaderRow] = field(default_factory=dict)
+    """The leader in command of each Force, by Force key."""
+
+    def force(self, key: str) -> Force:
+        """The engine's view of a Force."""
+        row = self.forces[key]
+        leader = self.leaders.get(key)
+        return Force(
+            id=row.key,
+            name=row.name,
+            side=row.side_key,
+            square=Square.parse(row.square) if row.square else Square(0, 0),
+            leader=Leader(leader.name, leader.cv, LeaderStatus(leader.status)) if leader else Leader("(no leader)", 0),
+            units=tuple(
+                Unit(u.key, u.name, u.sp, UnitType(u.type), Quality(u.quality), u.mercenary, u.flag)
+                for u in self.units.get(key, [])
+            ),
+            order=Order(row.order),
+            reaction=Reaction(row.reaction) if row.reaction else None,
+            scouts=row.scouts,
+        )
+
+    def active(self) -> list[ForceRow]:
+        return [f for f in self.forces.values() if f.state == "active" and f.square]
+
+    def find_force(self, text: str) -> ForceRow:
+        """A Force by key or (case-insensitive) name, as a player types it."""
+        t = text.strip()
+        if t in self.forces:
+            return self.forces[t]
+        for f in self.forces.values():
+            if f.name.lower() == t.lower():
+                return f
+        raise NotFound(f"There is no Force {text!r} in this campaign.")
+
+
+async def load_state(session: AsyncSession, campaign: Campaign) -> State:
+    cid = campaign.id
+    sides = {s.key: s for s in (await session.exec(select(SideRow).where(SideRow.campaign_id == cid))).all()}
+    forces = {f.key: f for f in (await session.exec(select(ForceRow).where(ForceRow.campaign_id == cid))).all()}
+    units: dict[str, list[UnitRow]] = defaultdict(list)
+    for u in (await session.exec(select(UnitRow).where(UnitRow.campaign_id == cid).order_by(UnitRow.id))).all():
+        units[u.force_key].append(u)
+    leaders = {
+        ld.force_key: ld
+        for ld in (await session.exec(select(LeaderRow).where(LeaderRow.campaign_id == cid))).all()
+        if ld.force_key
+    }
+    return State(campaign, await load_map(session, campaign), sides, forces, dict(units), leaders)

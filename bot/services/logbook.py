@@ -1,0 +1,66 @@
+"""The append-only event and roll log."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sqlmodel import select
+from sqlmodel.ext.asyncio.session import AsyncSession
+
+from bot.engine.rolls import BatchRoll, Roll
+from bot.engine.verify import FORMAT
+from bot.store.models import Campaign, LogEntry, TurnSeed
+
+
+async def log_event(
+    session: AsyncSession,
+    campaign: Campaign,
+    text: str,
+    *,
+    kind: str = "event",
+    visibility: str = "public",
+    data: dict[str, Any] | None = None,
+) -> LogEntry:
+    entry = LogEntry(
+        campaign_id=campaign.id, turn=campaign.turn, phase=campaign.phase, kind=kind, visibility=visibility,
+        text=text, data=data, version=campaign.version,
+    )
+    session.add(entry)
+    return entry
+
+
+async def log_roll(
+    session: AsyncSession, campaign: Campaign, record: Roll | BatchRoll, *, visibility: str = "public"
+) -> LogEntry:
+    entry = LogEntry(
+        campaign_id=campaign.id, turn=campaign.turn, phase=campaign.phase, kind="roll", visibility=visibility,
+        text=str(record), data=record.to_dict(), roll_key=record.key, version=campaign.version,
+    )
+    session.add(entry)
+    return entry
+
+
+def turn_of_key(key: str) -> int:
+    """Roll keys start with ``t{turn}/`` (bot.engine.dice.roll_key)."""
+    head = key.split("/", 1)[0]
+    return int(head[1:]) if head.startswith("t") and head[1:].isdigit() else 0
+
+
+async def roll_log(session: AsyncSession, campaign: Campaign) -> dict[str, Any]:
+    """Every roll with its turn's published hash and, for ended turns, the revealed seed."""
+    seeds = (await session.exec(select(TurnSeed).where(TurnSeed.campaign_id == campaign.id).order_by(TurnSeed.turn))).all()
+    rolls = (
+        await session.exec(
+            select(LogEntry).where(LogEntry.campaign_id == campaign.id, LogEntry.kind == "roll").order_by(LogEntry.id)
+        )
+    ).all()
+    return {
+        "format": FORMAT,
+        "version": 1,
+        "turns": [{"turn": s.turn, "seed_sha256": s.sha256, "seed": s.seed_hex if s.revealed else None} for s in seeds],
+        "rolls": [
+            {**(r.data or {}), "turn": turn_of_key(r.roll_key or ""), "undone": r.undone}
+            for r in rolls
+            if r.roll_key
+        ],
+    }

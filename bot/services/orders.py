@@ -1,0 +1,217 @@
+"""Phase 1 orders (MC-4) and Phase 2 moves (MC-5), declared by players for their own Forces.
+
+Rolls happen when the action is taken (RU-13: a move is rolled when declared) and stay private
+to the side until the phase resolves. Each roll's key names the turn, phase, Force and procedure,
+so declaring again (or again after an undo) draws the same dice.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any
+
+from sqlmodel import select
+from sqlmodel.ext.asyncio.session import AsyncSession
+
+from bot.engine.dice import roll_key
+from bot.engine.errors import RuleViolation
+from bot.engine.force_test import force_test_check, require_test
+from bot.engine.model import Force, Order, Square, parse_enum
+from bot.engine.movement import (
+    DeclaredMove,
+    check_land_path,
+    movement_check,
+    river_route,
+    sea_route,
+    water_allowance,
+    water_movement_check,
+)
+from bot.engine.phases import Phase
+from bot.engine.rolls import Check, Roll
+from bot.engine.tables import RuleBook, default_rulebook
+from bot.store.db import Database
+from bot.store.models import Campaign, Declaration, ForceRow
+
+from .actors import Actor, require_player
+from .errors import PermissionDenied, WrongPhase
+from .loading import State, get_campaign, load_state, turn_dice
+from .logbook import log_roll
+
+
+@dataclass(frozen=True)
+class OrderOutcome:
+    force: str
+    order: Order
+    roll: Roll
+    summary: str
+
+
+@dataclass(frozen=True)
+class MoveOutcome:
+    force: str
+    path: tuple[str, ...]
+    allowance: int
+    reach: tuple[str, ...]
+    roll: Roll
+    by_water: bool
+
+
+def require_phase(campaign: Campaign, phase: Phase, what: str) -> None:
+    if campaign.status != "active":
+        raise WrongPhase(f"The campaign {campaign.name!r} has ended.")
+    if campaign.phase != phase:
+        raise WrongPhase(
+            f"{what} belongs to {phase.spec.title}; the campaign is in {Phase(campaign.phase).spec.title}."
+        )
+
+
+async def _own_force(s: AsyncSession, campaign: Campaign, actor: Actor, force: str) -> tuple[State, ForceRow]:
+    side = await require_player(s, campaign, actor)
+    state = await load_state(s, campaign)
+    row = state.find_force(force)
+    if row.side_key != side:
+        raise PermissionDenied(f"{row.name} is not one of your side's Forces.")
+    if row.state != "active":
+        raise RuleViolation(f"{row.name} is not on the map.")
+    return state, row
+
+
+def order_key(campaign: Campaign, force_key: str) -> str:
+    return roll_key(campaign.turn, Phase.ORDERS, f"force:{force_key}", "force-test")
+
+
+def move_key(campaign: Campaign, force_key: str) -> str:
+    return roll_key(campaign.turn, Phase.MOVEMENT, f"force:{force_key}", "movement")
+
+
+async def _declaration(s: AsyncSession, campaign: Campaign, force_key: str) -> Declaration | None:
+    return (
+        await s.exec(
+            select(Declaration).where(
+                Declaration.campaign_id == campaign.id, Declaration.turn == campaign.turn,
+                Declaration.phase == campaign.phase, Declaration.force_key == force_key,
+            )
+        )
+    ).first()
+
+
+def _order_check(state: State, force: Force, rules: RuleBook) -> Check:
+    return force_test_check(force, state.cmap.cell(force.square), rules=rules)
+
+
+async def order_odds(db: Database, campaign_id: int, actor: Actor, force: str, order: str | Order,
+                     *, rules: RuleBook | None = None) -> dict[str, Fraction]:
+    """The exact chance of each Force-test result, to show before the player commits."""
+    rules = rules or default_rulebook()
+    async with db.sessions() as s:
+        campaign = await get_campaign(s, campaign_id)
+        state, row = await _own_force(s, campaign, actor, force)
+        engine_force = state.force(row.key)
+        require_test(engine_force, parse_enum(Order, order, "order"))
+        return _order_check(state, engine_force, rules).odds()
+
+
+async def give_order(db: Database, campaign_id: int, actor: Actor, force: str, order: str | Order,
+                     *, rules: RuleBook | None = None) -> OrderOutcome:
+    """Phase 1: take the Force test (MC-4) to give a Force a new order or shed its reaction."""
+    rules = rules or default_rulebook()
+    new_order = parse_enum(Order, order, "order")
+    async with db.transaction() as s:
+        campaign = await get_campaign(s, campaign_id, lock=True)
+        require_phase(campaign, Phase.ORDERS, "Giving orders")
+        state, row = await _own_force(s, campaign, actor, force)
+        if await _declaration(s, campaign, row.key) is not None:
+            raise RuleViolation(f"{row.name} has already taken its Force test this turn (MC-4).")
+        engine_force = state.force(row.key)
+        require_test(engine_force, new_order)
+        dice = await turn_dice(s, campaign)
+        roll = _order_check(state, engine_force, rules).roll(dice, order_key(campaign, row.key))
+        s.add(Declaration(campaign_id=campaign.id, turn=campaign.turn, phase=campaign.phase, force_key=row.key,
+                          side_key=row.side_key, kind="order", payload={"order": new_order.value, "roll": roll.to_dict()}))
+        await log_roll(s, campaign, roll, visibility=f"side:{row.side_key}")
+        return OrderOutcome(row.name, new_order, roll, roll.label)
+
+
+def _parse_path(state: State, start: Square, path: str) -> tuple[Square, ...]:
+    return state.cmap.parse_path(start, path)
+
+
+def _move_check(state: State, force: Force, steps: tuple[Square, ...], by_water: bool,
+                rules: RuleBook) -> tuple[Check, Any]:
+    campaign = state.campaign
+    weather = rules.weather.kinds.get(campaign.weather or "")
+    w_mod, w_label = (weather.movement, weather.label) if weather else (0, "weather")
+    cmap = state.cmap
+    start_cell = cmap.cell(force.square)
+    if not by_water:
+        check_land_path(cmap, force.square, steps, rules)
+        return movement_check(force, start_cell, extension=bool(campaign.options.get("movement_extension", True)),
+                              weather=w_mod, weather_label=w_label, rules=rules), None
+    embarking = not start_cell.terrain.is_water
+    landing = not cmap.cell(steps[-1]).terrain.is_water
+    on_sea = any(cmap.cell(sq).terrain.is_water for sq in steps)
+    if on_sea:
+        route = sea_route(cmap, force.square, steps, wind=weather.wind if weather else "none",  # type: ignore[arg-type]
+                          embarking=embarking, landing=landing)
+    else:
+        route = river_route(cmap, force.square, steps, embarking=False, landing=False)
+    return water_movement_check(force, start_cell, route, weather=w_mod, weather_label=w_label, rules=rules), route
+
+
+async def move_odds(db: Database, campaign_id: int, actor: Actor, force: str, path: str, *, by_water: bool = False,
+                    rules: RuleBook | None = None) -> dict[int, Fraction]:
+    """The exact chance of each number of squares, before the player commits."""
+    rules = rules or default_rulebook()
+    async with db.sessions() as s:
+        campaign = await get_campaign(s, campaign_id)
+        state, row = await _own_force(s, campaign, actor, force)
+        engine_force = state.force(row.key)
+        steps = _parse_path(state, engine_force.square, path)
+        check, _ = _move_check(state, engine_force, steps, by_water, rules)
+        odds: dict[int, Fraction] = {}
+        for result, p in check.odds().items():
+            odds[check.table.by_result(result).value or 0] = odds.get(check.table.by_result(result).value or 0, 0) + p
+        return odds
+
+
+async def declare_move(db: Database, campaign_id: int, actor: Actor, force: str, path: str, *,
+                       by_water: bool = False, rules: RuleBook | None = None) -> MoveOutcome:
+    """Phase 2: declare a path; the movement roll (MC-5.1 or MC-5.3) is made now and kept private."""
+    rules = rules or default_rulebook()
+    async with db.transaction() as s:
+        campaign = await get_campaign(s, campaign_id, lock=True)
+        require_phase(campaign, Phase.MOVEMENT, "Declaring moves")
+        state, row = await _own_force(s, campaign, actor, force)
+        engine_force = state.force(row.key)
+        steps = _parse_path(state, engine_force.square, path)
+        check, route = _move_check(state, engine_force, steps, by_water, rules)
+        dice = await turn_dice(s, campaign)
+        roll = check.roll(dice, move_key(campaign, row.key))
+        allowance = water_allowance(roll, route, rules) if route is not None else (roll.value or 0)
+        move = DeclaredMove(row.key, row.side_key, engine_force.square, steps, allowance, roll, by_water)
+        payload = {"path": [str(sq) for sq in steps], "allowance": allowance, "by_water": by_water, "roll": roll.to_dict()}
+        existing = await _declaration(s, campaign, row.key)
+        if existing is None:
+            s.add(Declaration(campaign_id=campaign.id, turn=campaign.turn, phase=campaign.phase, force_key=row.key,
+                              side_key=row.side_key, kind="move", payload=payload))
+            await log_roll(s, campaign, roll, visibility=f"side:{row.side_key}")
+        else:
+            # A new path for the same Force: the same key gives the same dice, so this is never a re-roll.
+            existing.payload = payload
+            s.add(existing)
+        return MoveOutcome(row.name, tuple(payload["path"]), allowance, tuple(str(sq) for sq in move.reach), roll, by_water)
+
+
+async def mark_done(db: Database, campaign_id: int, actor: Actor, done: bool = True) -> bool:
+    """A side says it has finished acting in phase 1 or 2; returns whether every side is now done."""
+    async with db.transaction() as s:
+        campaign = await get_campaign(s, campaign_id, lock=True)
+        if campaign.phase not in (Phase.ORDERS, Phase.MOVEMENT):
+            raise WrongPhase(f"{Phase(campaign.phase).spec.title} does not wait for players to be done.")
+        side = await require_player(s, campaign, actor)
+        state = await load_state(s, campaign)
+        row = state.sides[side]
+        row.done = done
+        s.add(row)
+        return all(sd.done or sd.defeated for sd in state.sides.values())

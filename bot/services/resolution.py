@@ -1,0 +1,459 @@
+"""Resolve the current phase (MC-3) and start the next; undo the last resolution.
+
+Resolution is atomic and idempotent: the caller passes the campaign version it saw; inside one
+transaction, with the campaign row locked, a different version means somebody resolved (or undid)
+first and the call is refused with :class:`AlreadyResolved`. The state before is kept as a
+snapshot for undo. Phases that need nobody (the bot's phases, and battle phases without battles)
+are resolved in the same step, up to the next phase that waits for people or the start of a turn.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from sqlmodel import delete, select
+from sqlmodel.ext.asyncio.session import AsyncSession
+
+from bot.engine.attrition import force_attrition
+from bot.engine.dice import roll_key
+from bot.engine.errors import RuleViolation
+from bot.engine.model import Climate, Order, Square
+from bot.engine.movement import DeclaredMove, InitiativeResult, resolve_movement, roll_initiative
+from bot.engine.phases import Phase, PhaseFacts, TurnPosition, next_position, pending, require_can_end
+from bot.engine.rolls import Roll
+from bot.engine.seasons import roll_event, roll_weather, season_of, turn_date
+from bot.engine.tables import RuleBook, default_rulebook
+from bot.engine.will import Tallies, will_to_fight
+from bot.store.db import Database
+from bot.store.dump import PHASE_STATE, restore_campaign_fields, restore_tables, snapshot_state
+from bot.store.models import BattleRow, Campaign, Declaration, LogEntry, Snapshot, TurnSeed
+
+from . import faults
+from .actors import Actor, require_gm
+from .errors import AlreadyResolved, NotFound
+from .loading import State, get_campaign, load_state, turn_dice
+from .logbook import log_event, log_roll
+
+SNAPSHOTS_KEPT = 20
+
+
+@dataclass
+class Resolution:
+    """What a resolution did, for the channel."""
+
+    campaign_id: int
+    before: TurnPosition
+    after: TurnPosition
+    version: int
+    events: list[str] = field(default_factory=list)
+    rolls: list[Roll] = field(default_factory=list)
+    battles: list[int] = field(default_factory=list)
+    turn_ended: bool = False
+
+
+async def phase_facts(s: AsyncSession, campaign: Campaign, state: State | None = None) -> PhaseFacts:
+    """What the current phase still waits for, from the rows."""
+    state = state or await load_state(s, campaign)
+    sides = tuple(k for k, sd in state.sides.items() if not sd.defeated)
+    done = frozenset(k for k, sd in state.sides.items() if sd.done)
+    battles = (await s.exec(select(BattleRow).where(BattleRow.campaign_id == campaign.id,
+                                                    BattleRow.turn == campaign.turn))).all()
+    unreported = tuple(str(b.number) for b in battles if b.state == "pending")
+    aftermath_due: list[tuple[str, str]] = []
+    retreats_due: list[tuple[str, str]] = []
+    for b in battles:
+        if b.state != "reported":
+            continue
+        rolled = b.aftermath.get("rolled", {})
+        aftermath_due += [(side, str(b.number)) for side in b.side_keys if not rolled.get(side)]
+        for fkey, dest in b.aftermath.get("retreats", {}).items():
+            if dest is None and fkey in state.forces and state.forces[fkey].state == "active":
+                retreats_due.append((state.forces[fkey].side_key, state.forces[fkey].name))
+    return PhaseFacts(sides, done, unreported, tuple(aftermath_due), tuple(retreats_due))
+
+
+async def resolve_phase(db: Database, campaign_id: int, actor: Actor, *, expected_version: int,
+                        forced: bool = False, rules: RuleBook | None = None) -> Resolution:
+    """GM (or the deadline, with ``actor`` the GM): resolve the current phase and start the next."""
+    rules = rules or default_rulebook()
+    async with db.transaction() as s:
+        campaign = await get_campaign(s, campaign_id, lock=True)
+        require_gm(campaign, actor)
+        if campaign.status != "active":
+            raise RuleViolation(f"The campaign {campaign.name!r} has ended.")
+        if campaign.version != expected_version:
+            raise AlreadyResolved(
+                f"This phase was already resolved (or undone) by someone else: the campaign is now at "
+                f"{TurnPosition(campaign.turn, Phase(campaign.phase))}."
+            )
+        before = TurnPosition(campaign.turn, Phase(campaign.phase))
+        state = await load_state(s, campaign)
+        require_can_end(before.phase, await phase_facts(s, campaign, state), forced=forced)
+        s.add(Snapshot(campaign_id=campaign.id, version=campaign.version, turn=campaign.turn, phase=campaign.phase,
+                       state=await snapshot_state(s, campaign)))
+        campaign.version += 1
+        result = Resolution(campaign_id, before, before, campaign.version)
+        while True:
+            await _resolve_one(s, campaign, rules, result)
+            faults.checkpoint("resolution")
+            nxt = next_position(TurnPosition(campaign.turn, Phase(campaign.phase)), campaign.options)
+            if nxt.turn != campaign.turn:
+                await _end_turn(s, campaign, result)
+            campaign.turn, campaign.phase = nxt.turn, int(nxt.phase)
+            for side in (await load_state(s, campaign)).sides.values():
+                side.done = False
+                s.add(side)
+            if not await _runs_by_itself(s, campaign):
+                break
+        result.after = TurnPosition(campaign.turn, Phase(campaign.phase))
+        await log_event(s, campaign, f"Now: {result.after}.")
+        s.add(campaign)
+        await _trim_snapshots(s, campaign_id)
+        return result
+
+
+async def _runs_by_itself(s: AsyncSession, campaign: Campaign) -> bool:
+    """Whether the phase just entered needs nobody: the bot's phases (but a new turn waits for the GM at its
+    start), and the battle phases when there is no battle."""
+    phase = Phase(campaign.phase)
+    if phase is Phase.WEATHER or (phase is Phase.ORDERS and not campaign.options.get("weather", True)):
+        return False
+    if phase.spec.actor == "bot":
+        return True
+    if phase in (Phase.BATTLE, Phase.AFTERMATH):
+        return not pending(phase, await phase_facts(s, campaign))
+    return False
+
+
+async def _resolve_one(s: AsyncSession, campaign: Campaign, rules: RuleBook, out: Resolution) -> None:
+    handler = {
+        Phase.WEATHER: _weather, Phase.ORDERS: _orders, Phase.MOVEMENT: _movement, Phase.BATTLE: _battle,
+        Phase.AFTERMATH: _aftermath, Phase.WILL_TO_FIGHT: _will_to_fight, Phase.TIME: _time,
+        Phase.REINFORCEMENTS: _reinforcements, Phase.EVENTS: _events,
+    }[Phase(campaign.phase)]
+    await handler(s, campaign, rules, out)
+
+
+# --- phase handlers -------------------------------------------------------------------------
+
+
+async def _public_roll(s: AsyncSession, campaign: Campaign, roll: Roll, out: Resolution) -> None:
+    out.rolls.append(roll)
+    await log_roll(s, campaign, roll)
+
+
+async def _say(s: AsyncSession, campaign: Campaign, text: str, out: Resolution, *, visibility: str = "public") -> None:
+    if visibility == "public":
+        out.events.append(text)
+    await log_event(s, campaign, text, visibility=visibility)
+
+
+async def _weather(s: AsyncSession, campaign: Campaign, rules: RuleBook, out: Resolution) -> None:
+    date = turn_date(campaign.start_date, campaign.turn, rules=rules)
+    season = season_of(date, rules=rules)
+    dice = await turn_dice(s, campaign)
+    w = roll_weather(Climate(campaign.climate), season, dice, roll_key(campaign.turn, 0, "campaign", "weather"), rules=rules)
+    campaign.weather = w.kind.name
+    await _public_roll(s, campaign, w.roll, out)
+    mod = f", movement {w.kind.movement:+d}" if w.kind.movement else ""
+    await _say(s, campaign, f"Weather (house rule RU-10): {w.kind.label}{mod}, wind {w.kind.wind}.", out)
+
+
+async def _declarations(s: AsyncSession, campaign: Campaign, phase: Phase, kind: str) -> list[Declaration]:
+    return list((await s.exec(select(Declaration).where(
+        Declaration.campaign_id == campaign.id, Declaration.turn == campaign.turn, Declaration.phase == int(phase),
+        Declaration.kind == kind).order_by(Declaration.id))).all())
+
+
+async def _orders(s: AsyncSession, campaign: Campaign, rules: RuleBook, out: Resolution) -> None:
+    """Phase 1 ends: each Force test's result takes effect (MC-4, RU-3)."""
+    from bot.engine.force_test import apply_force_test
+
+    state = await load_state(s, campaign)
+    tests = 0
+    for d in await _declarations(s, campaign, Phase.ORDERS, "order"):
+        row = state.forces.get(d.force_key)
+        if row is None or row.state != "active":
+            continue
+        tests += 1
+        result = apply_force_test(state.force(row.key), Order(d.payload["order"]), Roll.from_dict(d.payload["roll"]))
+        row.order = result.force.order.value
+        row.reaction = result.force.reaction.value if result.force.reaction else None
+        if result.removed:
+            row.state = "removed"
+            side = state.sides[row.side_key]
+            side.must_test = "a Force test ended in disaster (MC-4)"
+            for other in state.active():
+                if other.side_key == row.side_key and other.key != row.key:
+                    other.wtf_marker = True
+                    s.add(other)
+            s.add(side)
+            await _say(s, campaign, f"{row.name} ({side.name}) loses control, routs and is removed from the map (MC-4); "
+                                    f"{side.name} must test its Will to Fight this turn (MC-9).", out)
+        s.add(row)
+    await _say(s, campaign, f"Phase 1 resolved: {tests} Force test(s) take effect.", out)
+
+
+async def _movement(s: AsyncSession, campaign: Campaign, rules: RuleBook, out: Resolution) -> None:
+    """Phase 2 ends: every declared move is followed square by square (RU-13, or by initiative RU-4)."""
+    state = await load_state(s, campaign)
+    dice = await turn_dice(s, campaign)
+    active = {f.key: state.force(f.key) for f in state.active()}
+    moves: dict[str, DeclaredMove] = {}
+    for d in await _declarations(s, campaign, Phase.MOVEMENT, "move"):
+        if d.force_key not in active:
+            continue
+        f = active[d.force_key]
+        moves[d.force_key] = DeclaredMove(
+            f.id, f.side, f.square, tuple(Square.parse(p) for p in d.payload["path"]), int(d.payload["allowance"]),
+            Roll.from_dict(d.payload["roll"]), bool(d.payload.get("by_water")),
+        )
+    order = None
+    if campaign.options.get("movement_order") == "initiative":
+        highest: dict[str, int] = {}
+        for f in active.values():
+            highest[f.side] = max(highest.get(f.side, -99), f.leader.cv)
+        ini: InitiativeResult = roll_initiative(highest, dice, roll_key(campaign.turn, 2, "campaign", "initiative"))
+        for r in ini.rolls:
+            await _public_roll(s, campaign, r, out)
+        order = list(ini.order)
+        await _say(s, campaign, "Initiative (RU-4): " + ", ".join(state.sides[k].name for k in order) + " move in this order.", out)
+    outcome = resolve_movement(active.values(), moves, side_order=order)
+    for key, sq in outcome.positions.items():
+        row = state.forces[key]
+        row.square = str(sq)
+        s.add(row)
+    for key, travelled in outcome.travelled.items():
+        if not travelled:
+            continue
+        att = force_attrition(active[key], state.cmap, travelled, dice,
+                              roll_key(campaign.turn, 2, f"force:{key}", "attrition"), rules=rules)
+        for step in att.steps:
+            for r in step.rolls:
+                await log_roll(s, campaign, r, visibility=f"side:{active[key].side}")  # type: ignore[arg-type]
+        if att.steps:
+            for unit in att.force.units:
+                for urow in state.units.get(key, []):
+                    if urow.key == unit.id:
+                        urow.sp = unit.sp
+                        s.add(urow)
+            lost = active[key].sp - att.force.sp
+            await _say(s, campaign, f"{active[key].name} loses {lost} SP crossing hostile ground (MC-5.2).", out,
+                       visibility=f"side:{active[key].side}")
+    for key in outcome.collapsed:
+        row = state.forces[key]
+        row.state = "removed"
+        s.add(row)
+        await _say(s, campaign, f"{row.name} was Routed and, contacted by the enemy, collapses: removed without a battle (MC-2).", out)
+    number = (await s.exec(select(BattleRow.number).where(BattleRow.campaign_id == campaign.id)
+                           .order_by(BattleRow.number.desc()))).first() or 0  # type: ignore[union-attr]
+    for contact in outcome.battles:
+        number += 1
+        s.add(BattleRow(campaign_id=campaign.id, number=number, turn=campaign.turn, square=str(contact.square),
+                        force_keys=list(contact.force_ids), side_keys=list(contact.sides)))
+        out.battles.append(number)
+        names = ", ".join(state.forces[k].name for k in contact.force_ids)
+        await _say(s, campaign, f"Battle {number} at {contact.square}: {names} (MC-6).", out)
+    await s.flush()
+    await _update_holdings(s, campaign, out)
+    await _say(s, campaign, f"Phase 2 resolved: {len(moves)} move(s); {len(outcome.battles)} battle(s).", out)
+
+
+async def _battle(s: AsyncSession, campaign: Campaign, rules: RuleBook, out: Resolution) -> None:
+    """Phase 3 ends when every battle of the turn has its report (checked before resolving)."""
+    await _say(s, campaign, "Phase 3 resolved: every battle is reported.", out)
+
+
+async def _aftermath(s: AsyncSession, campaign: Campaign, rules: RuleBook, out: Resolution) -> None:
+    """Phase 4 ends: checks nobody rolled are rolled by the bot (same keyed dice), retreats nobody chose
+    go to the first legal square (or the Force surrenders, RU-8), and reactions are applied (MC-7.4)."""
+    from .battles import finish_battle
+
+    battles = (await s.exec(select(BattleRow).where(BattleRow.campaign_id == campaign.id,
+                                                    BattleRow.turn == campaign.turn, BattleRow.state == "reported"))).all()
+    for b in battles:
+        for text in await finish_battle(s, campaign, b, rules):
+            await _say(s, campaign, text, out)
+    await _update_holdings(s, campaign, out)
+    await _say(s, campaign, "Phase 4 resolved.", out)
+
+
+async def _update_holdings(s: AsyncSession, campaign: Campaign, out: Resolution) -> None:
+    """Strongholds change hands when only enemy Forces stand in them (MC-9 tallies)."""
+    state = await load_state(s, campaign)
+    holdings = dict(campaign.holdings)
+    for sq, cell in state.cmap.cells.items():
+        if cell.stronghold is None:
+            continue
+        present = {f.side_key for f in state.active() if f.square == str(sq)}
+        if len(present) != 1:
+            continue
+        (holder,) = present
+        previous = holdings.get(str(sq), cell.stronghold)
+        if holder == previous:
+            continue
+        if holder == cell.stronghold:
+            holdings.pop(str(sq), None)
+        else:
+            holdings[str(sq)] = holder
+        owner = state.sides[cell.stronghold]
+        what = "capital" if cell.capital else "stronghold"
+        if holder != cell.stronghold:
+            owner.must_test = owner.must_test or f"it lost its {what} at {sq} (MC-9)"
+            s.add(owner)
+        await _say(s, campaign, f"{state.sides[holder].name} takes the {what} at {sq}.", out)
+    campaign.holdings = holdings
+    # Tallies follow from who holds what.
+    for key, side in state.sides.items():
+        side.strongholds_taken = sum(1 for sq, h in holdings.items() if h == key)
+        side.strongholds_lost = sum(1 for sq, h in holdings.items()
+                                    if state.cmap.cell(Square.parse(sq)).stronghold == key)
+        side.holds_enemy_capital = any(h == key and state.cmap.cell(Square.parse(sq)).capital for sq, h in holdings.items())
+        side.lost_capital = any(state.cmap.cell(Square.parse(sq)).capital and state.cmap.cell(Square.parse(sq)).stronghold == key
+                                for sq in holdings)
+        s.add(side)
+
+
+async def _will_to_fight(s: AsyncSession, campaign: Campaign, rules: RuleBook, out: Resolution) -> None:
+    """Phase 5 (MC-9): each side that must, tests; below zero ends its campaign in total defeat."""
+    state = await load_state(s, campaign)
+    dice = await turn_dice(s, campaign)
+    for key, side in state.sides.items():
+        if side.defeated:
+            continue
+        if not any(f.side_key == key for f in state.active()):
+            side.must_test = side.must_test or "all its Forces are destroyed or lost (MC-9)"
+        if not side.must_test:
+            continue
+        tallies = Tallies(side.battles_won, side.battles_lost, side.strongholds_taken, side.strongholds_lost,
+                          side.holds_enemy_capital, side.lost_capital)
+        roll = will_to_fight(tallies, dice, roll_key(campaign.turn, 5, f"side:{key}", "will-to-fight"),
+                             subject=side.name, rules=rules)
+        await _public_roll(s, campaign, roll, out)
+        await _say(s, campaign, f"{side.name} tests its Will to Fight because {side.must_test}: {roll.label}.", out)
+        if roll.result == "defeat":
+            side.defeated = True
+        side.must_test = ""
+        s.add(side)
+    for f in state.forces.values():
+        if f.wtf_marker:
+            f.wtf_marker = False
+            s.add(f)
+    standing = [sd for sd in state.sides.values() if not sd.defeated]
+    if len(standing) <= 1:
+        campaign.status = "ended"
+        winner = standing[0].name if standing else "nobody"
+        await _say(s, campaign, f"The campaign is over: {winner} prevails.", out)
+
+
+async def _time(s: AsyncSession, campaign: Campaign, rules: RuleBook, out: Resolution) -> None:
+    date = turn_date(campaign.start_date, campaign.turn + 1, rules=rules)
+    await _say(s, campaign, f"Time (house rule RU-10): the calendar advances to {date:%d %B %Y} "
+                            f"({season_of(date, rules=rules).value}).", out)
+
+
+async def _reinforcements(s: AsyncSession, campaign: Campaign, rules: RuleBook, out: Resolution) -> None:
+    """Phase 7: scheduled Forces arrive; one whose square the enemy holds waits (house rule RU-10)."""
+    state = await load_state(s, campaign)
+    arrived = 0
+    for f in state.forces.values():
+        if f.state != "pending" or f.arrives_turn is None or f.arrives_turn > campaign.turn:
+            continue
+        enemy_there = any(o.square == f.square and o.side_key != f.side_key for o in state.active())
+        if enemy_there:
+            await _say(s, campaign, f"{f.name} cannot arrive at {f.square}: the enemy holds it (RU-10).", out,
+                       visibility=f"side:{f.side_key}")
+            continue
+        f.state = "active"
+        s.add(f)
+        arrived += 1
+        await _say(s, campaign, f"{f.name} arrives at {f.square} ({state.sides[f.side_key].name}).", out)
+    if not arrived:
+        await _say(s, campaign, "Phase 7: no reinforcements this turn.", out)
+
+
+async def _events(s: AsyncSession, campaign: Campaign, rules: RuleBook, out: Resolution) -> None:
+    """Phase 8 (house rule RU-10): one random event per side."""
+    state = await load_state(s, campaign)
+    dice = await turn_dice(s, campaign)
+    for key, side in state.sides.items():
+        if side.defeated:
+            continue
+        ev = roll_event(dice, roll_key(campaign.turn, 8, f"side:{key}", "event"), subject=side.name, rules=rules)
+        await _public_roll(s, campaign, ev.roll, out)
+        side.movement_modifier = ev.effect.get("movement", 0)
+        side.supply += ev.effect.get("supply", 0)
+        forces = sorted((f for f in state.active() if f.side_key == key),
+                        key=lambda f: -sum(u.sp for u in state.units.get(f.key, [])))
+        if forces and ev.effect.get("scouts"):
+            forces[0].scouts += ev.effect["scouts"]
+            s.add(forces[0])
+        if forces and ev.effect.get("sp_loss"):
+            units = sorted(state.units.get(forces[0].key, []), key=lambda u: -u.sp)
+            if units:
+                units[0].sp = max(0, units[0].sp - ev.effect["sp_loss"])
+                s.add(units[0])
+        s.add(side)
+        await _say(s, campaign, f"{side.name}: {ev.roll.label} (house rule RU-10).", out)
+
+
+async def _end_turn(s: AsyncSession, campaign: Campaign, out: Resolution) -> None:
+    """The turn ends: its seed is revealed so anyone can verify its rolls."""
+    seed = (await s.exec(select(TurnSeed).where(TurnSeed.campaign_id == campaign.id,
+                                                TurnSeed.turn == campaign.turn))).first()
+    if seed is not None and not seed.revealed:
+        seed.revealed = True
+        s.add(seed)
+        await log_event(s, campaign, f"Turn {campaign.turn} is over; its dice seed was {seed.seed_hex} "
+                                     f"(SHA-256 {seed.sha256}). Check every roll with `python -m bot verify`.",
+                        kind="seed", data={"turn": campaign.turn, "seed": seed.seed_hex, "seed_sha256": seed.sha256})
+    out.turn_ended = True
+
+
+async def _trim_snapshots(s: AsyncSession, campaign_id: int) -> None:
+    ids = (await s.exec(select(Snapshot.id).where(Snapshot.campaign_id == campaign_id)
+                        .order_by(Snapshot.id.desc()).offset(SNAPSHOTS_KEPT))).all()  # type: ignore[union-attr]
+    if ids:
+        await s.exec(delete(Snapshot).where(Snapshot.id.in_(ids)))  # type: ignore[union-attr,call-overload]
+
+
+# --- undo -----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Undone:
+    campaign_id: int
+    back_to: TurnPosition
+    version: int
+    entries_marked: int
+
+
+async def undo(db: Database, campaign_id: int, actor: Actor, *, expected_version: int) -> Undone:
+    """GM: revert the last phase resolution. The log keeps everything, marking what was undone; doing
+    the same things again draws the same dice (the rolls are keyed, not counted)."""
+    async with db.transaction() as s:
+        campaign = await get_campaign(s, campaign_id, lock=True)
+        require_gm(campaign, actor)
+        if campaign.version != expected_version:
+            raise AlreadyResolved("The campaign changed since you looked (someone resolved or undid a phase): look again.")
+        snap = (await s.exec(select(Snapshot).where(Snapshot.campaign_id == campaign_id)
+                             .order_by(Snapshot.id.desc()))).first()  # type: ignore[union-attr]
+        if snap is None:
+            raise NotFound("There is no phase resolution to undo.")
+        await restore_tables(s, campaign_id, snap.state["tables"], PHASE_STATE)
+        restore_campaign_fields(campaign, snap.state["campaign"])
+        entries = (await s.exec(select(LogEntry).where(LogEntry.campaign_id == campaign_id,
+                                                       LogEntry.version > snap.version,
+                                                       LogEntry.undone == False,  # noqa: E712
+                                                       LogEntry.kind != "undo"))).all()
+        for e in entries:
+            e.undone = True
+            s.add(e)
+        await s.delete(snap)
+        campaign.version += 1
+        s.add(campaign)
+        back = TurnPosition(campaign.turn, Phase(campaign.phase))
+        await log_event(s, campaign, f"The GM undid the last phase resolution: back to {back}. "
+                                     f"{len(entries)} log entries are marked undone; repeated rolls give the same dice.",
+                        kind="undo")
+        return Undone(campaign_id, back, campaign.version, len(entries))

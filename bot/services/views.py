@@ -1,0 +1,220 @@
+"""What each reader may see (fog of war is applied here, when views are built).
+
+A side's view never holds another side's orders, rolls before resolution, or Forces out of its
+sight (``campaign.sight`` squares from any of its own Forces). The GM sees everything.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass, field
+
+from sqlmodel import col, select
+
+from bot.engine.phases import Phase, TurnPosition, pending
+from bot.engine.seasons import season_of, turn_date
+from bot.engine.tables import RuleBook, default_rulebook
+from bot.store.db import Database
+from bot.store.models import Declaration, LogEntry
+
+from .actors import Actor, Standing, standing
+from .errors import NotFound
+from .loading import State, get_campaign, load_state
+from .resolution import phase_facts
+
+
+@dataclass(frozen=True)
+class UnitView:
+    key: str
+    name: str
+    sp: int
+    original_sp: int
+    type: str
+    quality: str
+    mercenary: bool
+    flag: bool
+    heroic: bool
+
+
+@dataclass(frozen=True)
+class ForceView:
+    key: str
+    name: str
+    side: str
+    square: str
+    own: bool
+    """Full detail (the reader's side, or the GM)."""
+    sp: int | None = None
+    order: str | None = None
+    reaction: str | None = None
+    scouts: int | None = None
+    leader: str | None = None
+    leader_cv: int | None = None
+    leader_status: str | None = None
+    units: tuple[UnitView, ...] = ()
+    todo: str = ""
+
+
+@dataclass(frozen=True)
+class Waiting:
+    who: str
+    what: str
+
+
+@dataclass(frozen=True)
+class StatusView:
+    campaign_id: int
+    name: str
+    position: TurnPosition
+    date: dt.date
+    season: str
+    weather: str | None
+    deadline: dt.datetime | None
+    version: int
+    status: str
+    waiting: tuple[Waiting, ...]
+    sides: tuple[tuple[str, str, str], ...]
+    """(key, name, colour)."""
+    reader_side: str | None
+    gm: bool
+    forces: tuple[ForceView, ...] = field(default=())
+
+
+def visible_force_keys(state: State, st: Standing) -> set[str]:
+    """Forces the reader can see: all for the GM; own Forces and enemies within sight for a side;
+    nothing but public information for an outsider."""
+    active = state.active()
+    if st.gm:
+        return {f.key for f in active}
+    if st.side is None:
+        return set()
+    own = [f for f in active if f.side_key == st.side]
+    seen = {f.key for f in own}
+    cmap, sight = state.cmap, state.campaign.sight
+    own_squares = [cmap.parse(f.square) for f in own if f.square]
+    for f in active:
+        if f.side_key != st.side and f.square:
+            sq = cmap.parse(f.square)
+            if any(cmap.distance(sq, o) <= sight for o in own_squares):
+                seen.add(f.key)
+    return seen
+
+
+def force_view(state: State, key: str, *, own: bool, todo: str = "") -> ForceView:
+    row = state.forces[key]
+    if not own:
+        return ForceView(row.key, row.name, row.side_key, row.square or "", False)
+    leader = state.leaders.get(key)
+    units = tuple(
+        UnitView(u.key, u.name, u.sp, u.original_sp, u.type, u.quality, u.mercenary, u.flag, u.heroic)
+        for u in state.units.get(key, [])
+    )
+    return ForceView(
+        row.key, row.name, row.side_key, row.square or "", True, sum(u.sp for u in units), row.order, row.reaction,
+        row.scouts, leader.name if leader else None, leader.cv if leader else None, leader.status if leader else None,
+        units, todo,
+    )
+
+
+async def status(db: Database, campaign_id: int, actor: Actor, *, rules: RuleBook | None = None) -> StatusView:
+    rules = rules or default_rulebook()
+    async with db.sessions() as s:
+        campaign = await get_campaign(s, campaign_id)
+        st = await standing(s, campaign, actor)
+        state = await load_state(s, campaign)
+        facts = await phase_facts(s, campaign, state)
+        waiting = tuple(
+            Waiting("GM" if p.who == "gm" else state.sides[p.who].name if p.who in state.sides else p.who, p.what)
+            for p in pending(Phase(campaign.phase), facts)
+        )
+        visible = visible_force_keys(state, st)
+        forces = tuple(
+            force_view(state, k, own=st.gm or state.forces[k].side_key == st.side)
+            for k in sorted(visible, key=lambda k: (state.forces[k].side_key, state.forces[k].name))
+        )
+        date = turn_date(campaign.start_date, campaign.turn, rules=rules)
+        return StatusView(
+            campaign_id, campaign.name, TurnPosition(campaign.turn, Phase(campaign.phase)), date,
+            season_of(date, rules=rules).value, campaign.weather, campaign.deadline, campaign.version, campaign.status,
+            waiting, tuple((k, sd.name, sd.colour) for k, sd in state.sides.items()), st.side, st.gm, forces,
+        )
+
+
+async def my_forces(db: Database, campaign_id: int, actor: Actor) -> tuple[ForceView, ...]:
+    """The reader's side's Forces, with what each still has to do this phase."""
+    async with db.sessions() as s:
+        campaign = await get_campaign(s, campaign_id)
+        st = await standing(s, campaign, actor)
+        if st.side is None:
+            raise NotFound("You are not on a side in this campaign: use /campaign join first.")
+        state = await load_state(s, campaign)
+        declared = {
+            d.force_key: d
+            for d in (await s.exec(select(Declaration).where(
+                Declaration.campaign_id == campaign_id, Declaration.turn == campaign.turn,
+                Declaration.phase == campaign.phase, Declaration.side_key == st.side))).all()
+        }
+        out = []
+        for f in state.active():
+            if f.side_key != st.side:
+                continue
+            todo = _todo(Phase(campaign.phase), f.order, declared.get(f.key))
+            out.append(force_view(state, f.key, own=True, todo=todo))
+        return tuple(out)
+
+
+def _todo(phase: Phase, order: str, declared: Declaration | None) -> str:
+    if phase is Phase.ORDERS:
+        return "Force test taken" if declared else "may change order (/order give)"
+    if phase is Phase.MOVEMENT:
+        if order == "defend":
+            return "holds the Defend order: does not move"
+        if declared:
+            return f"moves {declared.payload.get('allowance', 0)} square(s) along {' '.join(declared.payload.get('path', []))}"
+        return "may move (/order move)"
+    return ""
+
+
+async def force_info(db: Database, campaign_id: int, actor: Actor, force: str) -> ForceView:
+    async with db.sessions() as s:
+        campaign = await get_campaign(s, campaign_id)
+        st = await standing(s, campaign, actor)
+        state = await load_state(s, campaign)
+        try:
+            row = state.find_force(force)
+        except NotFound:
+            row = None
+        if row is None or row.key not in visible_force_keys(state, st):
+            raise NotFound(f"No Force {force!r} is in your sight.")
+        return force_view(state, row.key, own=st.gm or row.side_key == st.side)
+
+
+@dataclass(frozen=True)
+class LogLine:
+    turn: int
+    phase: int
+    kind: str
+    text: str
+    private: bool
+    undone: bool
+    created_at: dt.datetime
+
+
+async def read_log(db: Database, campaign_id: int, actor: Actor, *, turn: int | None = None,
+                   limit: int = 50, before_id: int | None = None) -> tuple[LogLine, ...]:
+    """The log as the reader may see it: public entries, their side's private ones, everything for the GM."""
+    async with db.sessions() as s:
+        campaign = await get_campaign(s, campaign_id)
+        st = await standing(s, campaign, actor)
+        stmt = select(LogEntry).where(LogEntry.campaign_id == campaign_id)
+        if not st.gm:
+            stmt = stmt.where(col(LogEntry.visibility).in_(st.visibility))
+        if turn is not None:
+            stmt = stmt.where(LogEntry.turn == turn)
+        if before_id is not None:
+            stmt = stmt.where(col(LogEntry.id) < before_id)
+        rows = (await s.exec(stmt.order_by(col(LogEntry.id).desc()).limit(limit))).all()
+        return tuple(
+            LogLine(e.turn, e.phase, e.kind, e.text, e.visibility != "public", e.undone, e.created_at)
+            for e in reversed(rows)
+        )

@@ -1,0 +1,1 @@
+"""Persistence: SQLModel tables, the async engine and sessions, Alembic migrations."""

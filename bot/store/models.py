@@ -1,0 +1,316 @@
+"""SQLModel tables: everything a campaign holds.
+
+Tables are only ever created by Alembic migrations (``bot/store/migrations``). Every row but the
+campaign's own carries ``campaign_id`` so a campaign can be snapshotted, exported and restored
+table by table (see :mod:`bot.store.dump`).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Any
+
+import sqlalchemy as sa
+from sqlalchemy.types import TypeDecorator
+from sqlmodel import Field, SQLModel
+
+SQLModel.metadata.naming_convention = {
+    "ix": "ix_%(column_0_label)s",
+    "uq": "uq_%(table_name)s_%(column_0_name)s",
+    "ck": "ck_%(table_name)s_%(constraint_name)s",
+    "fk": "fk_%(table_name)s_%(column_0_name)s_%(referred_table_name)s",
+    "pk": "pk_%(table_name)s",
+}
+
+
+def utcnow() -> dt.datetime:
+    return dt.datetime.now(dt.UTC)
+
+
+class UTCDateTime(TypeDecorator[dt.datetime]):
+    """Timezone-aware UTC timestamps on every backend (SQLite stores them naive)."""
+
+    impl = sa.DateTime(timezone=True)
+    cache_ok = True
+
+    def process_bind_param(self, value: dt.datetime | None, dialect: Any) -> dt.datetime | None:
+        if value is None:
+            return None
+        if value.tzinfo is None:
+            raise ValueError("naive datetime: store timezone-aware UTC timestamps")
+        return value.astimezone(dt.UTC)
+
+    def process_result_value(self, value: dt.datetime | None, dialect: Any) -> dt.datetime | None:
+        if value is None:
+            return None
+        return value.replace(tzinfo=dt.UTC) if value.tzinfo is None else value.astimezone(dt.UTC)
+
+
+def _ts(nullable: bool = False) -> Any:
+    return Field(default_factory=utcnow if not nullable else None, sa_type=UTCDateTime, nullable=nullable)
+
+
+def _campaign_fk() -> Any:
+    return Field(sa_column_args=[sa.ForeignKey("campaign.id", ondelete="CASCADE")], index=True)
+
+
+class Campaign(SQLModel, table=True):
+    __tablename__ = "campaign"
+
+    id: int | None = Field(default=None, primary_key=True)
+    guild_id: int = Field(sa_type=sa.BigInteger, index=True)
+    channel_id: int = Field(sa_type=sa.BigInteger, index=True)
+    name: str = Field(max_length=100)
+    scenario: str = Field(max_length=100)
+    gm_id: int = Field(sa_type=sa.BigInteger)
+    gm_role_id: int | None = Field(default=None, sa_type=sa.BigInteger)
+    options: dict[str, Any] = Field(default_factory=dict, sa_type=sa.JSON)
+    language: str = Field(default="en", max_length=8)
+    climate: str = Field(max_length=20)
+    start_date: dt.date
+    turn: int = 1
+    phase: int = 0
+    version: int = 1
+    """Bumped by every phase resolution and undo: the guard that makes resolution idempotent."""
+    status: str = Field(default="active", max_length=10)
+    deadline: dt.datetime | None = _ts(nullable=True)
+    weather: str | None = Field(default=None, max_length=20)
+    holdings: dict[str, str] = Field(default_factory=dict, sa_type=sa.JSON)
+    """Strongholds held by a side other than their owner: square name -> holding side (MC-9)."""
+    map_width: int
+    map_height: int
+    adjacency: int = 8
+    sight: int = 2
+    created_at: dt.datetime = _ts()
+
+
+class TurnSeed(SQLModel, table=True):
+    """The secret seed of a turn (RU: verifiable dice): the hash is public, the seed only once revealed."""
+
+    __tablename__ = "turn_seed"
+    __table_args__ = (sa.UniqueConstraint("campaign_id", "turn"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    campaign_id: int = _campaign_fk()
+    turn: int
+    seed_hex: str = Field(max_length=64)
+    sha256: str = Field(max_length=64)
+    revealed: bool = False
+
+
+class SideRow(SQLModel, table=True):
+    __tablename__ = "side"
+    __table_args__ = (sa.UniqueConstraint("campaign_id", "key"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    campaign_id: int = _campaign_fk()
+    key: str = Field(max_length=32)
+    name: str = Field(max_length=100)
+    colour: str = Field(default="#888888", max_length=7)
+    nation: str = Field(default="", max_length=40)
+    capital: str | None = Field(default=None, max_length=8)
+    battles_won: int = 0
+    battles_lost: int = 0
+    strongholds_taken: int = 0
+    strongholds_lost: int = 0
+    holds_enemy_capital: bool = False
+    lost_capital: bool = False
+    supply: int = 0
+    movement_modifier: int = 0
+    """From a random event (RU-10), applied to the side's movement rolls next turn."""
+    done: bool = False
+    """Has finished acting in the current phase (phases 1 and 2)."""
+    must_test: str = Field(default="", max_length=200)
+    """Why the side must take a Will-to-Fight test this turn (empty: it need not)."""
+    defeated: bool = False
+    channel_id: int | None = Field(default=None, sa_type=sa.BigInteger)
+
+
+class Player(SQLModel, table=True):
+    __tablename__ = "player"
+    __table_args__ = (sa.UniqueConstraint("campaign_id", "member_id"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    campaign_id: int = _campaign_fk()
+    side_key: str = Field(max_length=32)
+    member_id: int = Field(sa_type=sa.BigInteger)
+    away_until: dt.datetime | None = _ts(nullable=True)
+
+
+class MapSquare(SQLModel, table=True):
+    __tablename__ = "map_square"
+    __table_args__ = (sa.UniqueConstraint("campaign_id", "col", "row"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    campaign_id: int = _campaign_fk()
+    col: int
+    row: int
+    terrain: str = Field(default="open", max_length=20)
+    features: list[str] = Field(default_factory=list, sa_type=sa.JSON)
+    territory: str | None = Field(default=None, max_length=32)
+    stronghold: str | None = Field(default=None, max_length=32)
+    capital: bool = False
+    river_flow: str | None = Field(default=None, max_length=2)
+
+
+class ForceRow(SQLModel, table=True):
+    __tablename__ = "force"
+    __table_args__ = (sa.UniqueConstraint("campaign_id", "key"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    campaign_id: int = _campaign_fk()
+    side_key: str = Field(max_length=32)
+    key: str = Field(max_length=32)
+    name: str = Field(max_length=100)
+    square: str | None = Field(default=None, max_length=8)
+    """Where the Force stands; for a pending reinforcement, where it will arrive."""
+    order: str = Field(default="explore", max_length=20)
+    reaction: str | None = Field(default=None, max_length=20)
+    scouts: int = 0
+    state: str = Field(default="active", max_length=12)
+    """active, removed (MC-4 disaster, RU-8, MC-2 collapse, FC-1), or pending (a scheduled reinforcement)."""
+    arrives_turn: int | None = None
+    wtf_marker: bool = False
+
+
+class LeaderRow(SQLModel, table=True):
+    __tablename__ = "leader"
+
+    id: int | None = Field(default=None, primary_key=True)
+    campaign_id: int = _campaign_fk()
+    force_key: str | None = Field(default=None, max_length=32)
+    key: str = Field(max_length=32)
+    name: str = Field(max_length=100)
+    cv: int = 0
+    status: str = Field(default="fit", max_length=20)
+    kind: str = Field(default="leader", max_length=12)
+    """leader, new (CC-2 New Leader) or temporary (CC-2 Temporary Leader)."""
+    designation: str | None = Field(default=None, max_length=12)
+
+
+class LeaderEvent(SQLModel, table=True):
+    """A leader's status history (CC-1, CC-2)."""
+
+    __tablename__ = "leader_event"
+
+    id: int | None = Field(default=None, primary_key=True)
+    campaign_id: int = _campaign_fk()
+    leader_key: str = Field(max_length=32)
+    turn: int
+    status: str = Field(max_length=20)
+    reason: str = Field(max_length=200)
+    created_at: dt.datetime = _ts()
+
+
+class UnitRow(SQLModel, table=True):
+    __tablename__ = "unit"
+    __table_args__ = (sa.UniqueConstraint("campaign_id", "key"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    campaign_id: int = _campaign_fk()
+    force_key: str = Field(max_length=32, index=True)
+    key: str = Field(max_length=32)
+    name: str = Field(max_length=100)
+    sp: int
+    original_sp: int
+    type: str = Field(default="infantry", max_length=12)
+    quality: str = Field(default="average", max_length=12)
+    mercenary: bool = False
+    flag: bool = True
+    heroic: bool = False
+
+
+class Declaration(SQLModel, table=True):
+    """An order or move declared this phase (private until the phase resolves)."""
+
+    __tablename__ = "declaration"
+    __table_args__ = (sa.UniqueConstraint("campaign_id", "turn", "phase", "force_key"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    campaign_id: int = _campaign_fk()
+    turn: int
+    phase: int
+    force_key: str = Field(max_length=32)
+    side_key: str = Field(max_length=32)
+    kind: str = Field(max_length=12)
+    payload: dict[str, Any] = Field(default_factory=dict, sa_type=sa.JSON)
+    created_at: dt.datetime = _ts()
+
+
+class BattleRow(SQLModel, table=True):
+    __tablename__ = "battle"
+    __table_args__ = (sa.UniqueConstraint("campaign_id", "number"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    campaign_id: int = _campaign_fk()
+    number: int
+    turn: int
+    square: str = Field(max_length=8)
+    force_keys: list[str] = Field(default_factory=list, sa_type=sa.JSON)
+    side_keys: list[str] = Field(default_factory=list, sa_type=sa.JSON)
+    state: str = Field(default="pending", max_length=12)
+    """pending (awaiting its report), reported, done."""
+    report: dict[str, Any] | None = Field(default=None, sa_type=sa.JSON)
+    scouting: dict[str, Any] = Field(default_factory=dict, sa_type=sa.JSON)
+    aftermath: dict[str, Any] = Field(default_factory=dict, sa_type=sa.JSON)
+    """Per side: which checks are rolled, which retreats are chosen."""
+    thread_id: int | None = Field(default=None, sa_type=sa.BigInteger)
+
+
+class GloryEntry(SQLModel, table=True):
+    """One credit or debit of a side's Glory (CC-4)."""
+
+    __tablename__ = "glory_entry"
+
+    id: int | None = Field(default=None, primary_key=True)
+    campaign_id: int = _campaign_fk()
+    side_key: str = Field(max_length=32)
+    turn: int
+    amount: int
+    reason: str = Field(max_length=200)
+    rule: str = Field(default="CC-4", max_length=12)
+    battle: int | None = None
+    created_at: dt.datetime = _ts()
+
+
+class LogEntry(SQLModel, table=True):
+    """The append-only event and roll log. Undone entries stay, marked ``undone``."""
+
+    __tablename__ = "log_entry"
+
+    id: int | None = Field(default=None, primary_key=True)
+    campaign_id: int = _campaign_fk()
+    turn: int
+    phase: int
+    kind: str = Field(max_length=20)
+    """event, roll, gm, undo."""
+    visibility: str = Field(default="public", max_length=40)
+    """public, gm, or side:KEY (private to that side until revealed)."""
+    text: str
+    data: dict[str, Any] | None = Field(default=None, sa_type=sa.JSON)
+    roll_key: str | None = Field(default=None, max_length=200)
+    version: int = 0
+    """The campaign version the entry was written under (undo marks entries of undone versions)."""
+    undone: bool = False
+    created_at: dt.datetime = _ts()
+
+
+class Snapshot(SQLModel, table=True):
+    """The campaign's state before a phase resolution, for undo (a bounded history)."""
+
+    __tablename__ = "snapshot"
+
+    id: int | None = Field(default=None, primary_key=True)
+    campaign_id: int = _campaign_fk()
+    version: int
+    turn: int
+    phase: int
+    state: dict[str, Any] = Field(sa_type=sa.JSON)
+    created_at: dt.datetime = _ts()
+
+
+# Tables whose rows make up a campaign's state, in insertion order (parents first).
+STATE_TABLES: tuple[type[SQLModel], ...] = (
+    TurnSeed, SideRow, Player, MapSquare, ForceRow, LeaderRow, LeaderEvent, UnitRow, Declaration,
+    BattleRow, GloryEntry,
+)

@@ -1,0 +1,231 @@
+"""Campaign use cases end to end through the services, on SQLite and PostgreSQL."""
+
+from __future__ import annotations
+
+import hashlib
+
+import pytest
+from sqlmodel import func, select
+
+from bot.engine.errors import InvalidInput, RuleViolation
+from bot.engine.phases import Phase
+from bot.engine.verify import verify_log
+from bot.services import campaigns, exchange, orders, resolution, views
+from bot.services.errors import AlreadyResolved, PermissionDenied, WrongPhase
+from bot.services.logbook import roll_log
+from bot.services.loading import get_campaign
+from bot.store.models import Campaign, Declaration, LogEntry
+
+from .conftest import AUSTRIAN, FRENCH, GM, OUTSIDER
+
+
+@pytest.fixture(autouse=True)
+def fixed_seeds(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Turn seeds derived from a counter, so each test's dice are the same on every run."""
+    counter = iter(range(1, 10_000))
+    monkeypatch.setattr(
+        "bot.services.loading.new_turn_seed", lambda: hashlib.sha256(f"test-seed-{next(counter)}".encode()).digest()
+    )
+
+
+async def tutorial(db, channel: int = 20) -> int:  # noqa: ANN001
+    created = await campaigns.create_campaign(db, guild_id=10, channel_id=channel, gm=GM, name="Ulm", scenario="tutorial")
+    await campaigns.join_side(db, created.campaign_id, FRENCH, "fr")
+    await campaigns.join_side(db, created.campaign_id, AUSTRIAN, "Austria")
+    return created.campaign_id
+
+
+async def advance(db, cid: int, *, forced: bool = False) -> resolution.Resolution:  # noqa: ANN001
+    st = await views.status(db, cid, GM)
+    return await resolution.resolve_phase(db, cid, GM, expected_version=st.version, forced=forced)
+
+
+async def test_create_campaign_from_the_tutorial_scenario_starts_at_turn_1_weather(db) -> None:  # noqa: ANN001
+    cid = await tutorial(db)
+    st = await views.status(db, cid, GM)
+    assert (st.position.turn, st.position.phase) == (1, Phase.WEATHER)
+    assert {f.key for f in st.forces} == {"soult", "lannes", "mack", "werneck"}  # Ney arrives on turn 2
+    assert st.gm and st.reader_side is None
+
+
+async def test_a_channel_runs_one_campaign_at_a_time(db) -> None:  # noqa: ANN001
+    await tutorial(db)
+    with pytest.raises(InvalidInput, match="already runs the campaign 'Ulm'"):
+        await campaigns.create_campaign(db, guild_id=10, channel_id=20, gm=GM, name="Again", scenario="tutorial")
+
+
+async def test_players_act_only_for_their_own_side_and_outsiders_not_at_all(db) -> None:  # noqa: ANN001
+    cid = await tutorial(db)
+    await advance(db, cid)  # weather -> orders
+    with pytest.raises(PermissionDenied, match="not one of your side's Forces"):
+        await orders.give_order(db, cid, FRENCH, "mack", "forced_march")
+    with pytest.raises(PermissionDenied, match="not on a side"):
+        await orders.give_order(db, cid, OUTSIDER, "soult", "forced_march")
+    with pytest.raises(PermissionDenied, match="Only the GM"):
+        await resolution.resolve_phase(db, cid, FRENCH, expected_version=(await views.status(db, cid, GM)).version)
+
+
+async def test_a_move_belongs_to_phase_2_and_an_order_to_phase_1(db) -> None:  # noqa: ANN001
+    cid = await tutorial(db)
+    await advance(db, cid)
+    with pytest.raises(WrongPhase, match="Phase 2: Movement"):
+        await orders.declare_move(db, cid, FRENCH, "soult", "D4")
+    await advance(db, cid, forced=True)
+    with pytest.raises(WrongPhase, match="Phase 1: Orders"):
+        await orders.give_order(db, cid, FRENCH, "soult", "defend")
+
+
+async def test_a_force_takes_one_force_test_per_turn(db) -> None:  # noqa: ANN001
+    cid = await tutorial(db)
+    await advance(db, cid)
+    first = await orders.give_order(db, cid, FRENCH, "soult", "defend")
+    assert first.roll.rule == "MC-4" and first.roll.key == "t1/p1/force:soult/force-test"
+    with pytest.raises(RuleViolation, match="already taken its Force test this turn"):
+        await orders.give_order(db, cid, FRENCH, "soult", "forced_march")
+
+
+async def test_orders_and_rolls_stay_private_until_and_after_resolution(db) -> None:  # noqa: ANN001
+    cid = await tutorial(db)
+    await advance(db, cid)
+    await orders.give_order(db, cid, AUSTRIAN, "mack", "defend")
+    french_log = " ".join(line.text for line in await views.read_log(db, cid, FRENCH, limit=500))
+    assert "Army of Mack" not in french_log and "Force test (MC-4) for" not in french_log
+    austrian_log = " ".join(line.text for line in await views.read_log(db, cid, AUSTRIAN, limit=500))
+    assert "Force test (MC-4) for Army of Mack" in austrian_log
+    await advance(db, cid, forced=True)
+    french_log = " ".join(line.text for line in await views.read_log(db, cid, FRENCH, limit=500))
+    assert "Force test (MC-4) for Army of Mack" not in french_log
+
+
+async def test_enemy_forces_out_of_sight_are_not_in_a_sides_view(db) -> None:  # noqa: ANN001
+    cid = await tutorial(db)
+    french = await views.status(db, cid, FRENCH)
+    keys = {f.key for f in french.forces}
+    # Sight is 2 squares: Mack at J5 and Werneck at I2 are far from C4 and C7.
+    assert keys == {"soult", "lannes"}
+    assert all(f.own for f in french.forces)
+    with pytest.raises(Exception, match="in your sight"):
+        await views.force_info(db, cid, FRENCH, "mack")
+    outsider = await views.status(db, cid, OUTSIDER)
+    assert outsider.forces == ()
+
+
+async def test_a_full_turn_without_battle_reveals_the_turn_seed_and_every_roll_verifies(db) -> None:  # noqa: ANN001
+    cid = await tutorial(db)
+    await advance(db, cid)  # weather
+    await orders.give_order(db, cid, FRENCH, "soult", "forced_march")
+    assert await orders.mark_done(db, cid, FRENCH) is False
+    assert await orders.mark_done(db, cid, AUSTRIAN) is True
+    await advance(db, cid)  # orders -> movement
+    await advance(db, cid, forced=True)  # nobody moves: phases 3-8 run by themselves
+    st = await views.status(db, cid, GM)
+    assert (st.position.turn, st.position.phase) == (2, Phase.WEATHER)
+    async with db.sessions() as s:
+        campaign = await get_campaign(s, cid)
+        log = await roll_log(s, campaign)
+    assert log["turns"][0]["seed"] is not None  # turn 1's seed is revealed
+    report = verify_log(log)
+    assert report.ok and report.verified >= 3 and report.unverifiable == 0
+
+
+async def test_the_same_version_resolves_once_and_the_second_click_is_told_so(db) -> None:  # noqa: ANN001
+    cid = await tutorial(db)
+    version = (await views.status(db, cid, GM)).version
+    await resolution.resolve_phase(db, cid, GM, expected_version=version)
+    with pytest.raises(AlreadyResolved, match="already resolved"):
+        await resolution.resolve_phase(db, cid, GM, expected_version=version)
+    st = await views.status(db, cid, GM)
+    assert st.position.phase is Phase.ORDERS and st.version == version + 1
+
+
+async def test_fifty_order_submissions_at_once_lose_none(db) -> None:  # noqa: ANN001
+    import asyncio
+
+    forces = "\n".join(
+        f"  - {{key: f{i}, name: Force {i}, side: fr, square: {chr(65 + i % 10)}{1 + i // 10},"
+        f" leader: {{name: L{i}, cv: 2}}, units: [{{key: u{i}, name: U{i}, sp: 5}}]}}"
+        for i in range(50)
+    )
+    text = f"""
+name: Crowd
+start_date: 1805-10-07
+map: {{width: 12, height: 9}}
+sides: [{{key: fr, name: France}}, {{key: au, name: Austria}}]
+forces:
+{forces}
+  - {{key: x, name: X, side: au, square: L9, leader: {{name: Y, cv: 1}}, units: [{{key: ux, name: UX, sp: 3}}]}}
+"""
+    created = await campaigns.create_campaign(db, guild_id=1, channel_id=2, gm=GM, name="Crowd", scenario_text=text)
+    cid = created.campaign_id
+    await campaigns.join_side(db, cid, FRENCH, "fr")
+    await advance(db, cid)
+    results = await asyncio.gather(*(orders.give_order(db, cid, FRENCH, f"f{i}", "defend") for i in range(50)))
+    assert len(results) == 50
+    async with db.sessions() as s:
+        n = (await s.exec(select(func.count()).select_from(Declaration).where(Declaration.campaign_id == cid))).one()
+    assert n == 50
+
+
+async def test_undo_restores_the_phase_marks_the_log_and_repeating_gives_the_same_dice(db) -> None:  # noqa: ANN001
+    cid = await tutorial(db)
+    await advance(db, cid)
+    before = await views.status(db, cid, GM)
+    await orders.give_order(db, cid, FRENCH, "soult", "forced_march")
+    await advance(db, cid, forced=True)
+    first = await orders.declare_move(db, cid, FRENCH, "soult", "D4 E4")
+    st = await views.status(db, cid, GM)
+    undone = await resolution.undo(db, cid, GM, expected_version=st.version)
+    assert undone.back_to.phase is Phase.ORDERS and undone.entries_marked >= 1
+    after = await views.status(db, cid, GM)
+    assert [(f.key, f.order) for f in after.forces] == [(f.key, f.order) for f in before.forces]
+    async with db.sessions() as s:
+        marked = (await s.exec(select(LogEntry).where(LogEntry.campaign_id == cid, LogEntry.undone == True))).all()  # noqa: E712
+    assert any(e.roll_key == "t1/p2/force:soult/movement" for e in marked)
+    await advance(db, cid, forced=True)
+    again = await orders.declare_move(db, cid, FRENCH, "soult", "D4 E4")
+    assert again.roll.dice == first.roll.dice and again.allowance == first.allowance
+
+
+async def test_export_then_import_gives_an_identical_campaign(db) -> None:  # noqa: ANN001
+    cid = await tutorial(db)
+    await advance(db, cid)
+    await orders.give_order(db, cid, FRENCH, "soult", "forced_march")
+    exported = await exchange.export_campaign(db, cid, GM)
+    new_id = await exchange.import_campaign(db, exchange.export_bytes(exported), guild_id=10, channel_id=99, gm=GM)
+    again = await exchange.export_campaign(db, new_id, GM)
+    assert again["campaign"] == exported["campaign"]
+    assert again["tables"] == exported["tables"]
+    assert again["log"][: len(exported["log"])] == exported["log"]
+    assert again["roll_log"] == exported["roll_log"]
+
+
+@pytest.mark.parametrize(
+    ("mutate", "message"),
+    [
+        (lambda d: d["tables"]["unit"][0].update(sp="many"), r"tables\.unit\[0\]\.sp: expected a whole number"),
+        (lambda d: d["tables"]["unit"][0].update(sp=10**30), r"tables\.unit\[0\]\.sp: expected a whole number"),
+        (lambda d: d["tables"]["unit"][0].update(force_key="nobody"), r"tables\.unit\[0\]\.force_key: unknown Force"),
+        (lambda d: d["tables"]["force"][0].update(side_key="prussia"), r"tables\.force\[0\]\.side_key: unknown side"),
+        (lambda d: d["campaign"].update(turn="1"), r"campaign\.turn: expected a whole number"),
+        (lambda d: d["tables"].update(secrets=[]), r"tables: unknown table\(s\) secrets"),
+        (lambda d: d["tables"]["unit"][0].update(evil=1), r"tables\.unit\[0\]: unknown field\(s\) evil"),
+    ],
+)
+async def test_a_hostile_import_is_refused_naming_the_field_and_changes_nothing(db, mutate, message) -> None:  # noqa: ANN001
+    from bot.services.errors import ImportRejected
+
+    cid = await tutorial(db)
+    exported = await exchange.export_campaign(db, cid, GM)
+    mutate(exported)
+    async with db.sessions() as s:
+        before = (await s.exec(select(func.count()).select_from(Campaign))).one()
+    with pytest.raises(ImportRejected, match=message):
+        await exchange.import_campaign(db, exchange.export_bytes(exported), guild_id=10, channel_id=99, gm=GM)
+    async with db.sessions() as s:
+        assert (await s.exec(select(func.count()).select_from(Campaign))).one() == before
+
+
+async def test_an_uploaded_scenario_with_a_yaml_tag_is_refused(db) -> None:  # noqa: ANN001
+    hostile = "name: !!python/object/apply:os.system ['echo pwned']\n"
+    with pytest.raises(InvalidInput, match="not valid YAML"):
+        await campaigns.create_campaign(db, guild_id=1, channel_id=5, gm=GM, name="X", scenario_text=hostile)
