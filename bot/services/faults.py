@@ -12,8 +12,12 @@ import time
 from pathlib import Path
 
 
+def armed(name: str) -> bool:
+    return os.environ.get("ADC_FAULT_PAUSE") == name
+
+
 def checkpoint(name: str) -> None:
-    if os.environ.get("ADC_FAULT_PAUSE") != name:
+    if not armed(name):
         return
     marker = os.environ.get("ADC_FAULT_MARKER")
     if marker:

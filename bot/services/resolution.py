@@ -95,7 +95,9 @@ async def resolve_phase(db: Database, campaign_id: int, actor: Actor, *, expecte
         result = Resolution(campaign_id, before, before, campaign.version)
         while True:
             await _resolve_one(s, campaign, rules, result)
-            faults.checkpoint("resolution")
+            if faults.armed("resolution"):
+                await s.flush()  # push the half-done work to the database, uncommitted, before the crash test
+                faults.checkpoint("resolution")
             nxt = next_position(TurnPosition(campaign.turn, Phase(campaign.phase)), campaign.options)
             if nxt.turn != campaign.turn:
                 await _end_turn(s, campaign, result)

@@ -37,7 +37,7 @@ async def reset_postgres(url: str) -> None:
 async def postgres_or_skip() -> str:
     try:
         await reset_postgres(PG_URL)
-    except Exception as exc:  # noqa: BLE001 - any connection failure means "no server here"
+    except Exception as exc:
         if os.environ.get("CI") == "true":
             pytest.fail(f"PostgreSQL is required in CI but unreachable at {PG_URL}: {exc}")
         pytest.skip(f"PostgreSQL not reachable at {PG_URL}: {exc}")
@@ -45,7 +45,7 @@ async def postgres_or_skip() -> str:
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])
-async def db_url(request: pytest.FixtureRequest, tmp_path) -> str:  # noqa: ANN001
+async def db_url(request: pytest.FixtureRequest, tmp_path) -> str:
     if request.param == "sqlite":
         return f"sqlite+aiosqlite:///{tmp_path / 'test.db'}"
     return await postgres_or_skip()

@@ -12,8 +12,8 @@ from bot.engine.phases import Phase
 from bot.engine.verify import verify_log
 from bot.services import campaigns, exchange, orders, resolution, views
 from bot.services.errors import AlreadyResolved, PermissionDenied, WrongPhase
-from bot.services.logbook import roll_log
 from bot.services.loading import get_campaign
+from bot.services.logbook import roll_log
 from bot.store.models import Campaign, Declaration, LogEntry
 
 from .conftest import AUSTRIAN, FRENCH, GM, OUTSIDER
@@ -28,19 +28,19 @@ def fixed_seeds(monkeypatch: pytest.MonkeyPatch) -> None:
     )
 
 
-async def tutorial(db, channel: int = 20) -> int:  # noqa: ANN001
+async def tutorial(db, channel: int = 20) -> int:
     created = await campaigns.create_campaign(db, guild_id=10, channel_id=channel, gm=GM, name="Ulm", scenario="tutorial")
     await campaigns.join_side(db, created.campaign_id, FRENCH, "fr")
     await campaigns.join_side(db, created.campaign_id, AUSTRIAN, "Austria")
     return created.campaign_id
 
 
-async def advance(db, cid: int, *, forced: bool = False) -> resolution.Resolution:  # noqa: ANN001
+async def advance(db, cid: int, *, forced: bool = False) -> resolution.Resolution:
     st = await views.status(db, cid, GM)
     return await resolution.resolve_phase(db, cid, GM, expected_version=st.version, forced=forced)
 
 
-async def test_create_campaign_from_the_tutorial_scenario_starts_at_turn_1_weather(db) -> None:  # noqa: ANN001
+async def test_create_campaign_from_the_tutorial_scenario_starts_at_turn_1_weather(db) -> None:
     cid = await tutorial(db)
     st = await views.status(db, cid, GM)
     assert (st.position.turn, st.position.phase) == (1, Phase.WEATHER)
@@ -48,13 +48,13 @@ async def test_create_campaign_from_the_tutorial_scenario_starts_at_turn_1_weath
     assert st.gm and st.reader_side is None
 
 
-async def test_a_channel_runs_one_campaign_at_a_time(db) -> None:  # noqa: ANN001
+async def test_a_channel_runs_one_campaign_at_a_time(db) -> None:
     await tutorial(db)
     with pytest.raises(InvalidInput, match="already runs the campaign 'Ulm'"):
         await campaigns.create_campaign(db, guild_id=10, channel_id=20, gm=GM, name="Again", scenario="tutorial")
 
 
-async def test_players_act_only_for_their_own_side_and_outsiders_not_at_all(db) -> None:  # noqa: ANN001
+async def test_players_act_only_for_their_own_side_and_outsiders_not_at_all(db) -> None:
     cid = await tutorial(db)
     await advance(db, cid)  # weather -> orders
     with pytest.raises(PermissionDenied, match="not one of your side's Forces"):
@@ -65,7 +65,7 @@ async def test_players_act_only_for_their_own_side_and_outsiders_not_at_all(db) 
         await resolution.resolve_phase(db, cid, FRENCH, expected_version=(await views.status(db, cid, GM)).version)
 
 
-async def test_a_move_belongs_to_phase_2_and_an_order_to_phase_1(db) -> None:  # noqa: ANN001
+async def test_a_move_belongs_to_phase_2_and_an_order_to_phase_1(db) -> None:
     cid = await tutorial(db)
     await advance(db, cid)
     with pytest.raises(WrongPhase, match="Phase 2: Movement"):
@@ -75,7 +75,7 @@ async def test_a_move_belongs_to_phase_2_and_an_order_to_phase_1(db) -> None:  #
         await orders.give_order(db, cid, FRENCH, "soult", "defend")
 
 
-async def test_a_force_takes_one_force_test_per_turn(db) -> None:  # noqa: ANN001
+async def test_a_force_takes_one_force_test_per_turn(db) -> None:
     cid = await tutorial(db)
     await advance(db, cid)
     first = await orders.give_order(db, cid, FRENCH, "soult", "defend")
@@ -84,7 +84,7 @@ async def test_a_force_takes_one_force_test_per_turn(db) -> None:  # noqa: ANN00
         await orders.give_order(db, cid, FRENCH, "soult", "forced_march")
 
 
-async def test_orders_and_rolls_stay_private_until_and_after_resolution(db) -> None:  # noqa: ANN001
+async def test_orders_and_rolls_stay_private_until_and_after_resolution(db) -> None:
     cid = await tutorial(db)
     await advance(db, cid)
     await orders.give_order(db, cid, AUSTRIAN, "mack", "defend")
@@ -97,7 +97,7 @@ async def test_orders_and_rolls_stay_private_until_and_after_resolution(db) -> N
     assert "Force test (MC-4) for Army of Mack" not in french_log
 
 
-async def test_enemy_forces_out_of_sight_are_not_in_a_sides_view(db) -> None:  # noqa: ANN001
+async def test_enemy_forces_out_of_sight_are_not_in_a_sides_view(db) -> None:
     cid = await tutorial(db)
     french = await views.status(db, cid, FRENCH)
     keys = {f.key for f in french.forces}
@@ -110,7 +110,7 @@ async def test_enemy_forces_out_of_sight_are_not_in_a_sides_view(db) -> None:  #
     assert outsider.forces == ()
 
 
-async def test_a_full_turn_without_battle_reveals_the_turn_seed_and_every_roll_verifies(db) -> None:  # noqa: ANN001
+async def test_a_full_turn_without_battle_reveals_the_turn_seed_and_every_roll_verifies(db) -> None:
     cid = await tutorial(db)
     await advance(db, cid)  # weather
     await orders.give_order(db, cid, FRENCH, "soult", "forced_march")
@@ -128,7 +128,7 @@ async def test_a_full_turn_without_battle_reveals_the_turn_seed_and_every_roll_v
     assert report.ok and report.verified >= 3 and report.unverifiable == 0
 
 
-async def test_the_same_version_resolves_once_and_the_second_click_is_told_so(db) -> None:  # noqa: ANN001
+async def test_the_same_version_resolves_once_and_the_second_click_is_told_so(db) -> None:
     cid = await tutorial(db)
     version = (await views.status(db, cid, GM)).version
     await resolution.resolve_phase(db, cid, GM, expected_version=version)
@@ -138,7 +138,7 @@ async def test_the_same_version_resolves_once_and_the_second_click_is_told_so(db
     assert st.position.phase is Phase.ORDERS and st.version == version + 1
 
 
-async def test_fifty_order_submissions_at_once_lose_none(db) -> None:  # noqa: ANN001
+async def test_fifty_order_submissions_at_once_lose_none(db) -> None:
     import asyncio
 
     forces = "\n".join(
@@ -166,7 +166,7 @@ forces:
     assert n == 50
 
 
-async def test_undo_restores_the_phase_marks_the_log_and_repeating_gives_the_same_dice(db) -> None:  # noqa: ANN001
+async def test_undo_restores_the_phase_marks_the_log_and_repeating_gives_the_same_dice(db) -> None:
     cid = await tutorial(db)
     await advance(db, cid)
     before = await views.status(db, cid, GM)
@@ -186,7 +186,7 @@ async def test_undo_restores_the_phase_marks_the_log_and_repeating_gives_the_sam
     assert again.roll.dice == first.roll.dice and again.allowance == first.allowance
 
 
-async def test_export_then_import_gives_an_identical_campaign(db) -> None:  # noqa: ANN001
+async def test_export_then_import_gives_an_identical_campaign(db) -> None:
     cid = await tutorial(db)
     await advance(db, cid)
     await orders.give_order(db, cid, FRENCH, "soult", "forced_march")
@@ -211,7 +211,7 @@ async def test_export_then_import_gives_an_identical_campaign(db) -> None:  # no
         (lambda d: d["tables"]["unit"][0].update(evil=1), r"tables\.unit\[0\]: unknown field\(s\) evil"),
     ],
 )
-async def test_a_hostile_import_is_refused_naming_the_field_and_changes_nothing(db, mutate, message) -> None:  # noqa: ANN001
+async def test_a_hostile_import_is_refused_naming_the_field_and_changes_nothing(db, mutate, message) -> None:
     from bot.services.errors import ImportRejected
 
     cid = await tutorial(db)
@@ -225,7 +225,7 @@ async def test_a_hostile_import_is_refused_naming_the_field_and_changes_nothing(
         assert (await s.exec(select(func.count()).select_from(Campaign))).one() == before
 
 
-async def test_an_uploaded_scenario_with_a_yaml_tag_is_refused(db) -> None:  # noqa: ANN001
+async def test_an_uploaded_scenario_with_a_yaml_tag_is_refused(db) -> None:
     hostile = "name: !!python/object/apply:os.system ['echo pwned']\n"
     with pytest.raises(InvalidInput, match="not valid YAML"):
         await campaigns.create_campaign(db, guild_id=1, channel_id=5, gm=GM, name="X", scenario_text=hostile)
