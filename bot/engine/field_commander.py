@@ -1,0 +1,326 @@
+"""FC: the optional Field Commander Napoleon modules.
+
+- FC-1 Overwhelm check before a battle: if the stronger side's total SP is at least 3x the
+  weaker side's, the weaker side's Forces are destroyed without a battle.
+- FC-2 Supply points, spent in a supply phase: refit a reduced unit to full (2), buy a scout (2),
+  buy a new or destroyed unit at its combat value (a unit bought reduced cannot be refitted in the
+  same supply phase), forced march (1 per unit). Never more than the points held.
+- FC-3 A scout may be spent to re-roll a die; the re-roll takes no modifier bought with supply.
+- FC quality order, lowest first: C -> P -> L -> V -> E, to take hits and pick testers.
+
+Rulings:
+- Modifiers "bought with supply" are those whose rule ID is the supply rule (``FC-2``), plus any
+  the caller names.
+- The quality letters are read on the RU-7 ladder: C and P raw, L average, V veteran, E elite
+  (``rules/field_commander.yaml``); the player aid never spells them out.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from enum import StrEnum
+
+from .cc_tables import FcTables, default_fc_tables
+from .dice import DiceSource
+from .errors import InvalidInput, RuleViolation
+from .model import Force, Quality, Unit
+from .rolls import Check, Modifier, Roll
+
+# --- FC-1 overwhelm -------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class OverwhelmResult:
+    """FC-1: each side's total SP and whether the weaker is destroyed without a battle."""
+
+    totals: tuple[tuple[str, int], ...]
+    """(side, total SP), stronger first."""
+    ratio: int
+    overwhelmed: bool
+    stronger: str | None
+    """``None`` when both sides are equal."""
+    weaker: str | None
+    destroyed: tuple[str, ...]
+    """Force ids destroyed without a battle."""
+    text: str
+    rule: str = "FC-1"
+
+
+def overwhelm_check(forces: Iterable[Force], *, tables: FcTables | None = None) -> OverwhelmResult:
+    """FC-1: compare the two sides' total SP; at ``ratio`` (3) times or more, the weaker side's
+    Forces are destroyed without a battle."""
+    fc = tables or default_fc_tables()
+    forces = list(forces)
+    totals: dict[str, int] = {}
+    for f in forces:
+        totals[f.side] = totals.get(f.side, 0) + f.sp
+    if len(totals) != 2:
+        found = ", ".join(sorted(totals)) or "none"
+        raise InvalidInput(f"The overwhelm check (FC-1) compares two sides; the Forces given belong to: {found}.")
+    (strong, s_sp), (weak, w_sp) = sorted(totals.items(), key=lambda kv: (-kv[1], kv[0]))
+    if s_sp == 0:
+        raise InvalidInput("Neither side has any SP left: there is nothing to compare (FC-1).")
+    ratio = fc.overwhelm_ratio
+    ordered = ((strong, s_sp), (weak, w_sp))
+    if s_sp == w_sp:
+        return OverwhelmResult(ordered, ratio, False, None, None, (), f"Both sides have {s_sp} SP: no overwhelm.", fc.overwhelm_rule)
+    if s_sp >= ratio * w_sp:
+        destroyed = tuple(f.id for f in forces if f.side == weak)
+        text = (
+            f"{strong} has {s_sp} SP against {weak}'s {w_sp}, at least {ratio}x: "
+            f"{weak}'s Forces are destroyed without a battle ({fc.overwhelm_rule})."
+        )
+        return OverwhelmResult(ordered, ratio, True, strong, weak, destroyed, text, fc.overwhelm_rule)
+    text = f"{strong} has {s_sp} SP against {weak}'s {w_sp}, less than {ratio}x: the battle is fought."
+    return OverwhelmResult(ordered, ratio, False, strong, weak, (), text, fc.overwhelm_rule)
+
+
+# --- FC-2 supply ----------------------------------------------------------------------------
+
+
+class PurchaseKind(StrEnum):
+    """FC-2: what supply points buy."""
+
+    REFIT = "refit"
+    SCOUT = "scout"
+    UNIT = "unit"
+    FORCED_MARCH = "forced_march"
+
+
+@dataclass(frozen=True)
+class UnitOffer:
+    """A new or destroyed unit that may be bought (FC-2), at its combat value."""
+
+    unit_id: str
+    full_cost: int
+    reduced_cost: int | None = None
+    """Combat value on its reduced side; ``None`` when it cannot be bought reduced."""
+
+    def __post_init__(self) -> None:
+        for what, n in (("full", self.full_cost), ("reduced", self.reduced_cost)):
+            if n is not None and (isinstance(n, bool) or not isinstance(n, int) or n < 0):
+                raise InvalidInput(f"Unit {self.unit_id!r}: its {what} combat value must be 0 or more, got {n!r}.")
+
+
+@dataclass(frozen=True)
+class Purchase:
+    """One line of a supply phase (FC-2)."""
+
+    kind: PurchaseKind
+    unit_id: str = ""
+    """The unit refitted or bought."""
+    force_id: str = ""
+    """The Force that gets a scout, or that force-marches."""
+    count: int = 1
+    """Scouts bought, or units that force-march."""
+    reduced: bool = False
+    """A unit bought on its reduced side."""
+
+
+@dataclass(frozen=True)
+class PurchaseLine:
+    purchase: Purchase
+    cost: int
+    text: str
+
+
+@dataclass(frozen=True)
+class SupplyPhase:
+    """FC-2: a side's supply points and the purchases made so far, each one validated.
+
+    Build with :func:`supply_phase`, or add purchases one at a time with :meth:`buy` (each call
+    returns a new phase, so a refused purchase leaves the phase as it was).
+    """
+
+    side: str
+    points: int
+    reduced_units: frozenset[str] = frozenset()
+    """Units on their reduced side at the start of the phase (the ones that may be refitted)."""
+    offers: tuple[UnitOffer, ...] = ()
+    lines: tuple[PurchaseLine, ...] = ()
+    tables: FcTables | None = field(default=None, compare=False, repr=False)
+
+    def __post_init__(self) -> None:
+        if isinstance(self.points, bool) or not isinstance(self.points, int) or self.points < 0:
+            raise InvalidInput(f"{self.side} has {self.points!r} supply points: give a whole number, 0 or more.")
+
+    @property
+    def spent(self) -> int:
+        return sum(line.cost for line in self.lines)
+
+    @property
+    def left(self) -> int:
+        return self.points - self.spent
+
+    def _done(self, kind: PurchaseKind, *, reduced: bool | None = None) -> set[str]:
+        return {
+            ln.purchase.unit_id
+            for ln in self.lines
+            if ln.purchase.kind is kind and (reduced is None or ln.purchase.reduced is reduced)
+        }
+
+    def cost_of(self, purchase: Purchase) -> tuple[int, str]:
+        """The cost of a purchase and what it does, or a refusal saying why not (FC-2)."""
+        fc = self.tables or default_fc_tables()
+        rule = fc.supply_rule
+        p = purchase
+        if isinstance(p.count, bool) or not isinstance(p.count, int) or p.count < 1:
+            raise InvalidInput(f"A purchase counts 1 or more, got {p.count!r}.")
+        match p.kind:
+            case PurchaseKind.REFIT:
+                if p.unit_id in self._done(PurchaseKind.UNIT, reduced=True):
+                    raise RuleViolation(
+                        f"{p.unit_id} was bought reduced in this supply phase: it cannot be refitted until the next ({rule})."
+                    )
+                if p.unit_id in self._done(PurchaseKind.REFIT):
+                    raise RuleViolation(f"{p.unit_id} is already refitted to full strength in this supply phase ({rule}).")
+                if p.unit_id not in self.reduced_units:
+                    raise RuleViolation(f"{p.unit_id!r} is not a reduced unit of {self.side}: only a reduced unit is refitted ({rule}).")
+                return fc.refit_cost, f"refit {p.unit_id} to full strength"
+            case PurchaseKind.SCOUT:
+                n = p.count
+                return fc.scout_cost * n, f"buy {n} scout{'s' if n > 1 else ''}" + (f" for {p.force_id}" if p.force_id else "")
+            case PurchaseKind.FORCED_MARCH:
+                n = p.count
+                return fc.forced_march_cost * n, f"force-march {n} unit{'s' if n > 1 else ''}" + (
+                    f" of {p.force_id}" if p.force_id else ""
+                )
+            case PurchaseKind.UNIT:
+                offer = next((o for o in self.offers if o.unit_id == p.unit_id), None)
+                if offer is None:
+                    on_offer = ", ".join(o.unit_id for o in self.offers) or "none"
+                    raise RuleViolation(f"{p.unit_id!r} is not a new or destroyed unit on offer ({rule}); on offer: {on_offer}.")
+                if p.unit_id in self._done(PurchaseKind.UNIT):
+                    raise RuleViolation(f"{p.unit_id} is already bought in this supply phase ({rule}).")
+                if p.reduced:
+                    if offer.reduced_cost is None:
+                        raise RuleViolation(f"{p.unit_id} cannot be bought on its reduced side ({rule}).")
+                    return offer.reduced_cost, f"buy {p.unit_id} reduced, at its combat value {offer.reduced_cost}"
+                return offer.full_cost, f"buy {p.unit_id} at its combat value {offer.full_cost}"
+        raise InvalidInput(f"Unknown purchase {p.kind!r}: use one of {', '.join(k.value for k in PurchaseKind)}.")
+
+    def buy(self, purchase: Purchase) -> SupplyPhase:
+        """Add one purchase; refused if it breaks FC-2 or costs more than the points left."""
+        cost, text = self.cost_of(purchase)
+        if cost > self.left:
+            rule = (self.tables or default_fc_tables()).supply_rule
+            raise RuleViolation(
+                f"Cannot {text}: it costs {cost} supply points and {self.side} has {self.left} left of {self.points} ({rule})."
+            )
+        return replace(self, lines=(*self.lines, PurchaseLine(purchase, cost, text)))
+
+
+def supply_phase(
+    side: str,
+    points: int,
+    purchases: Sequence[Purchase] = (),
+    *,
+    reduced_units: Iterable[str] = (),
+    offers: Iterable[UnitOffer] = (),
+    tables: FcTables | None = None,
+) -> SupplyPhase:
+    """FC-2: validate a side's whole list of purchases, in order, against its supply points."""
+    phase = SupplyPhase(side, points, frozenset(reduced_units), tuple(offers), (), tables)
+    for p in purchases:
+        phase = phase.buy(p)
+    return phase
+
+
+# --- FC-3 scouts ----------------------------------------------------------------------------
+
+
+_REROLL = re.compile(r"^(?P<base>.+)/reroll(?P<n>\d+)$")
+
+
+def reroll_key(key: str) -> str:
+    """The key of the next re-roll: ``{key}/reroll1``, then ``/reroll2``... off the original key."""
+    m = _REROLL.match(key)
+    if m:
+        return f"{m['base']}/reroll{int(m['n']) + 1}"
+    return f"{key}/reroll1"
+
+
+@dataclass(frozen=True)
+class Reroll:
+    """FC-3: a die re-rolled for a scout; the re-roll stands."""
+
+    original: Roll
+    reroll: Roll
+    scouts_left: int
+    dropped: tuple[Modifier, ...]
+    """Modifiers bought with supply, which the re-roll does not take."""
+    rule: str = "FC-3"
+
+
+def reroll_with_scout(
+    check: Check,
+    original: Roll,
+    dice: DiceSource,
+    *,
+    scouts: int,
+    supply_modifiers: Iterable[Modifier] = (),
+    tables: FcTables | None = None,
+) -> Reroll:
+    """FC-3: spend a scout to re-roll ``original`` (made with ``check``) under ``reroll_key``.
+
+    The re-roll takes no modifier bought with supply: those with the supply rule ID (FC-2) and
+    any in ``supply_modifiers``.
+    """
+    fc = tables or default_fc_tables()
+    if original.rule != check.rule or original.name != check.name:
+        raise InvalidInput(
+            f"This roll is a {original.name} ({original.rule}), not a {check.name} ({check.rule}): re-roll it with its own check."
+        )
+    if isinstance(scouts, bool) or not isinstance(scouts, int) or scouts < 0:
+        raise InvalidInput(f"Scouts must be a whole number, 0 or more; got {scouts!r}.")
+    if scouts < fc.scouts_per_reroll:
+        raise RuleViolation(f"No scout left to spend for a re-roll ({fc.scout_rule}): {scouts} held.")
+    bought = set(supply_modifiers)
+    dropped = tuple(m for m in check.modifiers if m.rule == fc.supply_rule or m in bought)
+    kept = tuple(m for m in check.modifiers if m not in dropped)
+    roll = replace(check, modifiers=kept).roll(dice, reroll_key(original.key))
+    return Reroll(original, roll, scouts - fc.scouts_per_reroll, dropped, fc.scout_rule)
+
+
+# --- FC quality order -----------------------------------------------------------------------
+
+
+def quality_of(letter: str, *, tables: FcTables | None = None) -> Quality:
+    """An FC quality letter (C, P, L, V, E) read on the RU-7 ladder."""
+    fc = tables or default_fc_tables()
+    text = str(letter).strip().upper()
+    if text not in fc.quality_ladder:
+        raise InvalidInput(f"Unknown quality letter {letter!r}: use one of {', '.join(fc.quality_order)}.")
+    return fc.quality_ladder[text]
+
+
+def quality_rank(letter: str, *, tables: FcTables | None = None) -> int:
+    """Position of an FC quality letter in the order, lowest first (C is 0)."""
+    fc = tables or default_fc_tables()
+    quality_of(letter, tables=fc)
+    return fc.quality_order.index(str(letter).strip().upper())
+
+
+_LADDER = (Quality.RAW, Quality.AVERAGE, Quality.VETERAN, Quality.ELITE)
+
+
+def lowest_first(units: Iterable[Unit], *, letters: Mapping[str, str] | None = None, tables: FcTables | None = None) -> tuple[Unit, ...]:
+    """FC quality order: units in the order they take hits and test, lowest quality first.
+
+    ``letters`` gives a unit's FC letter by unit id, when the scenario uses them (so C comes before
+    P); otherwise the unit's RU-7 quality decides. Ties keep the given order.
+    """
+    fc = tables or default_fc_tables()
+    letters = letters or {}
+
+    def key(u: Unit) -> tuple[int, int]:
+        if u.id in letters:
+            letter = letters[u.id]
+            return _LADDER.index(quality_of(letter, tables=fc)), quality_rank(letter, tables=fc)
+        # Without a letter, sit with the lowest letter of the same RU-7 step.
+        same = [i for i, x in enumerate(fc.quality_order) if fc.quality_ladder[x] is u.quality]
+        return _LADDER.index(u.quality), same[0] if same else 0
+
+    return tuple(sorted(units, key=key))

@@ -1,0 +1,695 @@
+"""BR: what a battle reports back to the campaign, its validation, and the aftermath it calls for.
+
+A battle is fought on the table (C&C, Epic, Murat, any miniatures rules); its report says, per
+side, the outcome (won / lost / draw), the Forces present and, per unit, the SP killed, the SP
+that left in rout and the SP that left under another order; per leader casualty, who and how he
+fell (melee vs infantry or cavalry, or other); enemy leaders captured. C&C battles add the
+Victory Banners required and won per side, the units eliminated in melee and by whom (trophy
+attempts, CC-3) and the units that lost a block (Heroic status ends, CC-4).
+
+Notes per system: Epic Napoleonics takes the final banner totals at the end (temporary banners
+can be lost; a garrison's elimination gives no banner): report the final totals. Murat counts
+losses in FoU points (RU-1); a Murat unit that **dissolves** leaves in rout: mark it
+``dissolved`` and its SP not killed or withdrawn count as rout.
+
+Flow: :func:`parse_report` (a plain dict, as a YAML/JSON upload gives) -> :func:`validate_report`
+(against the Forces in the battle) -> :func:`plan_aftermath` (everything Phase 4 must do).
+
+Rulings:
+- A report has exactly **two sides**: one won and the other lost, or both drew.
+- A side cannot win more banners than the battle requires, both sides cannot reach the number
+  required, and a side that reached it is the winner.
+- A unit eliminated in melee lost all its SP (its losses must add up to its strength).
+- Every SP killed is a block lost, so a unit with SP killed loses its Heroic status even if the
+  report leaves it out of ``lost_block``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from .aftermath import (
+    DeserterDuty,
+    MercenaryRule,
+    RetreatDuty,
+    UnitLosses,
+    both_defending,
+    deserter_duty,
+    post_battle_duty,
+    reaction_after_defeat,
+)
+from .cc_model import BattleSystem, Circumstance
+from .cc_tables import CcTables
+from .errors import InvalidInput
+from .glory import GloryAward, battle_glory
+from .leaders import LeaderFate
+from .model import Force, LeaderStatus, Outcome, Reaction, Unit, parse_enum
+from .trophies import TrophyEligibility, TrophyResult, trophy_eligibility
+
+# --- the report -----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class LeaderCasualty:
+    """A leader who fell in the battle, and how (CC-1 picks the fate table by it)."""
+
+    leader: str
+    circumstance: Circumstance
+
+
+@dataclass(frozen=True)
+class MeleeElimination:
+    """A unit eliminated in melee (battle back included) and the enemy unit that did it (CC-3)."""
+
+    unit_id: str
+    by: str
+    """The opposing unit, which tries for the trophy."""
+    ordered: bool = False
+    """The opposing unit was ordered."""
+    took_ground: bool = False
+    """The opposing unit took ground."""
+
+
+@dataclass(frozen=True)
+class SideReport:
+    """One side's part of a battle report (BR)."""
+
+    side: str
+    outcome: Outcome
+    forces: tuple[str, ...] = ()
+    """The side's Forces present; empty means all of its Forces in the battle."""
+    units: tuple[UnitLosses, ...] = ()
+    """Units that lost SP; units left out lost none."""
+    leader_casualties: tuple[LeaderCasualty, ...] = ()
+    leaders_captured: tuple[str, ...] = ()
+    """Enemy leaders this side captured on the table."""
+    banners: int | None = None
+    """Victory Banners won (C&C and Epic)."""
+    dissolved: tuple[str, ...] = ()
+    """Units that dissolved (Murat): their SP not killed or withdrawn leave in rout."""
+
+
+@dataclass(frozen=True)
+class BattleReport:
+    """What any battle reports back to the campaign (BR)."""
+
+    battle_id: str
+    system: BattleSystem
+    sides: tuple[SideReport, ...]
+    banners_required: int | None = None
+    """Victory Banners required to win (C&C and Epic)."""
+    melee_eliminations: tuple[MeleeElimination, ...] = ()
+    lost_block: tuple[str, ...] = ()
+    """Units that lost a block (C&C); units with SP killed count too."""
+
+    def side(self, side: str) -> SideReport:
+        for s in self.sides:
+            if s.side == side:
+                return s
+        raise InvalidInput(f"Side {side!r} is not in battle {self.battle_id!r}: {', '.join(s.side for s in self.sides)}.")
+
+
+# --- validation -----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ValidatedReport:
+    """A report checked against the Forces in the battle, with every unit's losses resolved."""
+
+    report: BattleReport
+    forces: Mapping[str, Force]
+    """Forces in the battle, by id."""
+    force_of_unit: Mapping[str, str]
+    losses: Mapping[str, UnitLosses]
+    """Every unit of the battle (zero losses included), dissolved units resolved to rout."""
+
+    def outcome(self, side: str) -> Outcome:
+        return self.report.side(side).outcome
+
+    def side_of_unit(self, unit_id: str) -> str:
+        return self.forces[self.force_of_unit[unit_id]].side
+
+    def unit(self, unit_id: str) -> Unit:
+        return next(u for u in self.forces[self.force_of_unit[unit_id]].units if u.id == unit_id)
+
+    def enemy_of(self, side: str) -> str:
+        return next(s.side for s in self.report.sides if s.side != side)
+
+
+def _listing(items: Iterable[str], limit: int = 12) -> str:
+    items = list(items)
+    shown = ", ".join(items[:limit])
+    return (shown + f" and {len(items) - limit} more") if len(items) > limit else (shown or "none")
+
+
+def _check_sides(report: BattleReport, forces: Mapping[str, Force]) -> dict[str, tuple[str, ...]]:
+    """Two sides, each listing its own Forces of the battle, every Force listed once."""
+    bid = report.battle_id
+    battle_sides = sorted({f.side for f in forces.values()})
+    names = [s.side for s in report.sides]
+    if len(names) != 2:
+        raise InvalidInput(f"Battle {bid!r}: a report gives exactly two sides, got {len(names)} ({_listing(names)}).")
+    if names[0] == names[1]:
+        raise InvalidInput(f"Battle {bid!r}: side {names[0]!r} is listed twice.")
+    present: dict[str, tuple[str, ...]] = {}
+    for s in report.sides:
+        if s.side not in battle_sides:
+            raise InvalidInput(f"Battle {bid!r}: side {s.side!r} has no Force in this battle; the sides are {_listing(battle_sides)}.")
+        own = tuple(fid for fid, f in forces.items() if f.side == s.side)
+        for fid in s.forces:
+            if fid not in forces:
+                raise InvalidInput(f"Battle {bid!r}: Force {fid!r} is not in this battle; its Forces are {_listing(forces)}.")
+            if forces[fid].side != s.side:
+                raise InvalidInput(f"Battle {bid!r}: Force {fid!r} fights for {forces[fid].side!r}, not {s.side!r}.")
+        if s.forces:
+            if len(set(s.forces)) != len(s.forces):
+                raise InvalidInput(f"Battle {bid!r}: {s.side} lists a Force twice ({_listing(s.forces)}).")
+            if missing := [fid for fid in own if fid not in s.forces]:
+                raise InvalidInput(
+                    f"Battle {bid!r}: Force {missing[0]!r} ({s.side}) fought in this battle but the report leaves it out."
+                )
+        present[s.side] = own
+    if missing_sides := [s for s in battle_sides if s not in present]:
+        raise InvalidInput(f"Battle {bid!r}: side {missing_sides[0]!r} fought in this battle but the report leaves it out.")
+    return present
+
+
+def _check_outcomes(report: BattleReport) -> None:
+    bid = report.battle_id
+    (a, b) = report.sides
+    pair = {a.outcome, b.outcome}
+    if pair == {Outcome.WON, Outcome.LOST} or pair == {Outcome.DRAW}:
+        return
+    if a.outcome is b.outcome:
+        raise InvalidInput(
+            f"Battle {bid!r}: both {a.side!r} and {b.side!r} are reported as {a.outcome.value}: "
+            "one side wins and the other loses, or both draw."
+        )
+    raise InvalidInput(
+        f"Battle {bid!r}: {a.side!r} {a.outcome.value} but {b.side!r} {b.outcome.value}: "
+        "one side wins and the other loses, or both draw."
+    )
+
+
+def _check_banners(report: BattleReport) -> None:
+    bid, system = report.battle_id, report.system
+    if not system.uses_banners:
+        if report.banners_required is not None or any(s.banners is not None for s in report.sides):
+            raise InvalidInput(f"Battle {bid!r}: a {system.label} battle has no Victory Banners; leave the banners out.")
+        return
+    required = report.banners_required
+    if required is None:
+        raise InvalidInput(f"Battle {bid!r}: a {system.label} battle reports the Victory Banners required to win.")
+    if isinstance(required, bool) or not isinstance(required, int) or required < 1:
+        raise InvalidInput(f"Battle {bid!r}: Victory Banners required must be 1 or more, got {required!r}.")
+    for s in report.sides:
+        if s.banners is None:
+            raise InvalidInput(f"Battle {bid!r}: a {system.label} battle reports the Victory Banners {s.side} won.")
+        if isinstance(s.banners, bool) or not isinstance(s.banners, int) or s.banners < 0:
+            raise InvalidInput(f"Battle {bid!r}: {s.side}'s Victory Banners must be 0 or more, got {s.banners!r}.")
+        if s.banners > required:
+            raise InvalidInput(
+                f"Battle {bid!r}: {s.side} won {s.banners} Victory Banners but {required} win the battle: "
+                f"a side stops at {required}."
+            )
+    reached = [s for s in report.sides if s.banners == required]
+    if len(reached) == 2:
+        raise InvalidInput(
+            f"Battle {bid!r}: both sides reached the {required} Victory Banners required: only the winner can."
+        )
+    if reached and reached[0].outcome is not Outcome.WON:
+        s = reached[0]
+        raise InvalidInput(
+            f"Battle {bid!r}: {s.side} reached the {required} Victory Banners required but is reported as "
+            f"{s.outcome.value}: a side that reaches them wins."
+        )
+
+
+def validate_report(report: BattleReport, forces: Iterable[Force]) -> ValidatedReport:
+    """Check a report against the Forces in the battle (BR); every refusal quotes the input."""
+    bid = report.battle_id
+    if not str(bid).strip():
+        raise InvalidInput("A battle report needs the battle's id.")
+    by_id: dict[str, Force] = {}
+    for f in forces:
+        if f.id in by_id:
+            raise InvalidInput(f"Battle {bid!r}: Force {f.id!r} is given twice.")
+        by_id[f.id] = f
+    _check_sides(report, by_id)
+    _check_outcomes(report)
+    _check_banners(report)
+
+    force_of: dict[str, str] = {}
+    for fid, f in by_id.items():
+        for u in f.units:
+            if u.id in force_of:
+                raise InvalidInput(f"Battle {bid!r}: unit id {u.id!r} is in both Force {force_of[u.id]!r} and {fid!r}.")
+            force_of[u.id] = fid
+
+    def unit_of(uid: str, side: str | None, what: str) -> Unit:
+        if uid not in force_of:
+            where = f"{side}'s units" if side else "the units"
+            own = [u for u, f in force_of.items() if side is None or by_id[f].side == side]
+            raise InvalidInput(f"Battle {bid!r}: {what} {uid!r} is not in the battle; {where} are {_listing(own)}.")
+        real = by_id[force_of[uid]].side
+        if side is not None and real != side:
+            raise InvalidInput(f"Battle {bid!r}: {what} {uid!r} is listed under {side} but fights for {real}.")
+        return next(u for u in by_id[force_of[uid]].units if u.id == uid)
+
+    losses: dict[str, UnitLosses] = {uid: UnitLosses(uid) for uid in force_of}
+    for s in report.sides:
+        seen: set[str] = set()
+        for ul in s.units:
+            unit = unit_of(ul.unit_id, s.side, "unit")
+            if ul.unit_id in seen:
+                raise InvalidInput(f"Battle {bid!r}: unit {ul.unit_id!r} is listed twice under {s.side}.")
+            seen.add(ul.unit_id)
+            ul.check_against(unit)
+            losses[ul.unit_id] = ul
+        for uid in s.dissolved:
+            unit = unit_of(uid, s.side, "dissolved unit")
+            ul = losses[uid]
+            # Murat: a dissolved unit leaves in rout; what was not killed or withdrawn routed.
+            losses[uid] = UnitLosses(uid, ul.killed, unit.sp - ul.killed - ul.other_order, ul.other_order)
+
+    leaders = {f.leader.name: f.side for f in by_id.values()}
+    fallen: set[str] = set()
+    for s in report.sides:
+        for c in s.leader_casualties:
+            if leaders.get(c.leader) != s.side:
+                own = [n for n, side in leaders.items() if side == s.side]
+                raise InvalidInput(f"Battle {bid!r}: leader {c.leader!r} does not lead a Force of {s.side} here; its leaders are {_listing(own)}.")
+            if c.leader in fallen:
+                raise InvalidInput(f"Battle {bid!r}: leader {c.leader!r} is reported as a casualty twice.")
+            fallen.add(c.leader)
+    captured: set[str] = set()
+    for s in report.sides:
+        for name in s.leaders_captured:
+            if name not in leaders or leaders[name] == s.side:
+                enemy = [n for n, side in leaders.items() if side != s.side]
+                raise InvalidInput(f"Battle {bid!r}: {s.side} captured {name!r}, who is not an enemy leader here; they are {_listing(enemy)}.")
+            if name in fallen:
+                raise InvalidInput(
+                    f"Battle {bid!r}: leader {name!r} is reported both captured and a casualty: a casualty's "
+                    "capture comes from his fate roll (CC-1)."
+                )
+            if name in captured:
+                raise InvalidInput(f"Battle {bid!r}: leader {name!r} is reported captured twice.")
+            captured.add(name)
+
+    eliminated: set[str] = set()
+    for m in report.melee_eliminations:
+        victim = unit_of(m.unit_id, None, "unit eliminated in melee")
+        unit_of(m.by, None, "unit credited with the melee")
+        if by_id[force_of[m.unit_id]].side == by_id[force_of[m.by]].side:
+            raise InvalidInput(f"Battle {bid!r}: {m.by!r} and {m.unit_id!r} fight on the same side: a melee is against the enemy.")
+        if m.unit_id in eliminated:
+            raise InvalidInput(f"Battle {bid!r}: unit {m.unit_id!r} is reported eliminated twice.")
+        eliminated.add(m.unit_id)
+        ul = losses[m.unit_id]
+        total = ul.killed + ul.rout + ul.other_order
+        if total != victim.sp:
+            raise InvalidInput(
+                f"Battle {bid!r}: {victim.name} ({m.unit_id!r}) is reported eliminated in melee but its losses add "
+                f"up to {total} of its {victim.sp} SP: report all {victim.sp} SP."
+            )
+    for uid in report.lost_block:
+        unit_of(uid, None, "unit that lost a block")
+
+    return ValidatedReport(report, by_id, force_of, losses)
+
+
+# --- the aftermath it calls for -------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class WoundedDue:
+    """MC-7.1: a unit's SP killed take the wounded check."""
+
+    side: str
+    force_id: str
+    unit_id: str
+    sp: int
+
+
+@dataclass(frozen=True)
+class DeserterDue:
+    """MC-7.2: a unit's SP that take the deserter check (or desert outright, RU-6)."""
+
+    side: str
+    force_id: str
+    unit_id: str
+    duty: DeserterDuty
+
+
+@dataclass(frozen=True)
+class TrophyAttempt:
+    """CC-3: a unit eliminated in melee, the enemy unit that may try for its trophy, and whether
+    it may."""
+
+    side: str
+    """The captor's side."""
+    captor_id: str
+    victim_id: str
+    ordered: bool
+    took_ground: bool
+    eligibility: TrophyEligibility
+
+
+@dataclass(frozen=True)
+class LeaderFateDue:
+    """CC-1: a leader casualty whose fate must be rolled."""
+
+    side: str
+    force_id: str
+    leader: str
+    circumstance: Circumstance
+
+
+@dataclass(frozen=True)
+class GloryDue:
+    """CC-4: what a side's Glory award rests on, before the trophy and fate rolls."""
+
+    side: str
+    outcome: Outcome
+    banners_required: int
+    banners: int
+    enemy_banners: int
+    leaders_captured: int
+    """Enemy leaders captured on the table (captures from fate rolls are added when known)."""
+
+
+@dataclass(frozen=True)
+class ReactionDue:
+    """MC-7.4 (RU-9): a beaten Force's new reaction."""
+
+    side: str
+    force_id: str
+    before: Reaction | None
+    after: Reaction
+
+
+@dataclass(frozen=True)
+class RetreatDue:
+    """MC-7.3: whether a Force must leave the battle square, and why."""
+
+    side: str
+    force_id: str
+    duty: RetreatDuty
+
+
+@dataclass(frozen=True)
+class AftermathPlan:
+    """Everything Phase 4 must do after one battle, derived from its validated report."""
+
+    battle_id: str
+    outcomes: tuple[tuple[str, Outcome], ...]
+    wounded: tuple[WoundedDue, ...]
+    deserters: tuple[DeserterDue, ...]
+    trophy_attempts: tuple[TrophyAttempt, ...]
+    leader_fates: tuple[LeaderFateDue, ...]
+    glory: tuple[GloryDue, ...]
+    """Empty for battles without Victory Banners."""
+    lost_block: tuple[str, ...]
+    heroic_lost: tuple[str, ...]
+    """Heroic units that lost a block: no longer Heroic (CC-4)."""
+    reactions: tuple[ReactionDue, ...]
+    retreats: tuple[RetreatDue, ...]
+
+    @property
+    def must_retreat(self) -> tuple[str, ...]:
+        """Force ids that must leave the battle square (MC-7.3)."""
+        return tuple(r.force_id for r in self.retreats if r.duty.must_move)
+
+    def deserters_for(self, side: str) -> tuple[DeserterDue, ...]:
+        return tuple(d for d in self.deserters if d.side == side)
+
+    def glory_awards(
+        self,
+        *,
+        trophies: Iterable[TrophyResult] = (),
+        fates: Iterable[LeaderFate] = (),
+        tables: CcTables | None = None,
+    ) -> tuple[GloryAward, ...]:
+        """CC-4 awards once the trophy (CC-3) and fate (CC-1) rolls are known: +1 to the captor's
+        side per trophy taken, +1 to the enemy side per leader whose fate is Captured."""
+        captor_side = {(a.captor_id, a.victim_id): a.side for a in self.trophy_attempts}
+        fallen_side = {d.leader: d.side for d in self.leader_fates}
+        flags: dict[str, int] = {}
+        for t in trophies:
+            if (t.captor_id, t.victim_id) not in captor_side:
+                raise InvalidInput(f"Battle {self.battle_id!r} has no trophy attempt by {t.captor_id!r} on {t.victim_id!r}.")
+            if t.taken:
+                side = captor_side[(t.captor_id, t.victim_id)]
+                flags[side] = flags.get(side, 0) + 1
+        taken: dict[str, int] = {}
+        for f in fates:
+            if f.leader not in fallen_side:
+                raise InvalidInput(f"Leader {f.leader!r} is not a casualty of battle {self.battle_id!r}.")
+            if f.status is LeaderStatus.CAPTURED:
+                enemy = next(s for s, _ in self.outcomes if s != fallen_side[f.leader])
+                taken[enemy] = taken.get(enemy, 0) + 1
+        return tuple(
+            battle_glory(
+                g.side,
+                g.outcome,
+                battle_id=self.battle_id,
+                banners_required=g.banners_required,
+                banners_won=g.banners,
+                enemy_banners=g.enemy_banners,
+                leaders_captured=g.leaders_captured + taken.get(g.side, 0),
+                trophies=flags.get(g.side, 0),
+                tables=tables,
+            )
+            for g in self.glory
+        )
+
+
+def plan_aftermath(
+    validated: ValidatedReport,
+    *,
+    mercenary: MercenaryRule = "check_all",
+    holds_stronghold: Iterable[str] = (),
+    heroic_units: Iterable[str] = (),
+    tables: CcTables | None = None,
+) -> AftermathPlan:
+    """Derive Phase 4 from a validated report (BR): wounded and deserter checks (MC-7.1, MC-7.2,
+    RU-6), trophy attempts (CC-3), leader fates (CC-1), what Glory rests on (CC-4), Heroic status
+    lost, reactions (MC-7.4) and retreats (MC-7.3).
+
+    ``holds_stronghold``: sides holding their own or a friendly stronghold in the battle square;
+    ``heroic_units``: unit ids Heroic before the battle.
+    """
+    v, report = validated, validated.report
+    strongholds = frozenset(holds_stronghold)
+    outcomes = tuple((s.side, s.outcome) for s in report.sides)
+    wounded: list[WoundedDue] = []
+    deserters: list[DeserterDue] = []
+    for fid, force in v.forces.items():
+        outcome = v.outcome(force.side)
+        for unit in force.units:
+            ul = v.losses[unit.id]
+            if ul.killed:
+                wounded.append(WoundedDue(force.side, fid, unit.id, ul.killed))
+            duty = deserter_duty(unit, ul, outcome, mercenary=mercenary)
+            if duty.pools or duty.lost_outright:
+                deserters.append(DeserterDue(force.side, fid, unit.id, duty))
+
+    attempts = tuple(
+        TrophyAttempt(
+            v.side_of_unit(m.by),
+            m.by,
+            m.unit_id,
+            m.ordered,
+            m.took_ground,
+            trophy_eligibility(v.unit(m.by), v.unit(m.unit_id), ordered=m.ordered, took_ground=m.took_ground, tables=tables),
+        )
+        for m in report.melee_eliminations
+    )
+    leader_force = {f.leader.name: fid for fid, f in v.forces.items()}
+    fates = tuple(
+        LeaderFateDue(s.side, leader_force[c.leader], c.leader, c.circumstance)
+        for s in report.sides
+        for c in s.leader_casualties
+    )
+    glory: tuple[GloryDue, ...] = ()
+    if report.system.uses_banners and report.banners_required is not None:
+        a, b = report.sides
+        glory = tuple(
+            GloryDue(me.side, me.outcome, report.banners_required, me.banners or 0, them.banners or 0, len(me.leaders_captured))
+            for me, them in ((a, b), (b, a))
+        )
+    lost = set(report.lost_block) | {uid for uid, ul in v.losses.items() if ul.killed}
+    lost_block = tuple(uid for uid in v.force_of_unit if uid in lost)  # battle order
+    heroic = frozenset(heroic_units)
+    reactions = tuple(
+        ReactionDue(f.side, fid, f.reaction, reaction_after_defeat(f))
+        for fid, f in v.forces.items()
+        if v.outcome(f.side) is Outcome.LOST
+    )
+    defending = both_defending(v.forces)
+    retreats = tuple(
+        RetreatDue(
+            f.side,
+            fid,
+            post_battle_duty(v.outcome(f.side), holds_stronghold=f.side in strongholds, both_defending=defending),
+        )
+        for fid, f in v.forces.items()
+    )
+    return AftermathPlan(
+        battle_id=report.battle_id,
+        outcomes=outcomes,
+        wounded=tuple(wounded),
+        deserters=tuple(deserters),
+        trophy_attempts=attempts,
+        leader_fates=fates,
+        glory=glory,
+        lost_block=lost_block,
+        heroic_lost=tuple(uid for uid in lost_block if uid in heroic),
+        reactions=reactions,
+        retreats=retreats,
+    )
+
+
+# --- parsing an upload ----------------------------------------------------------------------
+
+
+class _Field:
+    """A value from an uploaded report with its path (``sides[0].units[2].killed``)."""
+
+    __slots__ = ("path", "value")
+
+    def __init__(self, value: Any, path: str) -> None:
+        self.value, self.path = value, path
+
+    def fail(self, what: str) -> InvalidInput:
+        return InvalidInput(f"{self.path or 'report'}: {what}")
+
+    def mapping(self, allowed: Iterable[str]) -> dict[str, Any]:
+        if not isinstance(self.value, Mapping):
+            raise self.fail(f"expected a mapping of fields, got {self.value!r}")
+        allowed = set(allowed)
+        if extra := sorted(str(k) for k in self.value if k not in allowed):
+            raise self.fail(f"unknown field {extra[0]!r}; allowed: {', '.join(sorted(allowed))}")
+        return dict(self.value)
+
+    def child(self, part: str, value: Any) -> _Field:
+        return _Field(value, f"{self.path}.{part}" if self.path else part)
+
+    def key(self, name: str) -> _Field:
+        if not isinstance(self.value, Mapping) or name not in self.value:
+            raise self.fail(f"missing {name!r}")
+        return self.child(name, self.value[name])
+
+    def opt(self, name: str) -> _Field:
+        return self.child(name, self.value.get(name) if isinstance(self.value, Mapping) else None)
+
+    @property
+    def given(self) -> bool:
+        return self.value is not None
+
+    def list(self) -> list[_Field]:
+        if self.value is None:
+            return []
+        if not isinstance(self.value, list | tuple):
+            raise self.fail(f"expected a list, got {self.value!r}")
+        return [_Field(v, f"{self.path}[{i}]") for i, v in enumerate(self.value)]
+
+    def text(self) -> str:
+        if isinstance(self.value, bool) or not isinstance(self.value, str | int) or not str(self.value).strip():
+            raise self.fail(f"expected a name or id, got {self.value!r}")
+        return str(self.value).strip()
+
+    def count(self) -> int:
+        if isinstance(self.value, bool) or not isinstance(self.value, int) or self.value < 0:
+            raise self.fail(f"expected a whole number, 0 or more; got {self.value!r}")
+        return self.value
+
+    def flag(self) -> bool:
+        if not isinstance(self.value, bool):
+            raise self.fail(f"expected true or false, got {self.value!r}")
+        return self.value
+
+    def choice(self, kind: Any, what: str) -> Any:
+        try:
+            return parse_enum(kind, self.value, what)
+        except InvalidInput as exc:
+            raise self.fail(str(exc)) from None
+
+
+_TOP = ("battle", "system", "banners_required", "sides", "melee_eliminations", "lost_block")
+_SIDE = ("side", "outcome", "forces", "units", "leader_casualties", "leaders_captured", "banners")
+_UNIT = ("unit", "killed", "rout", "other_order", "dissolved")
+
+
+def _parse_side(node: _Field) -> SideReport:
+    node.mapping(_SIDE)
+    units: list[UnitLosses] = []
+    dissolved: list[str] = []
+    for u in node.opt("units").list():
+        u.mapping(_UNIT)
+        uid = u.key("unit").text()
+        n = {k: (u.opt(k).count() if u.opt(k).given else 0) for k in ("killed", "rout", "other_order")}
+        units.append(UnitLosses(uid, n["killed"], n["rout"], n["other_order"]))
+        if u.opt("dissolved").given and u.opt("dissolved").flag():
+            dissolved.append(uid)
+    casualties = []
+    for c in node.opt("leader_casualties").list():
+        c.mapping(("leader", "fell"))
+        casualties.append(LeaderCasualty(c.key("leader").text(), c.key("fell").choice(Circumstance, "way a leader fell")))
+    banners = node.opt("banners")
+    return SideReport(
+        side=node.key("side").text(),
+        outcome=node.key("outcome").choice(Outcome, "outcome"),
+        forces=tuple(f.text() for f in node.opt("forces").list()),
+        units=tuple(units),
+        leader_casualties=tuple(casualties),
+        leaders_captured=tuple(x.text() for x in node.opt("leaders_captured").list()),
+        banners=banners.count() if banners.given else None,
+        dissolved=tuple(dissolved),
+    )
+
+
+def parse_report(data: Any) -> BattleReport:
+    """A battle report from a plain dict (a YAML or JSON upload); errors name the field path::
+
+        battle: b1
+        system: cc            # cc, epic, murat, miniatures
+        banners_required: 7
+        sides:
+          - side: france
+            outcome: won      # won, lost, draw
+            banners: 7
+            units: [{unit: u1, killed: 2, rout: 1, other_order: 0}]
+            leader_casualties: [{leader: Ney, fell: melee}]   # melee or other
+            leaders_captured: [Bagration]
+          - side: russia
+            outcome: lost
+            banners: 4
+        melee_eliminations: [{unit: u7, by: u1, ordered: true, took_ground: true}]
+        lost_block: [u1]
+    """
+    root = _Field(data, "")
+    root.mapping(_TOP)
+    elims = []
+    for m in root.opt("melee_eliminations").list():
+        m.mapping(("unit", "by", "ordered", "took_ground"))
+        elims.append(
+            MeleeElimination(
+                m.key("unit").text(),
+                m.key("by").text(),
+                m.opt("ordered").flag() if m.opt("ordered").given else False,
+                m.opt("took_ground").flag() if m.opt("took_ground").given else False,
+            )
+        )
+    required = root.opt("banners_required")
+    return BattleReport(
+        battle_id=root.key("battle").text(),
+        system=root.key("system").choice(BattleSystem, "battle system"),
+        sides=tuple(_parse_side(s) for s in root.key("sides").list()),
+        banners_required=required.count() if required.given else None,
+        melee_eliminations=tuple(elims),
+        lost_block=tuple(x.text() for x in root.opt("lost_block").list()),
+    )
