@@ -17,10 +17,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bot.engine.aftermath import UnitLosses, unit_aftermath  # noqa: E402
-from bot.engine.dice import SeededDice, new_turn_seed  # noqa: E402
-from bot.engine.model import Outcome, Quality, Territory, Unit  # noqa: E402
-from bot.engine.tables import default_rulebook  # noqa: E402
+from bot.engine.aftermath import UnitLosses, unit_aftermath
+from bot.engine.dice import SeededDice, new_turn_seed
+from bot.engine.model import Outcome, Quality, Territory, Unit
+from bot.engine.tables import default_rulebook
 
 UNITS = 50
 KILLED, ROUT = 120, 80  # per unit: 50 x 200 = 10,000 SP lost
@@ -52,7 +52,7 @@ def run_bare(dice: SeededDice, units: list[tuple[Unit, UnitLosses]]) -> int:
     return rolled
 
 
-def timed(fn, *args) -> tuple[float, int]:  # noqa: ANN001
+def timed(fn, *args) -> tuple[float, int]:
     t0 = time.perf_counter()
     n = fn(*args)
     return time.perf_counter() - t0, n

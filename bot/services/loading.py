@@ -142,13 +142,19 @@ class State:
 async def load_state(session: AsyncSession, campaign: Campaign) -> State:
     cid = campaign.id
     sides = {s.key: s for s in (await session.exec(select(SideRow).where(SideRow.campaign_id == cid))).all()}
-    forces = {f.key: f for f in (await session.exec(select(ForceRow).where(ForceRow.campaign_id == cid))).all()}
+    # Forces with their leaders in one query (an outer join on the Force key), then their units.
+    forces: dict[str, ForceRow] = {}
+    leaders: dict[str, LeaderRow] = {}
+    joined = await session.exec(
+        select(ForceRow, LeaderRow)
+        .outerjoin(LeaderRow, (LeaderRow.campaign_id == ForceRow.campaign_id) & (LeaderRow.force_key == ForceRow.key))
+        .where(ForceRow.campaign_id == cid)
+    )
+    for force, leader in joined.all():
+        forces[force.key] = force
+        if leader is not None:
+            leaders[force.key] = leader
     units: dict[str, list[UnitRow]] = defaultdict(list)
     for u in (await session.exec(select(UnitRow).where(UnitRow.campaign_id == cid).order_by(UnitRow.id))).all():
         units[u.force_key].append(u)
-    leaders = {
-        ld.force_key: ld
-        for ld in (await session.exec(select(LeaderRow).where(LeaderRow.campaign_id == cid))).all()
-        if ld.force_key
-    }
     return State(campaign, await load_map(session, campaign), sides, forces, dict(units), leaders)

@@ -56,8 +56,10 @@ async def phase_facts(s: AsyncSession, campaign: Campaign, state: State | None =
     state = state or await load_state(s, campaign)
     sides = tuple(k for k, sd in state.sides.items() if not sd.defeated)
     done = frozenset(k for k, sd in state.sides.items() if sd.done)
-    battles = (await s.exec(select(BattleRow).where(BattleRow.campaign_id == campaign.id,
-                                                    BattleRow.turn == campaign.turn))).all()
+    battles: list[BattleRow] = []
+    if campaign.phase in (Phase.BATTLE, Phase.AFTERMATH):  # only these phases wait on battles
+        battles = list((await s.exec(select(BattleRow).where(BattleRow.campaign_id == campaign.id,
+                                                             BattleRow.turn == campaign.turn))).all())
     unreported = tuple(str(b.number) for b in battles if b.state == "pending")
     aftermath_due: list[tuple[str, str]] = []
     retreats_due: list[tuple[str, str]] = []

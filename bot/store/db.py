@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from contextvars import ContextVar
 from pathlib import Path
 from typing import Any
 
@@ -16,6 +17,11 @@ from sqlalchemy import event
 from sqlalchemy.engine import make_url
 from sqlalchemy.ext.asyncio import AsyncEngine, async_sessionmaker, create_async_engine
 from sqlmodel.ext.asyncio.session import AsyncSession
+
+
+# Set while a write transaction opens: SQLite then takes the write lock at BEGIN (IMMEDIATE), so two
+# writers queue on the busy timeout instead of deadlocking; reads begin DEFERRED and never block.
+_WRITING: ContextVar[bool] = ContextVar("adc_writing", default=False)
 
 
 def is_sqlite(url: str) -> bool:
@@ -50,7 +56,7 @@ def _sqlite_pragmas(engine: AsyncEngine) -> None:
 
     @event.listens_for(engine.sync_engine, "begin")
     def _on_begin(conn: Any) -> None:
-        conn.exec_driver_sql("BEGIN IMMEDIATE")
+        conn.exec_driver_sql("BEGIN IMMEDIATE" if _WRITING.get() else "BEGIN")
 
 
 def session_factory(engine: AsyncEngine) -> async_sessionmaker[AsyncSession]:
@@ -71,9 +77,17 @@ class Database:
 
     @asynccontextmanager
     async def transaction(self) -> AsyncIterator[AsyncSession]:
-        """One transaction: committed when the block ends, rolled back on any error."""
-        async with self.sessions() as session, session.begin():
-            yield session
+        """One write transaction: committed when the block ends, rolled back on any error."""
+        token = _WRITING.set(True)
+        try:
+            async with self.sessions() as session, session.begin():
+                await session.connection()  # BEGIN now, while the flag is set
+                _WRITING.reset(token)
+                token = None
+                yield session
+        finally:
+            if token is not None:
+                _WRITING.reset(token)
 
     async def upgrade(self) -> None:
         from .migrate import upgrade
