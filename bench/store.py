@@ -26,6 +26,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from sqlalchemy import text
 from sqlalchemy.ext.asyncio import create_async_engine
 
+from bot.engine.model import Square
 from bot.services import campaigns, orders, resolution, views
 from bot.services.actors import Actor
 from bot.store.db import Database
@@ -39,7 +40,7 @@ def scenario(forces: int, width: int = 40, height: int = 30) -> str:
     for i in range(forces):
         side = "fr" if i % 2 == 0 else "au"
         col, row = (i * 2) % width, (i * 2 // width) * 3 % height
-        sq = f"{chr(65 + col % 26)}{'' if col < 26 else ''}{row + 1}" if col < 26 else f"A{chr(65 + col - 26)}{row + 1}"
+        sq = Square(col, row).name
         lines.append(
             f"  - {{key: f{i}, name: Force {i}, side: {side}, square: {sq}, leader: {{name: L{i}, cv: 2}},"
             f" units: [{{key: u{i}a, name: U{i}a, sp: 10}}, {{key: u{i}b, name: U{i}b, sp: 6, type: cavalry}}]}}"
@@ -52,7 +53,7 @@ def scenario(forces: int, width: int = 40, height: int = 30) -> str:
 
 def pct(values: list[float], p: float) -> float:
     values = sorted(values)
-    return values[min(len(values) - 1, int(round(p / 100 * (len(values) - 1))))]
+    return values[min(len(values) - 1, round(p / 100 * (len(values) - 1)))]
 
 
 async def reset_pg() -> None:
