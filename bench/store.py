@@ -13,6 +13,7 @@ benchmark wipes).
 from __future__ import annotations
 
 import argparse
+import contextlib
 import asyncio
 import os
 import random
@@ -26,6 +27,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from sqlalchemy import text
 from sqlalchemy.ext.asyncio import create_async_engine
 
+from bot.engine.errors import EngineError
 from bot.engine.model import Square
 from bot.services import campaigns, orders, resolution, views
 from bot.services.actors import Actor
