@@ -13,8 +13,8 @@ benchmark wipes).
 from __future__ import annotations
 
 import argparse
-import contextlib
 import asyncio
+import contextlib
 import os
 import random
 import sys
