@@ -18,7 +18,6 @@ from sqlalchemy.engine import make_url
 from sqlalchemy.ext.asyncio import AsyncEngine, async_sessionmaker, create_async_engine
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-
 # Set while a write transaction opens: SQLite then takes the write lock at BEGIN (IMMEDIATE), so two
 # writers queue on the busy timeout instead of deadlocking; reads begin DEFERRED and never block.
 _WRITING: ContextVar[bool] = ContextVar("adc_writing", default=False)
