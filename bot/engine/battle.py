@@ -104,7 +104,9 @@ class GeneralRetreatResult:
 def general_retreat_result(result: int, *, withdrawing: bool, passed: bool) -> GeneralRetreatResult:
     """MC-6.2: the General's test result 0 means confusion, and a withdrawn order stands again."""
     if result == 0:
-        return GeneralRetreatResult(True, True, "confusion: the General Retreat order stands (MC-6.2)")
+        if withdrawing:
+            return GeneralRetreatResult(True, True, "confusion: the General Retreat order stands again (MC-6.2)")
+        return GeneralRetreatResult(True, False, "confusion: the General Retreat is not ordered (MC-6.2)")
     if passed:
         stands = not withdrawing
         return GeneralRetreatResult(False, stands, "General Retreat " + ("withdrawn" if withdrawing else "ordered"))

@@ -11,7 +11,8 @@ of the seed and the roll's *key*, a string naming what is rolled
 (``t3/p2/force:7/movement``)::
 
     stream = SHAKE-256(b"aide-de-camp/dice/v1" || seed || key as UTF-8)
-    take w bytes at a time (w = bytes needed to hold ``sides`` values) as a big-endian integer v;
+    take w bytes at a time (w = 1 for dice of up to 255 sides, 2 from 256 to 65,536 sides) as a
+    big-endian integer v;
     reject v >= 256**w - (256**w mod sides), otherwise the face is v mod sides + 1.
 
 Rejection keeps every face equally likely. Because a roll depends on its key and not on a running

@@ -42,9 +42,10 @@ def force_test_check(
     return Check(proc.rule, proc.name, tuple(mods), proc.bands, subject=force.name)
 
 
-def require_test(force: Force, new_order: Order) -> None:
-    """A Force that keeps its order and shape takes no test (MC-4)."""
-    if new_order is force.order and force.reaction is None:
+def require_test(force: Force, new_order: Order, *, reconfigure: bool = False) -> None:
+    """A Force that keeps its order and shape takes no test (MC-4); one that splits or merges
+    (``reconfigure``) takes it even when it keeps its order."""
+    if new_order is force.order and force.reaction is None and not reconfigure:
         raise RuleViolation(
             f"{force.name} already holds the {new_order.label} order and has no reaction to shed: "
             "no Force test is needed (MC-4)."
@@ -75,8 +76,10 @@ def force_test(
     *,
     allies: frozenset[str] = frozenset(),
     rules: RuleBook | None = None,
+    reconfigure: bool = False,
 ) -> ForceTestResult:
-    """Take the Force test to give ``force`` the ``new_order`` (or keep its order and shed a reaction)."""
-    require_test(force, new_order)
+    """Take the Force test to give ``force`` the ``new_order`` (or keep its order and shed a reaction,
+    or ``reconfigure`` it: split or merge)."""
+    require_test(force, new_order, reconfigure=reconfigure)
     roll = force_test_check(force, cell, allies=allies, rules=rules).roll(dice, key)
     return apply_force_test(force, new_order, roll)

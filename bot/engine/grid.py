@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 
-from .errors import InvalidInput, RuleViolation
+from .errors import InvalidInput
 from .model import Cell, Square
 
 DIRECTIONS_8 = ((-1, -1), (0, -1), (1, -1), (-1, 0), (1, 0), (-1, 1), (0, 1), (1, 1))
@@ -93,7 +93,7 @@ class CampaignMap:
                 raise InvalidInput(f"The path names {sq} twice in a row: list each square once.")
             if not self.adjacent(prev, sq):
                 how = "8 directions" if self.adjacency == 8 else "4 directions (no diagonals)"
-                raise RuleViolation(
+                raise InvalidInput(  # malformed input (errors.InvalidInput), not a rules refusal
                     f"The path has a gap between {prev} and {sq}: each step must be to an adjacent square ({how}, RU-11)."
                 )
             prev = sq

@@ -253,7 +253,8 @@ def load_map_campaign(node: Node) -> MapCampaignTables:
         spec.keys_exactly({"rule", "default", "choices", "help"})
         choices = tuple(c.value for c in spec.key("choices").list())
         default = spec.key("default").value
-        if default not in choices:
+        # Compare types too: YAML's 1 is not the choice `true` (1 == True in Python).
+        if not any(type(default) is type(c) and default == c for c in choices):
             raise spec.key("default").fail(f"{default!r} is not one of the choices {list(choices)}")
         opts[name] = OptionSpec(name, spec.key("rule").str(), default, choices, spec.key("help").str())
 

@@ -119,8 +119,10 @@ def verify_log(data: Mapping[str, Any]) -> VerificationReport:
             continue
         seed = seeds[turn]
         if seed is None:
+            if turn in report.bad_seeds:
+                continue  # reported once as a bad seed; these rolls are not "still in play"
             report.unverifiable += 1
-            if turn not in report.unrevealed_turns and turn not in report.bad_seeds:
+            if turn not in report.unrevealed_turns:
                 report.unrevealed_turns.append(turn)
             continue
         try:
