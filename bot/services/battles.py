@@ -86,13 +86,6 @@ async def scout(db: Database, campaign_id: int, actor: Actor, battle: int | str,
         return ScoutingOutcome(row.number, side, best, tuple(rolls), tuple(reasons), winner, complete)
 
 
-async def finish_battle(s: AsyncSession, campaign: Campaign, battle: BattleRow, rules: RuleBook) -> list[str]:
-    """End of Phase 4 for one reported battle (see :mod:`.aftermath`)."""
-    from .aftermath import finish_battle as finish
-
-    return await finish(s, campaign, battle, rules)
-
-
 def battle_sides(state: State, battle: BattleRow) -> dict[str, list[str]]:
     out: dict[str, list[str]] = {}
     for fkey in battle.force_keys:

@@ -271,7 +271,7 @@ async def _battle(s: AsyncSession, campaign: Campaign, rules: RuleBook, out: Res
 async def _aftermath(s: AsyncSession, campaign: Campaign, rules: RuleBook, out: Resolution) -> None:
     """Phase 4 ends: checks nobody rolled are rolled by the bot (same keyed dice), retreats nobody chose
     go to the first legal square (or the Force surrenders, RU-8), and reactions are applied (MC-7.4)."""
-    from .battles import finish_battle
+    from .aftermath import finish_battle
 
     battles = (await s.exec(select(BattleRow).where(BattleRow.campaign_id == campaign.id,
                                                     BattleRow.turn == campaign.turn, BattleRow.state == "reported"))).all()

@@ -67,6 +67,8 @@ class Campaign(SQLModel, table=True):
     options: dict[str, Any] = Field(default_factory=dict, sa_type=sa.JSON)
     language: str = Field(default="en", max_length=8)
     climate: str = Field(max_length=20)
+    theatre: str = Field(default="other", max_length=12)
+    """spain, portugal or other: some Glory spends belong to one theatre (CC-4)."""
     start_date: dt.date
     turn: int = 1
     phase: int = 0
@@ -267,9 +269,12 @@ class GloryEntry(SQLModel, table=True):
     side_key: str = Field(max_length=32)
     turn: int
     amount: int
+    kind: str = Field(default="award", max_length=20)
+    """award, or the spend: heroic, rally, leadership, stragglers, anti_guerrilla, ordenanza."""
     reason: str = Field(max_length=200)
     rule: str = Field(default="CC-4", max_length=12)
     battle: int | None = None
+    subject: str = Field(default="", max_length=100)
     created_at: dt.datetime = _ts()
 
 

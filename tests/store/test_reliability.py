@@ -13,7 +13,7 @@ import time
 from pathlib import Path
 
 import pytest
-from sqlalchemy import inspect
+from sqlalchemy import inspect, text
 
 from bot.engine.phases import Phase
 from bot.services import orders, resolution, views
@@ -83,11 +83,22 @@ async def test_migrations_take_an_empty_database_and_every_earlier_revision_to_h
             await downgrade(database.engine, "base")
             if start is not None:
                 await upgrade(database.engine, start)
+                async with database.engine.begin() as conn:  # a campaign made under the old schema survives
+                    await conn.execute(text(
+                        "INSERT INTO campaign (guild_id, channel_id, name, scenario, gm_id, options, language, climate,"
+                        " start_date, turn, phase, version, status, holdings, map_width, map_height, adjacency, sight,"
+                        " created_at) VALUES (1, 2, 'Old', 'tutorial', 3, '{}', 'en', 'temperate', '1805-10-07', 4, 2, 9,"
+                        " 'active', '{}', 12, 9, 8, 2, '2026-01-01 00:00:00+00:00')"
+                    ))
             await database.upgrade()
             assert await current_revision(database.engine) == head_revision()
             async with database.engine.connect() as conn:
                 tables = await conn.run_sync(lambda c: set(inspect(c).get_table_names()))
             assert {"campaign", "force", "unit", "log_entry", "snapshot"} <= tables
+            if start is not None:
+                async with database.engine.connect() as conn:
+                    rows = (await conn.execute(text("SELECT name, turn, theatre FROM campaign"))).all()
+                assert [tuple(r) for r in rows] == [("Old", 4, "other")]
         finally:
             await database.dispose()
 

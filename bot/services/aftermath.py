@@ -1,0 +1,314 @@
+"""Battle reports (BR) and Phase 4: aftermath rolls (MC-7.1, MC-7.2), retreats (MC-7.3, RU-8),
+reactions (MC-7.4, RU-9), and the end-of-phase work the bot does for whoever did not act.
+
+A battle row tracks its Phase 4 in ``battle.aftermath``::
+
+    {"rolled":   {side: bool},                 # wounded and deserter checks made
+     "retreats": {force_key: square | None},   # Forces that must leave, and where they went
+     "fates":    {leader_name: status | None}, # leader casualties still to roll (CC-1)
+     "trophies": {"captor>victim": bool | None}} # eligible trophy attempts still to roll (CC-3)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import Any
+
+from sqlmodel.ext.asyncio.session import AsyncSession
+
+from bot.engine.aftermath import UnitAftermath, check_draw_separation, check_retreat, retreat_squares, unit_aftermath
+from bot.engine.dice import roll_key
+from bot.engine.errors import RuleViolation
+from bot.engine.glory import battle_glory
+from bot.engine.model import Force, Outcome, Reaction, Square, territory_for
+from bot.engine.phases import Phase
+from bot.engine.reports import (
+    AftermathPlan,
+    BattleReport,
+    ValidatedReport,
+    parse_report,
+    plan_aftermath,
+    validate_report,
+)
+from bot.engine.tables import RuleBook, default_rulebook
+from bot.store.db import Database
+from bot.store.models import BattleRow, Campaign, GloryEntry
+
+from .actors import Actor, require_gm
+from .battles import get_battle, require_in_battle
+from .errors import PermissionDenied
+from .loading import State, get_campaign, load_state, turn_dice
+from .logbook import log_event, log_roll
+from .orders import require_phase
+
+
+def _report_for(battle: BattleRow, data: Any) -> BattleReport:
+    if isinstance(data, dict):
+        data = {"battle": str(battle.number), **data}
+    return parse_report(data)
+
+
+def _battle_forces(state: State, battle: BattleRow) -> dict[str, Force]:
+    """The Forces as they fought: once reported, units keep the SP they had in the battle, so the
+    report still validates after the aftermath has changed their strength."""
+    before = battle.aftermath.get("sp_before", {})
+    forces = {}
+    for k in battle.force_keys:
+        if state.forces[k].state != "active" and not before:
+            continue
+        f = state.force(k)
+        forces[k] = replace(f, units=tuple(u.with_sp(before.get(u.id, u.sp)) for u in f.units))
+    return forces
+
+
+def _plan(state: State, battle: BattleRow, report: BattleReport) -> tuple[AftermathPlan, ValidatedReport]:
+    forces = _battle_forces(state, battle)
+    validated = validate_report(report, forces.values())
+    holders = []
+    cell = state.cmap.cell(Square.parse(battle.square))
+    for side in battle.side_keys:
+        holder = state.campaign.holdings.get(battle.square, cell.stronghold)
+        if cell.stronghold is not None and holder == side:
+            holders.append(side)
+    heroic = [u.key for k in forces for u in state.units.get(k, []) if u.heroic]
+    plan = plan_aftermath(validated, mercenary=state.campaign.options.get("mercenary_desertion", "check_all"),
+                          holds_stronghold=holders, heroic_units=heroic)
+    return plan, validated
+
+
+@dataclass(frozen=True)
+class ReportSummary:
+    battle: int
+    lines: tuple[str, ...]
+
+
+def summarise(state: State, plan: AftermathPlan) -> tuple[str, ...]:
+    name = {k: sd.name for k, sd in state.sides.items()}
+    lines = [", ".join(f"{name.get(s, s)} {o.value}" for s, o in plan.outcomes)]
+    for w in plan.wounded:
+        lines.append(f"{state.forces[w.force_id].name}: {w.sp} SP killed in {w.unit_id} take the wounded check (MC-7.1)")
+    for d in plan.deserters:
+        sp = sum(p.sp for p in d.duty.pools)
+        lines.append(f"{state.forces[d.force_id].name}: {sp} SP of {d.unit_id} take the deserter check (MC-7.2)"
+                     + (f", {d.duty.lost_outright} desert outright (RU-6)" if d.duty.lost_outright else ""))
+    for f in plan.leader_fates:
+        lines.append(f"{f.leader} fell ({f.circumstance.label}): fate roll due (CC-1)")
+    for a in plan.trophy_attempts:
+        lines.append(f"{a.captor_id} may try for the flag of {a.victim_id} (CC-3)" if a.eligibility.eligible
+                     else f"{a.captor_id} cannot take a trophy from {a.victim_id}: {'; '.join(a.eligibility.reasons)}")
+    for r in plan.reactions:
+        lines.append(f"{state.forces[r.force_id].name} becomes {r.after.label} (MC-7.4)")
+    for r in plan.retreats:
+        if r.duty.must_move:
+            lines.append(f"{state.forces[r.force_id].name} must retreat: {r.duty.reason} (MC-7.3)")
+    return tuple(lines)
+
+
+async def preview_report(db: Database, campaign_id: int, gm: Actor, battle: int | str, data: Any) -> ReportSummary:
+    """Validate a report and say what it will set in motion, without saving (for the confirm step)."""
+    async with db.sessions() as s:
+        campaign = await get_campaign(s, campaign_id)
+        require_gm(campaign, gm)
+        require_phase(campaign, Phase.BATTLE, "Reporting a battle")
+        row = await get_battle(s, campaign, battle)
+        state = await load_state(s, campaign)
+        plan, _ = _plan(state, row, _report_for(row, data))
+        return ReportSummary(row.number, summarise(state, plan))
+
+
+async def report_battle(db: Database, campaign_id: int, gm: Actor, battle: int | str, data: Any) -> ReportSummary:
+    """GM: record a battle's report (BR): outcomes, tallies (MC-9), Glory (CC-4), Heroic lost, and what
+    Phase 4 must roll."""
+    async with db.transaction() as s:
+        campaign = await get_campaign(s, campaign_id, lock=True)
+        require_gm(campaign, gm)
+        require_phase(campaign, Phase.BATTLE, "Reporting a battle")
+        row = await get_battle(s, campaign, battle)
+        if row.state != "pending":
+            raise RuleViolation(f"Battle {row.number} is already reported; /gm undo reverts a whole phase.")
+        state = await load_state(s, campaign)
+        report = _report_for(row, data)
+        plan, _ = _plan(state, row, report)
+        row.report = data if isinstance(data, dict) else None
+        row.state = "reported"
+        row.aftermath = {
+            "sp_before": {u.id: u.sp for f in _battle_forces(state, row).values() for u in f.units},
+            "rolled": {side: False for side in row.side_keys},
+            "retreats": {fid: None for fid in plan.must_retreat},
+            "fates": {f.leader: None for f in plan.leader_fates},
+            "trophies": {f"{a.captor_id}>{a.victim_id}": None for a in plan.trophy_attempts if a.eligibility.eligible},
+        }
+        s.add(row)
+        for side, outcome in plan.outcomes:
+            sd = state.sides[side]
+            if outcome is Outcome.WON:
+                sd.battles_won += 1
+            elif outcome is Outcome.LOST:
+                sd.battles_lost += 1
+                sd.must_test = sd.must_test or "it lost a battle this turn (MC-9)"
+            s.add(sd)
+        for fkey in row.force_keys:
+            for u in state.units.get(fkey, []):
+                if u.key in plan.heroic_lost:
+                    u.heroic = False
+                    s.add(u)
+        for due in plan.glory:
+            award = battle_glory(due.side, due.outcome, battle_id=str(row.number), banners_required=due.banners_required,
+                                 banners_won=due.banners, enemy_banners=due.enemy_banners,
+                                 leaders_captured=due.leaders_captured)
+            for e in award.entries:
+                s.add(GloryEntry(campaign_id=campaign.id, side_key=due.side, turn=campaign.turn, amount=e.amount,
+                                 reason=e.reason, rule=e.rule, battle=row.number))
+        lines = summarise(state, plan)
+        await log_event(s, campaign, f"Battle {row.number} at {row.square} reported: " + "; ".join(lines) + ".")
+        return ReportSummary(row.number, lines)
+
+
+@dataclass(frozen=True)
+class AftermathOutcome:
+    battle: int
+    side: str
+    units: tuple[UnitAftermath, ...]
+    lines: tuple[str, ...]
+
+
+async def _roll_side(s: AsyncSession, campaign: Campaign, state: State, row: BattleRow, side: str,
+                     rules: RuleBook) -> AftermathOutcome:
+    plan, validated = _plan(state, row, _report_for(row, row.report))
+    dice = await turn_dice(s, campaign)
+    cell = state.cmap.cell(Square.parse(row.square))
+    outcome = dict(plan.outcomes)[side]
+    results: list[UnitAftermath] = []
+    lines: list[str] = []
+    mercenary = campaign.options.get("mercenary_desertion", "check_all")
+    for fid, force in validated.forces.items():
+        if force.side != side:
+            continue
+        territory = territory_for(cell, side)
+        for unit in force.units:
+            losses = validated.losses[unit.id]
+            if not (losses.killed or losses.rout or losses.other_order or (unit.mercenary and outcome is Outcome.LOST)):
+                continue
+            key = roll_key(campaign.turn, Phase.AFTERMATH, f"battle:{row.number}/unit:{unit.id}", "aftermath")
+            ua = unit_aftermath(unit, losses, outcome, territory, dice, key, mercenary=mercenary, rules=rules)
+            results.append(ua)
+            for r in ua.rolls:
+                await log_roll(s, campaign, r)
+            for urow in state.units.get(fid, []):
+                if urow.key == unit.id:
+                    urow.sp = ua.unit.sp
+                    s.add(urow)
+            lines.append(f"{unit.name}: {ua.dead} dead, {ua.returned_wounded} wounded return, "
+                         f"{ua.deserted} deserted, {ua.returned} return to the ranks: {unit.sp} -> {ua.unit.sp} SP")
+    row.aftermath = {**row.aftermath, "rolled": {**row.aftermath.get("rolled", {}), side: True}}
+    s.add(row)
+    return AftermathOutcome(row.number, side, tuple(results), tuple(lines))
+
+
+async def roll_aftermath(db: Database, campaign_id: int, actor: Actor, battle: int | str,
+                         *, rules: RuleBook | None = None) -> AftermathOutcome:
+    """Phase 4: a player rolls their side's wounded and deserter checks for a battle, one record per unit."""
+    rules = rules or default_rulebook()
+    async with db.transaction() as s:
+        campaign = await get_campaign(s, campaign_id, lock=True)
+        require_phase(campaign, Phase.AFTERMATH, "Rolling the aftermath")
+        row = await get_battle(s, campaign, battle)
+        side = await require_in_battle(s, campaign, actor, row)
+        if side is None:
+            raise PermissionDenied("Players roll their own aftermath; the bot rolls what is left when the phase ends.")
+        if row.state != "reported":
+            raise RuleViolation(f"Battle {row.number} has no report to roll the aftermath of.")
+        if row.aftermath.get("rolled", {}).get(side):
+            raise RuleViolation(f"Your side has already rolled the aftermath of battle {row.number}.")
+        state = await load_state(s, campaign)
+        out = await _roll_side(s, campaign, state, row, side, rules)
+        await log_event(s, campaign, f"{state.sides[side].name} rolled the aftermath of battle {row.number}: "
+                                     + ("; ".join(out.lines) or "nothing to roll") + ".")
+        return out
+
+
+@dataclass(frozen=True)
+class RetreatOutcome:
+    battle: int
+    force: str
+    square: str
+
+
+def _positions(state: State, exclude: str) -> list[tuple[str, Square]]:
+    return [(f.side_key, Square.parse(f.square)) for f in state.active() if f.key != exclude and f.square]
+
+
+async def retreat(db: Database, campaign_id: int, actor: Actor, battle: int | str, force: str,
+                  square: str) -> RetreatOutcome:
+    """Phase 4: choose the square a beaten (or drawn) Force moves to (MC-7.3, RU-8, RU-11)."""
+    async with db.transaction() as s:
+        campaign = await get_campaign(s, campaign_id, lock=True)
+        require_phase(campaign, Phase.AFTERMATH, "Retreating")
+        row = await get_battle(s, campaign, battle)
+        side = await require_in_battle(s, campaign, actor, row)
+        state = await load_state(s, campaign)
+        frow = state.find_force(force)
+        if side is not None and frow.side_key != side:
+            raise PermissionDenied(f"{frow.name} is not one of your side's Forces.")
+        retreats = row.aftermath.get("retreats", {})
+        if frow.key not in retreats:
+            raise RuleViolation(f"{frow.name} does not have to leave the battle square (MC-7.3).")
+        if retreats[frow.key] is not None:
+            raise RuleViolation(f"{frow.name} has already retreated to {retreats[frow.key]}.")
+        dest = state.cmap.parse(square)
+        check_retreat(state.cmap, Square.parse(row.square), frow.side_key, dest, _positions(state, frow.key))
+        for other, where in retreats.items():
+            if other != frow.key and where is not None and state.forces[other].side_key != frow.side_key:
+                check_draw_separation(state.cmap, dest, Square.parse(where))
+        frow.square = str(dest)
+        s.add(frow)
+        row.aftermath = {**row.aftermath, "retreats": {**retreats, frow.key: str(dest)}}
+        s.add(row)
+        await log_event(s, campaign, f"{frow.name} retreats from {row.square} to {dest} (MC-7.3).")
+        return RetreatOutcome(row.number, frow.name, str(dest))
+
+
+async def finish_battle(s: AsyncSession, campaign: Campaign, row: BattleRow, rules: RuleBook) -> list[str]:
+    """End of Phase 4 for one battle: what nobody rolled the bot rolls (the dice are keyed, so they are
+    the dice the player would have had); retreats nobody chose take the first legal square, or the
+    Force surrenders (RU-8); pending fates and trophies are rolled; losers gain their reaction (MC-7.4)."""
+    from .cc import roll_pending_fates_and_trophies
+
+    state = await load_state(s, campaign)
+    lines: list[str] = []
+    for side in row.side_keys:
+        if not row.aftermath.get("rolled", {}).get(side):
+            out = await _roll_side(s, campaign, state, row, side, rules)
+            lines.append(f"Battle {row.number}: the bot rolled {state.sides[side].name}'s aftermath: "
+                         + ("; ".join(out.lines) or "nothing to roll") + ".")
+    lines += await roll_pending_fates_and_trophies(s, campaign, state, row)
+    state = await load_state(s, campaign)
+    plan, _ = _plan(state, row, _report_for(row, row.report))
+    retreats = dict(row.aftermath.get("retreats", {}))
+    chosen: list[Square] = [Square.parse(sq) for sq in retreats.values() if sq]
+    for fkey, where in retreats.items():
+        if where is not None or state.forces[fkey].state != "active":
+            continue
+        frow = state.forces[fkey]
+        legal = [sq for sq in retreat_squares(state.cmap, Square.parse(row.square), frow.side_key,
+                                               _positions(state, fkey))
+                 if all(state.cmap.distance(sq, c) >= 2 for c in chosen)]
+        if not legal:
+            frow.state = "removed"
+            lines.append(f"{frow.name} has nowhere to retreat and surrenders (RU-8).")
+        else:
+            frow.square = str(legal[0])
+            retreats[fkey] = str(legal[0])
+            chosen.append(legal[0])
+            lines.append(f"{frow.name} retreats to {legal[0]} (MC-7.3; chosen by the bot).")
+        s.add(frow)
+    for r in plan.reactions:
+        frow = state.forces[r.force_id]
+        frow.reaction = r.after.value
+        s.add(frow)
+        lines.append(f"{frow.name} is now {Reaction(r.after).label} (MC-7.4).")
+    row.aftermath = {**row.aftermath, "retreats": retreats}
+    row.state = "done"
+    s.add(row)
+    await s.flush()
+    return lines

@@ -1,0 +1,345 @@
+"""C&C campaign use cases: leader fate (CC-1, CC-2), trophies (CC-3) and Glory (CC-4)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from sqlmodel import select
+from sqlmodel.ext.asyncio.session import AsyncSession
+
+from bot.engine.cc_model import Circumstance, GloryKind, Presence
+from bot.engine.dice import roll_key
+from bot.engine.errors import InvalidInput, RuleViolation
+from bot.engine.glory import (
+    GloryEntry as EngineGloryEntry,
+)
+from bot.engine.glory import (
+    GloryLedger,
+    GlorySpent,
+    spend_anti_guerrilla,
+    spend_heroic,
+    spend_leadership,
+    spend_ordenanza,
+    spend_rally,
+    spend_stragglers,
+)
+from bot.engine.leaders import LeaderFate, next_battle_command, roll_leader_fate
+from bot.engine.model import LeaderStatus, Outcome, Quality, Unit, UnitType, parse_enum
+from bot.engine.phases import Phase
+from bot.engine.rolls import BatchRoll, Roll
+from bot.engine.trophies import TrophyResult, roll_trophy
+from bot.store.db import Database
+from bot.store.models import BattleRow, Campaign, GloryEntry, LeaderEvent, LeaderRow, UnitRow
+
+from .actors import Actor, require_player, standing
+from .battles import get_battle
+from .errors import NotFound, PermissionDenied
+from .loading import State, get_campaign, load_state, turn_dice
+from .logbook import log_event, log_roll
+from .orders import require_phase
+
+GONE = {LeaderStatus.SLAIN, LeaderStatus.MORTAL_WOUND, LeaderStatus.CAPTURED, LeaderStatus.CRIPPLED}
+
+
+# --- leader fate ----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class FateOutcome:
+    leader: str
+    fate: LeaderFate
+    replacement: str | None
+    lines: tuple[str, ...]
+
+
+def _fate_due(state: State, battles: list[BattleRow], leader: str) -> tuple[BattleRow, str, Circumstance]:
+    """The reported battle where ``leader`` fell and is still awaiting his fate roll."""
+    for b in battles:
+        fates = b.aftermath.get("fates", {})
+        for name in fates:
+            if name.lower() == leader.strip().lower() and fates[name] is None:
+                for side in (b.report or {}).get("sides", []):
+                    for c in side.get("leader_casualties", []) or []:
+                        if str(c.get("leader", "")).lower() == name.lower():
+                            return b, name, parse_enum(Circumstance, c.get("fell", "other"), "circumstance")
+    raise NotFound(f"{leader!r} has no fate roll due: only leaders reported fallen in a battle of this turn roll (CC-1).")
+
+
+async def _reported_battles(s: AsyncSession, campaign: Campaign) -> list[BattleRow]:
+    return list((await s.exec(select(BattleRow).where(BattleRow.campaign_id == campaign.id,
+                                                      BattleRow.turn == campaign.turn,
+                                                      BattleRow.state == "reported"))).all())
+
+
+async def _apply_fate(s: AsyncSession, campaign: Campaign, state: State, battle: BattleRow, name: str,
+                      circumstance: Circumstance) -> FateOutcome:
+    leader_row = next((ld for ld in state.leaders.values() if ld.name == name), None)
+    if leader_row is None:
+        raise NotFound(f"There is no leader {name!r} in this campaign.")
+    dice = await turn_dice(s, campaign)
+    key = roll_key(campaign.turn, Phase.AFTERMATH, f"battle:{battle.number}/leader:{leader_row.key}", "fate")
+    fate = roll_leader_fate(name, circumstance, dice, key)
+    for r in fate.rolls:
+        await log_roll(s, campaign, r)
+    leader_row.status = fate.status.value
+    s.add(LeaderEvent(campaign_id=campaign.id, leader_key=leader_row.key, turn=campaign.turn, status=fate.status.value,
+                      reason=f"fell in battle {battle.number} ({circumstance.label}): {fate.label} (CC-1)"))
+    lines = [f"{name}: {fate.label} (CC-1)."]
+    replacement = None
+    force_key = leader_row.force_key
+    if fate.status in GONE and force_key:
+        # CC-2: he leaves for good and a New Leader, designated by the Force's main arm, takes over.
+        units = state.units.get(force_key, [])
+        arm = max(units, key=lambda u: u.sp).type if units else UnitType.INFANTRY.value
+        leader_row.force_key = None
+        replacement = f"New Leader ({arm}) of {state.forces[force_key].name}"
+        s.add(LeaderRow(campaign_id=campaign.id, force_key=force_key, key=f"{leader_row.key}-new{campaign.turn}",
+                        name=replacement, cv=leader_row.cv, kind="new", designation=arm))
+        lines.append(f"{replacement} takes command (CC-2), with {name}'s Command Value until the GM says otherwise.")
+    elif fate.status is LeaderStatus.MODERATE_WOUND:
+        lines.append(f"{name} misses the next battle; a Temporary Leader stands in (CC-2).")
+    elif fate.status is LeaderStatus.SERIOUS_WOUND:
+        lines.append(f"{name} commands from an open carriage until the campaign ends (CC-2).")
+    if fate.status is LeaderStatus.CAPTURED:
+        side = next(sd for sd in battle.side_keys if sd != leader_row_side(state, force_key, battle))
+        s.add(GloryEntry(campaign_id=campaign.id, side_key=side, turn=campaign.turn, amount=1, kind="award",
+                         reason=f"enemy leader {name} captured", rule="CC-4", battle=battle.number))
+        lines.append(f"{state.sides[side].name} gains 1 Glory for capturing {name} (CC-4).")
+    s.add(leader_row)
+    battle.aftermath = {**battle.aftermath, "fates": {**battle.aftermath.get("fates", {}), name: fate.status.value}}
+    s.add(battle)
+    return FateOutcome(name, fate, replacement, tuple(lines))
+
+
+def leader_row_side(state: State, force_key: str | None, battle: BattleRow) -> str:
+    if force_key and force_key in state.forces:
+        return state.forces[force_key].side_key
+    return battle.side_keys[0]
+
+
+async def leader_fate(db: Database, campaign_id: int, actor: Actor, leader: str,
+                      circumstance: str | Circumstance | None = None) -> FateOutcome:
+    """Phase 4: roll a fallen leader's fate (CC-1) and apply his replacement (CC-2)."""
+    async with db.transaction() as s:
+        campaign = await get_campaign(s, campaign_id, lock=True)
+        require_phase(campaign, Phase.AFTERMATH, "Rolling a leader's fate")
+        st = await standing(s, campaign, actor)
+        state = await load_state(s, campaign)
+        battle, name, reported = _fate_due(state, await _reported_battles(s, campaign), leader)
+        if circumstance is not None and parse_enum(Circumstance, circumstance, "circumstance") is not reported:
+            raise RuleViolation(f"The report says {name} fell in {reported.label}: the fate uses that table (CC-1).")
+        row = next(ld for ld in state.leaders.values() if ld.name == name)
+        side = state.forces[row.force_key].side_key if row.force_key else None
+        if not st.gm and st.side != side:
+            raise PermissionDenied(f"{name} is not one of your side's leaders.")
+        out = await _apply_fate(s, campaign, state, battle, name, reported)
+        await log_event(s, campaign, " ".join(out.lines))
+        return out
+
+
+# --- trophies -------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class TrophyOutcome:
+    battle: int
+    result: TrophyResult
+    text: str
+
+
+def _attempt(battle: BattleRow, unit: str, target: str) -> tuple[str, dict[str, bool]]:
+    for m in (battle.report or {}).get("melee_eliminations", []) or []:
+        if str(m.get("by")) == unit and str(m.get("unit")) == target:
+            return f"{unit}>{target}", {"ordered": bool(m.get("ordered")), "took_ground": bool(m.get("took_ground"))}
+    raise NotFound(f"Battle {battle.number}'s report has no melee in which {unit!r} eliminated {target!r} (CC-3).")
+
+
+async def _roll_trophy(s: AsyncSession, campaign: Campaign, state: State, battle: BattleRow, unit: str,
+                       target: str) -> TrophyOutcome:
+    key, flags = _attempt(battle, unit, target)
+    units = {u.key: (fk, u) for fk, rows in state.units.items() for u in rows}
+    if unit not in units or target not in units:
+        raise NotFound(f"Unknown unit {unit!r} or {target!r}.")
+    forces = {k: state.force(k) for k in battle.force_keys}
+    captor = next(u for f in forces.values() for u in f.units if u.id == unit)
+    victim_force = state.force(units[target][0])
+    victim = next(u for u in victim_force.units if u.id == target)
+    dice = await turn_dice(s, campaign)
+    result = roll_trophy(captor, victim, dice,
+                         roll_key(campaign.turn, Phase.AFTERMATH, f"battle:{battle.number}/unit:{unit}", f"trophy:{target}"),
+                         **flags)
+    await log_roll(s, campaign, result.roll)
+    side = state.forces[units[unit][0]].side_key
+    text = f"{captor.name} tries for the flag of {victim.name}: " + ("trophy taken!" if result.taken else "no trophy.")
+    if result.taken:
+        s.add(GloryEntry(campaign_id=campaign.id, side_key=side, turn=campaign.turn, amount=1, kind="award",
+                         reason=f"trophy of {victim.name} taken", rule="CC-4", battle=battle.number))
+        text += f" {state.sides[side].name} gains 1 Glory (CC-4)."
+    battle.aftermath = {**battle.aftermath, "trophies": {**battle.aftermath.get("trophies", {}), key: result.taken}}
+    s.add(battle)
+    return TrophyOutcome(battle.number, result, text)
+
+
+async def trophy_roll(db: Database, campaign_id: int, actor: Actor, battle: int | str, unit: str,
+                      target: str) -> TrophyOutcome:
+    """Phase 4: a unit that eliminated an enemy in melee tries for its flag (CC-3)."""
+    async with db.transaction() as s:
+        campaign = await get_campaign(s, campaign_id, lock=True)
+        require_phase(campaign, Phase.AFTERMATH, "Trophy rolls")
+        side = await require_player(s, campaign, actor)
+        row = await get_battle(s, campaign, battle)
+        state = await load_state(s, campaign)
+        key, _ = _attempt(row, unit, target)
+        pending = row.aftermath.get("trophies", {})
+        if key not in pending:
+            raise RuleViolation(f"{unit} cannot take a trophy from {target}: see the battle report's summary (CC-3).")
+        if pending[key] is not None:
+            raise RuleViolation(f"{unit} has already tried for {target}'s flag.")
+        owner = next((fk for fk, rows in state.units.items() for u in rows if u.key == unit), None)
+        if owner is None or state.forces[owner].side_key != side:
+            raise PermissionDenied(f"{unit} is not one of your side's units.")
+        out = await _roll_trophy(s, campaign, state, row, unit, target)
+        await log_event(s, campaign, out.text)
+        return out
+
+
+async def roll_pending_fates_and_trophies(s: AsyncSession, campaign: Campaign, state: State,
+                                          battle: BattleRow) -> list[str]:
+    """End of Phase 4: the bot rolls fates and trophies nobody rolled (same keyed dice)."""
+    lines: list[str] = []
+    for name, status in list(battle.aftermath.get("fates", {}).items()):
+        if status is None:
+            _, _, circ = _fate_due(state, [battle], name)
+            out = await _apply_fate(s, campaign, state, battle, name, circ)
+            lines.append("Rolled by the bot: " + " ".join(out.lines))
+    for key, taken in list(battle.aftermath.get("trophies", {}).items()):
+        if taken is None:
+            unit, target = key.split(">", 1)
+            out2 = await _roll_trophy(s, campaign, state, battle, unit, target)
+            lines.append("Rolled by the bot: " + out2.text)
+    return lines
+
+
+# --- glory ----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class SideGlory:
+    side: str
+    name: str
+    balance: int
+    lines: tuple[str, ...]
+
+
+def _ledger(side: str, rows: list[GloryEntry]) -> GloryLedger:
+    return GloryLedger(side, tuple(
+        EngineGloryEntry(r.amount, GloryKind(r.kind), r.reason, r.rule, None if r.battle is None else str(r.battle),
+                         r.subject)
+        for r in rows if r.side_key == side
+    ))
+
+
+async def _glory_rows(s: AsyncSession, campaign: Campaign) -> list[GloryEntry]:
+    return list((await s.exec(select(GloryEntry).where(GloryEntry.campaign_id == campaign.id)
+                              .order_by(GloryEntry.id))).all())  # type: ignore[arg-type]
+
+
+async def glory_balance(db: Database, campaign_id: int) -> tuple[SideGlory, ...]:
+    """Glory per side with its history (public, CC-4)."""
+    async with db.sessions() as s:
+        campaign = await get_campaign(s, campaign_id)
+        state = await load_state(s, campaign)
+        rows = await _glory_rows(s, campaign)
+        out = []
+        for key, sd in state.sides.items():
+            ledger = _ledger(key, rows)
+            out.append(SideGlory(key, sd.name, ledger.balance, ledger.lines()))
+        return tuple(out)
+
+
+SPENDS = ("heroic", "rally", "leadership", "stragglers", "anti_guerrilla", "ordenanza")
+
+
+@dataclass(frozen=True)
+class SpendOutcome:
+    kind: str
+    text: str
+    balance: int
+    roll: Roll | BatchRoll | None = None
+
+
+async def spend_glory(db: Database, campaign_id: int, actor: Actor, kind: str, *, unit: str | None = None,
+                      points: int | None = None) -> SpendOutcome:
+    """Spend Glory (CC-4): heroic, rally, leadership, stragglers (rolls the dice), anti_guerrilla, ordenanza.
+    Every limit is the engine's, refused with its reason."""
+    kind = kind.strip().lower().replace("-", "_").replace(" ", "_")
+    if kind not in SPENDS:
+        raise InvalidInput(f"Unknown Glory spend {kind!r}: choose {', '.join(SPENDS)}.")
+    async with db.transaction() as s:
+        campaign = await get_campaign(s, campaign_id, lock=True)
+        side = await require_player(s, campaign, actor)
+        state = await load_state(s, campaign)
+        ledger = _ledger(side, await _glory_rows(s, campaign))
+        unit_row = None
+        if kind in ("heroic", "rally", "leadership"):
+            if not unit:
+                raise InvalidInput(f"Say which unit the {kind} spend is for.")
+            unit_row = next((u for fk, rows in state.units.items() for u in rows
+                             if u.key == unit and state.forces[fk].side_key == side), None)
+            if unit_row is None:
+                raise NotFound(f"{unit!r} is not one of your side's units.")
+        roll = None
+        if kind == "heroic":
+            assert unit_row is not None
+            battle = ledger.latest_battle
+            won = battle is not None and any(
+                b.number == int(battle) and dict((sd.get("side"), sd.get("outcome")) for sd in (b.report or {}).get("sides", [])).get(side) == Outcome.WON.value
+                for b in (await s.exec(select(BattleRow).where(BattleRow.campaign_id == campaign.id))).all()
+            )
+            spent = spend_heroic(ledger, _engine_unit(unit_row), battle_id=battle or "-",
+                                 outcome=Outcome.WON if won else Outcome.LOST, already_heroic=unit_row.heroic)
+            unit_row.heroic = True
+            s.add(unit_row)
+        elif kind == "rally":
+            assert unit_row is not None
+            rally = spend_rally(ledger, _engine_unit(unit_row), original_sp=unit_row.original_sp)
+            spent = rally.spent
+            unit_row.sp = rally.unit.sp
+            s.add(unit_row)
+        elif kind == "leadership":
+            assert unit_row is not None
+            spent = spend_leadership(ledger, _engine_unit(unit_row), ordered=True)
+        elif kind == "stragglers":
+            if not points:
+                raise InvalidInput("Say how many Glory points to spend on Stragglers (at most half your Glory).")
+            dice = await turn_dice(s, campaign)
+            key = roll_key(campaign.turn, campaign.phase, f"side:{side}", f"stragglers{len(ledger.entries)}")
+            result = spend_stragglers(ledger, points, dice, key)
+            spent, roll = result.spent, result.roll
+            await log_roll(s, campaign, roll)
+            spent = GlorySpent(spent.ledger, spent.entry, spent.text + " " + " ".join(result.lines()))
+        elif kind == "anti_guerrilla":
+            spent = spend_anti_guerrilla(ledger, theatre=campaign.theatre)
+        else:
+            spent = spend_ordenanza(ledger, theatre=campaign.theatre, allied=True)
+        e = spent.entry
+        s.add(GloryEntry(campaign_id=campaign.id, side_key=side, turn=campaign.turn, amount=e.amount, kind=e.kind.value,
+                         reason=e.reason, rule=e.rule, battle=int(e.battle_id) if e.battle_id and e.battle_id.isdigit() else None,
+                         subject=e.subject))
+        await log_event(s, campaign, f"{state.sides[side].name} spends Glory: {spent.text}")
+        return SpendOutcome(kind, spent.text, spent.ledger.balance, roll)
+
+
+def _engine_unit(row: UnitRow) -> Unit:
+    return Unit(row.key, row.name, row.sp, UnitType(row.type), Quality(row.quality), row.mercenary, row.flag)
+
+
+def leader_roster_lines(state: State) -> list[str]:
+    """Each leader, his status, and what it means at the next battle (CC-2)."""
+    out = []
+    for fkey, ld in sorted(state.leaders.items()):
+        cmd = next_battle_command(LeaderStatus(ld.status), designated=UnitType(ld.designation) if ld.designation else None)
+        where = state.forces[fkey].name if fkey in state.forces else "-"
+        extra = "" if cmd.presence is Presence.COMMANDS and ld.kind == "leader" else "; " + "; ".join(cmd.lines())
+        out.append(f"{ld.name} ({where}, CV {ld.cv}): {ld.status.replace('_', ' ')}{extra}")
+    return out
