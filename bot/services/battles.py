@@ -101,3 +101,99 @@ async def require_in_battle(s: AsyncSession, campaign: Campaign, actor: Actor, b
     if st.gm:
         return None
     raise PermissionDenied(f"Only the sides in battle {battle.number} and the GM can do that.")
+
+
+@dataclass(frozen=True)
+class BattleLine:
+    number: int
+    turn: int
+    square: str
+    sides: tuple[str, ...]
+    forces: tuple[str, ...]
+    state: str
+
+
+async def list_battles(db: Database, campaign_id: int, *, turn: int | None = None) -> tuple[BattleLine, ...]:
+    """Battles of a turn (this one by default) and their state: public."""
+    async with db.sessions() as s:
+        campaign = await get_campaign(s, campaign_id)
+        state = await load_state(s, campaign)
+        rows = (await s.exec(select(BattleRow).where(BattleRow.campaign_id == campaign_id,
+                                                     BattleRow.turn == (turn or campaign.turn))
+                             .order_by(BattleRow.number))).all()
+        return tuple(
+            BattleLine(b.number, b.turn, b.square, tuple(state.sides[k].name for k in b.side_keys),
+                       tuple(state.forces[k].name for k in b.force_keys), b.state)
+            for b in rows
+        )
+
+
+REACTION_AT_START = {
+    "confused": "all its units start the battle disordered (MC-2)",
+    "unsteady": "all its units start the battle demoralised and disordered (MC-2)",
+}
+
+
+@dataclass(frozen=True)
+class Brief:
+    """Everything the tabletop needs to set up a battle."""
+
+    number: int
+    square: str
+    terrain: str
+    features: tuple[str, ...]
+    weather: str
+    lines: tuple[str, ...]
+
+
+async def brief(db: Database, campaign_id: int, actor: Actor, battle: int | str,
+                *, rules: RuleBook | None = None) -> Brief:
+    """The battle brief (for the players in the battle and the GM): Forces, units and strengths, leaders
+    and what their status means here (CC-2), terrain, weather, reactions, scouting, Glory to spend."""
+    from bot.engine.cc_model import Presence
+    from bot.engine.glory import stragglers_limit
+    from bot.engine.leaders import next_battle_command
+    from bot.engine.model import LeaderStatus, Square, UnitType
+
+    from .cc import glory_balance
+
+    rules = rules or default_rulebook()
+    async with db.sessions() as s:
+        campaign = await get_campaign(s, campaign_id)
+        row = await get_battle(s, campaign, battle)
+        await require_in_battle(s, campaign, actor, row)
+        state = await load_state(s, campaign)
+    cell = state.cmap.cell(Square.parse(row.square))
+    weather = rules.weather.kinds.get(campaign.weather or "")
+    lines: list[str] = []
+    for side in row.side_keys:
+        lines.append(f"**{state.sides[side].name}**")
+        for fkey in row.force_keys:
+            f = state.forces[fkey]
+            if f.side_key != side:
+                continue
+            units = state.units.get(fkey, [])
+            lines.append(f"{f.name}: {sum(u.sp for u in units)} SP, order {f.order.replace('_', ' ')}"
+                         + (f", {f.reaction}: {REACTION_AT_START.get(f.reaction, '')}" if f.reaction else ""))
+            for u in units:
+                marks = [u.quality, u.type] + (["mercenary"] if u.mercenary else []) + (["Heroic"] if u.heroic else []) \
+                    + ([] if u.flag else ["no flag"])
+                lines.append(f"  {u.name}: {u.sp}/{u.original_sp} SP ({', '.join(marks)})")
+            ld = state.leaders.get(fkey)
+            if ld is not None:
+                cmd = next_battle_command(LeaderStatus(ld.status),
+                                          designated=UnitType(ld.designation) if ld.designation else None)
+                extra = "" if cmd.presence is Presence.COMMANDS and ld.kind == "leader" else ": " + "; ".join(cmd.lines())
+                lines.append(f"  Leader {ld.name} (CV {ld.cv}), {ld.status.replace('_', ' ')}{extra}")
+    scouting = row.scouting
+    if "_winner" in scouting:
+        winner = scouting["_winner"]
+        lines.append("Scouting (RU-5): " + (f"{state.sides[winner].name} wins: deploys second and sees the enemy deployment"
+                                            if winner else "a tie: nobody gains the advantage"))
+    else:
+        lines.append("Scouting (RU-5): not complete (/battle scout).")
+    for g in await glory_balance(db, campaign_id):
+        if g.side in row.side_keys:
+            lines.append(f"{g.name} has {g.balance} Glory (Stragglers: at most {stragglers_limit(g.balance)}, CC-4)")
+    return Brief(row.number, row.square, cell.terrain.value, tuple(sorted(f.value for f in cell.features)),
+                 f"{weather.label} (house rule RU-10)" if weather else "not rolled", tuple(lines))

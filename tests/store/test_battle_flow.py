@@ -157,3 +157,19 @@ async def test_a_reported_battle_rolls_its_aftermath_fate_trophy_and_glory(db) -
     assert report.ok and report.unverifiable == 0
     keys = {r["key"] for r in log["rolls"]}
     assert "t1/p5/side:au/will-to-fight" in keys  # the loser tests its Will to Fight (MC-9)
+
+
+async def test_the_battle_brief_gives_the_table_what_it_needs_and_only_to_those_in_it(db) -> None:
+    from .conftest import OUTSIDER
+
+    cid, number = await to_battle(db)
+    listed = await battles.list_battles(db, cid)
+    assert [(b.number, b.square, b.state) for b in listed] == [(1, "E4", "pending")]
+    b = await battles.brief(db, cid, FRENCH, number)
+    text = "\n".join(b.lines)
+    assert "V Corps: 14 SP, order forced march" in text
+    assert "Riesch: 12/12 SP (raw, infantry)" in text and "Leader Mack (CV 1), fit" in text
+    assert "Scouting (RU-5): not complete" in text
+    assert "France has 0 Glory" in text
+    with pytest.raises(PermissionDenied, match="Only the sides in battle 1"):
+        await battles.brief(db, cid, OUTSIDER, number)

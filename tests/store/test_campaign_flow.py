@@ -229,3 +229,37 @@ async def test_an_uploaded_scenario_with_a_yaml_tag_is_refused(db) -> None:
     hostile = "name: !!python/object/apply:os.system ['echo pwned']\n"
     with pytest.raises(InvalidInput, match="not valid YAML"):
         await campaigns.create_campaign(db, guild_id=1, channel_id=5, gm=GM, name="X", scenario_text=hostile)
+
+
+async def test_gm_corrections_are_logged_publicly_and_refused_to_players(db) -> None:
+    from bot.services import gm
+
+    cid = await tutorial(db)
+    with pytest.raises(PermissionDenied, match="Only the GM"):
+        await gm.edit_force(db, cid, FRENCH, "soult", square="D4")
+    done = await gm.edit_force(db, cid, GM, "IV Corps", square="d5", reaction="confused", unit="vandamme", sp=9)
+    assert done.changes == ("square C4 -> D5", "reaction none -> confused", "Vandamme's Division 12 -> 9 SP")
+    austrian_log = " ".join(line.text for line in await views.read_log(db, cid, AUSTRIAN, limit=500))
+    assert "GM correction to IV Corps: square C4 -> D5" in austrian_log
+    with pytest.raises(InvalidInput, match="Nothing to correct"):
+        await gm.edit_force(db, cid, GM, "soult")
+    with pytest.raises(InvalidInput, match="Unknown reaction 'panicked'"):
+        await gm.edit_force(db, cid, GM, "soult", reaction="panicked")
+
+
+async def test_deadlines_and_absences_are_kept_in_the_database(db) -> None:
+    import datetime as dt
+
+    from bot.services import gm
+
+    cid = await tutorial(db)
+    now = dt.datetime(2026, 11, 21, 12, 0, tzinfo=dt.UTC)
+    deadline = await gm.set_deadline(db, cid, GM, 48, now=now)
+    assert deadline == now + dt.timedelta(hours=48)
+    assert (await views.status(db, cid, FRENCH)).deadline == deadline
+    with pytest.raises(InvalidInput, match="A deadline is 1 minute to 1440 hours away"):
+        await gm.set_deadline(db, cid, GM, 0)
+    back = await gm.declare_away(db, cid, FRENCH, 3, now=now)
+    assert back == now + dt.timedelta(days=3)
+    with pytest.raises(PermissionDenied):
+        await gm.declare_away(db, cid, OUTSIDER, 3)

@@ -1,0 +1,100 @@
+"""GM corrections, deadlines and absences. Every correction is logged publicly."""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass
+
+from sqlmodel import select
+
+from bot.engine.errors import InvalidInput
+from bot.engine.model import Order, Reaction, parse_enum
+from bot.store.db import Database
+from bot.store.models import Player, utcnow
+
+from .actors import Actor, require_gm, require_player
+from .loading import get_campaign, load_state
+from .logbook import log_event
+
+MAX_DEADLINE_HOURS = 24 * 60
+MAX_AWAY_DAYS = 60
+
+
+@dataclass(frozen=True)
+class Correction:
+    force: str
+    changes: tuple[str, ...]
+
+
+async def edit_force(db: Database, campaign_id: int, gm: Actor, force: str, *, square: str | None = None,
+                     order: str | None = None, reaction: str | None = None, unit: str | None = None,
+                     sp: int | None = None) -> Correction:
+    """GM: correct a Force (square, order, reaction, a unit's SP); logged publicly."""
+    async with db.transaction() as s:
+        campaign = await get_campaign(s, campaign_id, lock=True)
+        require_gm(campaign, gm)
+        state = await load_state(s, campaign)
+        row = state.find_force(force)
+        changes: list[str] = []
+        if square is not None:
+            sq = state.cmap.parse(square)
+            if state.cmap.cell(sq).terrain.is_water:
+                raise InvalidInput(f"{sq} is water: put the Force on land.")
+            changes.append(f"square {row.square} -> {sq}")
+            row.square = str(sq)
+        if order is not None:
+            new = parse_enum(Order, order, "order")
+            changes.append(f"order {row.order} -> {new.value}")
+            row.order = new.value
+        if reaction is not None:
+            new_r = None if reaction.strip().lower() in ("none", "") else parse_enum(Reaction, reaction, "reaction")
+            changes.append(f"reaction {row.reaction or 'none'} -> {new_r.value if new_r else 'none'}")
+            row.reaction = new_r.value if new_r else None
+        if (unit is None) != (sp is None):
+            raise InvalidInput("To correct a unit's strength give both the unit and its SP.")
+        if unit is not None and sp is not None:
+            if not 0 <= sp <= 10_000:
+                raise InvalidInput(f"A unit's strength is 0 to 10,000 SP, not {sp}.")
+            urow = next((u for u in state.units.get(row.key, []) if u.key == unit or u.name.lower() == unit.lower()), None)
+            if urow is None:
+                raise InvalidInput(f"{row.name} has no unit {unit!r}.")
+            changes.append(f"{urow.name} {urow.sp} -> {sp} SP")
+            urow.sp = sp
+            s.add(urow)
+        if not changes:
+            raise InvalidInput("Nothing to correct: give a square, order, reaction, or a unit and its SP.")
+        s.add(row)
+        await log_event(s, campaign, f"GM correction to {row.name}: {'; '.join(changes)}.", kind="gm")
+        return Correction(row.name, tuple(changes))
+
+
+async def set_deadline(db: Database, campaign_id: int, gm: Actor, hours: float,
+                       *, now: dt.datetime | None = None) -> dt.datetime:
+    """GM: the current phase ends ``hours`` from now (reminders go to those who have not acted)."""
+    if not 0 < hours <= MAX_DEADLINE_HOURS:
+        raise InvalidInput(f"A deadline is 1 minute to {MAX_DEADLINE_HOURS} hours away, not {hours!r} hours.")
+    async with db.transaction() as s:
+        campaign = await get_campaign(s, campaign_id, lock=True)
+        require_gm(campaign, gm)
+        campaign.deadline = (now or utcnow()) + dt.timedelta(hours=hours)
+        campaign.options = {**campaign.options, "_reminded": []}
+        s.add(campaign)
+        await log_event(s, campaign, f"The GM set the phase deadline to {campaign.deadline:%Y-%m-%d %H:%M} UTC.", kind="gm")
+        return campaign.deadline
+
+
+async def declare_away(db: Database, campaign_id: int, actor: Actor, days: int,
+                       *, now: dt.datetime | None = None) -> dt.datetime | None:
+    """A player declares an absence (0 days ends it)."""
+    if not 0 <= days <= MAX_AWAY_DAYS:
+        raise InvalidInput(f"An absence is 0 to {MAX_AWAY_DAYS} days, not {days!r}.")
+    async with db.transaction() as s:
+        campaign = await get_campaign(s, campaign_id, lock=True)
+        await require_player(s, campaign, actor)
+        player = (await s.exec(select(Player).where(Player.campaign_id == campaign_id,
+                                                    Player.member_id == actor.member_id))).one()
+        player.away_until = (now or utcnow()) + dt.timedelta(days=days) if days else None
+        s.add(player)
+        await log_event(s, campaign, f"{actor.name or 'A player'} is away for {days} day(s)." if days
+                        else f"{actor.name or 'A player'} is back.")
+        return player.away_until
