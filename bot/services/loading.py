@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections import defaultdict
 from dataclasses import dataclass, field
 
-from sqlmodel import select
+from sqlmodel import col, func, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from bot.engine.dice import SeededDice, new_turn_seed, seed_commitment
@@ -139,22 +139,29 @@ class State:
         raise NotFound(f"There is no Force {text!r} in this campaign.")
 
 
-async def load_state(session: AsyncSession, campaign: Campaign) -> State:
+async def load_state(session: AsyncSession, campaign: Campaign, *, force: str | None = None) -> State:
+    """The campaign's state; with ``force`` (a key or a name), only that Force, for one player's action."""
     cid = campaign.id
     sides = {s.key: s for s in (await session.exec(select(SideRow).where(SideRow.campaign_id == cid))).all()}
     # Forces with their leaders in one query (an outer join on the Force key), then their units.
     forces: dict[str, ForceRow] = {}
     leaders: dict[str, LeaderRow] = {}
-    joined = await session.exec(
+    stmt = (
         select(ForceRow, LeaderRow)
         .outerjoin(LeaderRow, (LeaderRow.campaign_id == ForceRow.campaign_id) & (LeaderRow.force_key == ForceRow.key))
         .where(ForceRow.campaign_id == cid)
     )
-    for force, leader in joined.all():
-        forces[force.key] = force
+    if force is not None:
+        text = force.strip()
+        stmt = stmt.where((ForceRow.key == text) | (func.lower(ForceRow.name) == text.lower()))
+    for row, leader in (await session.exec(stmt)).all():
+        forces[row.key] = row
         if leader is not None:
-            leaders[force.key] = leader
+            leaders[row.key] = leader
     units: dict[str, list[UnitRow]] = defaultdict(list)
-    for u in (await session.exec(select(UnitRow).where(UnitRow.campaign_id == cid).order_by(UnitRow.id))).all():
+    ustmt = select(UnitRow).where(UnitRow.campaign_id == cid)
+    if force is not None:
+        ustmt = ustmt.where(col(UnitRow.force_key).in_(list(forces)))
+    for u in (await session.exec(ustmt.order_by(UnitRow.id))).all():
         units[u.force_key].append(u)
     return State(campaign, await load_map(session, campaign), sides, forces, dict(units), leaders)

@@ -68,7 +68,7 @@ def require_phase(campaign: Campaign, phase: Phase, what: str) -> None:
 
 async def _own_force(s: AsyncSession, campaign: Campaign, actor: Actor, force: str) -> tuple[State, ForceRow]:
     side = await require_player(s, campaign, actor)
-    state = await load_state(s, campaign)
+    state = await load_state(s, campaign, force=force)
     row = state.find_force(force)
     if row.side_key != side:
         raise PermissionDenied(f"{row.name} is not one of your side's Forces.")

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from sqlalchemy import update
 from sqlmodel import delete, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
@@ -26,7 +27,7 @@ from bot.engine.tables import RuleBook, default_rulebook
 from bot.engine.will import Tallies, will_to_fight
 from bot.store.db import Database
 from bot.store.dump import PHASE_STATE, restore_campaign_fields, restore_tables, snapshot_state
-from bot.store.models import BattleRow, Campaign, Declaration, LogEntry, Snapshot, TurnSeed
+from bot.store.models import BattleRow, Campaign, Declaration, LogEntry, SideRow, Snapshot, TurnSeed
 
 from . import faults
 from .actors import Actor, require_gm
@@ -104,9 +105,8 @@ async def resolve_phase(db: Database, campaign_id: int, actor: Actor, *, expecte
             if nxt.turn != campaign.turn:
                 await _end_turn(s, campaign, result)
             campaign.turn, campaign.phase = nxt.turn, int(nxt.phase)
-            for side in (await load_state(s, campaign)).sides.values():
-                side.done = False
-                s.add(side)
+            await s.flush()
+            await s.exec(update(SideRow).where(SideRow.campaign_id == campaign.id).values(done=False))  # type: ignore[call-overload]
             if not await _runs_by_itself(s, campaign):
                 break
         result.after = TurnPosition(campaign.turn, Phase(campaign.phase))
