@@ -1,0 +1,45 @@
+"""Map rendering (Pillow): plain snapshots in, PNG bytes out.
+
+    png = render_png(snapshot, view="fr")                 # the whole map, as France sees it
+    png = render_png(snapshot, around=Square(5, 4), radius=2)  # a battle brief, or a phone
+    text = text_report(snapshot)                          # the same situation in words
+
+The services build the :class:`MapSnapshot` (and apply fog of war); this package imports only
+Pillow, the standard library and the engine's map model.
+"""
+
+from .cache import CacheInfo, map_fingerprint
+from .compose import GM, MAX_PNG_BYTES, encode_png, render_image, render_layout, render_png
+from .errors import InvalidSnapshot, RenderError
+from .layout import Layout, Window, choose_cell, layout_for, square_box
+from .model import Arrow, Counter, MapSnapshot, SideStyle
+from .palette import OKABE_ITO, side_colours
+from .report import text_report
+from .terrain import cache_info, clear_cache
+
+__all__ = [
+    "GM",
+    "MAX_PNG_BYTES",
+    "OKABE_ITO",
+    "Arrow",
+    "CacheInfo",
+    "Counter",
+    "InvalidSnapshot",
+    "Layout",
+    "MapSnapshot",
+    "RenderError",
+    "SideStyle",
+    "Window",
+    "cache_info",
+    "choose_cell",
+    "clear_cache",
+    "encode_png",
+    "layout_for",
+    "map_fingerprint",
+    "render_image",
+    "render_layout",
+    "render_png",
+    "side_colours",
+    "square_box",
+    "text_report",
+]

@@ -1,0 +1,165 @@
+"""Where everything goes: the square size chosen from the map size, the window shown, the title
+band, the map panel (squares plus coordinate margins) and the legend.
+
+The square size aims at a map about a thousand pixels wide (a 12x9 map gets 83-pixel squares, a
+5x5 crop 144), never under 40 pixels while the picture stays within its pixel budget (a 60x40 map
+gets 40), so labels stay legible on a phone; very large maps shrink to fit the budget, which keeps
+the PNG under 2 MB.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from bot.engine.model import Square
+
+from . import fonts
+from .errors import InvalidSnapshot
+from .furniture import LegendEntry, legend_entries, legend_height
+from .model import MapSnapshot
+
+TARGET_MAP_WIDTH = 1000
+MAX_CELL = 144
+MIN_CELL = 40
+MIN_CELL_ABS = 6
+MAX_SIDE = 3000
+MAX_MAP_PIXELS = 4_000_000
+MIN_WIDTH = 600
+MAX_RADIUS = 50
+
+
+@dataclass(frozen=True, slots=True)
+class Window:
+    """The squares drawn: ``cols`` x ``rows`` from (``col0``, ``row0``)."""
+
+    col0: int
+    row0: int
+    cols: int
+    rows: int
+
+    def contains(self, sq: Square) -> bool:
+        return self.col0 <= sq.col < self.col0 + self.cols and self.row0 <= sq.row < self.row0 + self.rows
+
+
+@dataclass(frozen=True, slots=True)
+class Layout:
+    """Pixel geometry of one picture. Coordinates are canvas pixels, (0, 0) top-left."""
+
+    cell: int
+    window: Window
+    margin: int
+    """Width of the coordinate margins around the squares."""
+    panel_x: int
+    panel_y: int
+    width: int
+    height: int
+    pad: int
+    title_height: int
+    legend_y: int
+    legend_height: int
+    coord_px: int
+    title_px: int
+    subtitle_px: int
+    legend_px: int
+    legend: tuple[LegendEntry, ...]
+
+    @property
+    def grid_x(self) -> int:
+        return self.panel_x + self.margin
+
+    @property
+    def grid_y(self) -> int:
+        return self.panel_y + self.margin
+
+    @property
+    def panel_size(self) -> tuple[int, int]:
+        return self.window.cols * self.cell + 2 * self.margin, self.window.rows * self.cell + 2 * self.margin
+
+    @property
+    def grid_box(self) -> tuple[int, int, int, int]:
+        return (self.grid_x, self.grid_y, self.grid_x + self.window.cols * self.cell,
+                self.grid_y + self.window.rows * self.cell)
+
+    def shows(self, sq: Square) -> bool:
+        return self.window.contains(sq)
+
+    def box(self, sq: Square) -> tuple[int, int, int, int]:
+        x0 = self.grid_x + (sq.col - self.window.col0) * self.cell
+        y0 = self.grid_y + (sq.row - self.window.row0) * self.cell
+        return x0, y0, x0 + self.cell, y0 + self.cell
+
+    def centre(self, sq: Square) -> tuple[float, float]:
+        x0, y0, _, _ = self.box(sq)
+        return x0 + self.cell / 2, y0 + self.cell / 2
+
+
+def square_box(layout: Layout, square: Square) -> tuple[int, int, int, int]:
+    """The pixels of ``square`` on the canvas: (x0, y0, x1, y1), x1 and y1 exclusive."""
+    if not layout.shows(square):
+        w = layout.window
+        first, last = Square(w.col0, w.row0), Square(w.col0 + w.cols - 1, w.row0 + w.rows - 1)
+        raise InvalidSnapshot(f"Square {square} is not in this picture: it shows {first} to {last}.")
+    return layout.box(square)
+
+
+def choose_cell(cols: int, rows: int) -> int:
+    """Square size in pixels for a window of ``cols`` x ``rows`` squares (see the module doc)."""
+    cell = min(MAX_CELL, max(MIN_CELL, TARGET_MAP_WIDTH // cols))
+    budget = math.isqrt(MAX_MAP_PIXELS // (cols * rows))
+    return max(MIN_CELL_ABS, min(cell, MAX_SIDE // cols, MAX_SIDE // rows, budget))
+
+
+def window_around(width: int, height: int, around: Square, radius: int) -> Window:
+    """The ``2 * radius + 1`` squares each way centred on ``around``, slid inwards at the map's edges."""
+    span = 2 * radius + 1
+    cols, rows = min(span, width), min(span, height)
+    col0 = min(max(0, around.col - radius), width - cols)
+    row0 = min(max(0, around.row - radius), height - rows)
+    return Window(col0, row0, cols, rows)
+
+
+def _clamp(v: float, low: int, high: int) -> int:
+    return int(max(low, min(high, round(v))))
+
+
+def layout_for(snapshot: MapSnapshot, *, around: Square | None = None, radius: int = 3,
+               cell: int | None = None) -> Layout:
+    """The layout :func:`render_image` uses for these options."""
+    cmap = snapshot.cmap
+    if around is None:
+        window = Window(0, 0, cmap.width, cmap.height)
+    else:
+        if not cmap.contains(around):
+            last = Square(cmap.width - 1, cmap.height - 1)
+            raise InvalidSnapshot(f"Cannot centre the picture on {around}: squares run from A1 to {last}.")
+        if not 0 <= radius <= MAX_RADIUS:
+            raise InvalidSnapshot(f"A radius of {radius!r} squares is not allowed: use 0 to {MAX_RADIUS}.")
+        window = window_around(cmap.width, cmap.height, around, radius)
+    if cell is None:
+        cell = choose_cell(window.cols, window.rows)
+    elif not MIN_CELL_ABS <= cell <= 200:
+        raise InvalidSnapshot(f"A square of {cell!r} pixels is not allowed: use {MIN_CELL_ABS} to 200.")
+
+    coord_px = _clamp(cell * 0.3, 11, 20)
+    last_row = str(window.row0 + window.rows)
+    margin = max(round(coord_px * 1.9), math.ceil(fonts.width(last_row, coord_px)) + coord_px)
+    panel_w = window.cols * cell + 2 * margin
+    panel_h = window.rows * cell + 2 * margin
+    pad = _clamp(panel_w / 80, 8, 24)
+    width = max(panel_w + 2 * pad, MIN_WIDTH)
+    title_px = _clamp(width / 28, 20, 44)
+    subtitle_px = max(12, round(title_px * 0.6))
+    title_height = round(title_px * 1.25 + subtitle_px * 1.35 + 1.6 * pad)
+    legend_px = _clamp(width / 50, 13, 22)
+    entries = legend_entries(snapshot, window.col0, window.row0, window.cols, window.rows)
+    legend_h = legend_height(entries, width - 2 * pad, legend_px)
+    panel_x = (width - panel_w) // 2
+    panel_y = title_height + pad
+    legend_y = panel_y + panel_h + pad
+    return Layout(
+        cell=cell, window=window, margin=margin, panel_x=panel_x, panel_y=panel_y, width=width,
+        height=legend_y + legend_h + pad, pad=pad, title_height=title_height, legend_y=legend_y,
+        legend_height=legend_h, coord_px=coord_px, title_px=title_px, subtitle_px=subtitle_px,
+        legend_px=legend_px, legend=entries,
+    )
