@@ -190,7 +190,8 @@ async def declare_move(db: Database, campaign_id: int, actor: Actor, force: str,
         roll = check.roll(dice, move_key(campaign, row.key))
         allowance = water_allowance(roll, route, rules) if route is not None else (roll.value or 0)
         move = DeclaredMove(row.key, row.side_key, engine_force.square, steps, allowance, roll, by_water)
-        payload = {"path": [str(sq) for sq in steps], "allowance": allowance, "by_water": by_water, "roll": roll.to_dict()}
+        payload = {"start": str(engine_force.square), "path": [str(sq) for sq in steps], "allowance": allowance,
+                   "by_water": by_water, "roll": roll.to_dict()}
         existing = await _declaration(s, campaign, row.key)
         if existing is None:
             s.add(Declaration(campaign_id=campaign.id, turn=campaign.turn, phase=campaign.phase, force_key=row.key,

@@ -109,6 +109,9 @@ async def resolve_phase(db: Database, campaign_id: int, actor: Actor, *, expecte
             await s.exec(update(SideRow).where(SideRow.campaign_id == campaign.id).values(done=False))  # type: ignore[call-overload]
             if not await _runs_by_itself(s, campaign):
                 break
+        from .maps import record_sightings
+
+        record_sightings(await load_state(s, campaign))
         result.after = TurnPosition(campaign.turn, Phase(campaign.phase))
         await log_event(s, campaign, f"Now: {result.after}.")
         s.add(campaign)

@@ -126,6 +126,8 @@ class SideRow(SQLModel, table=True):
     """Why the side must take a Will-to-Fight test this turn (empty: it need not)."""
     defeated: bool = False
     channel_id: int | None = Field(default=None, sa_type=sa.BigInteger)
+    last_seen: dict[str, str] = Field(default_factory=dict, sa_type=sa.JSON)
+    """Enemy Forces this side has seen and is no longer seeing: Force key -> square (faded on its map)."""
 
 
 class Player(SQLModel, table=True):
