@@ -54,10 +54,12 @@ def movement_check(
     extension: bool = True,
     weather: int = 0,
     weather_label: str = "weather",
+    extra: Sequence[Modifier] = (),
     allies: frozenset[str] = frozenset(),
     rules: RuleBook | None = None,
 ) -> Check:
-    """MC-5.1: 1D6 + the modifiers of the square where the movement starts."""
+    """MC-5.1: 1D6 + the modifiers of the square where the movement starts; ``extra`` carries
+    modifiers from outside MC-5.1 with their own rule IDs (a random event, RU-10)."""
     _require_may_move(force)
     mc = (rules or default_rulebook()).mc
     proc = mc.movement
@@ -81,6 +83,7 @@ def movement_check(
         if cell.has(Feature.ROAD) or cell.has(Feature.CARAVAN_TRACK):
             mods.append(ext["road"])
         mods += weather_modifier(weather, weather_label)
+    mods += extra
     return Check(proc.rule, proc.name, tuple(mods), proc.bands, subject=force.name)
 
 
@@ -242,6 +245,7 @@ def water_movement_check(
     *,
     weather: int = 0,
     weather_label: str = "weather",
+    extra: Sequence[Modifier] = (),
     allies: frozenset[str] = frozenset(),
     rules: RuleBook | None = None,
 ) -> Check:
@@ -266,6 +270,7 @@ def water_movement_check(
         mods.append(m["horse_barges"])
     mods += _territory_mods(m, territory_for(cell, force.side, allies))
     mods += _force_mods(m, force)
+    mods += extra
     return Check(proc.rule, proc.name, tuple(mods), proc.bands, subject=force.name)
 
 

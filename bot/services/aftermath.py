@@ -84,18 +84,20 @@ class ReportSummary:
 
 def summarise(state: State, plan: AftermathPlan) -> tuple[str, ...]:
     name = {k: sd.name for k, sd in state.sides.items()}
+    unit = {u.key: u.name for rows in state.units.values() for u in rows}
     lines = [", ".join(f"{name.get(s, s)} {o.value}" for s, o in plan.outcomes)]
     for w in plan.wounded:
-        lines.append(f"{state.forces[w.force_id].name}: {w.sp} SP killed in {w.unit_id} take the wounded check (MC-7.1)")
+        lines.append(f"{state.forces[w.force_id].name}: {w.sp} SP killed in {unit.get(w.unit_id, w.unit_id)} take the wounded check (MC-7.1)")
     for d in plan.deserters:
         sp = sum(p.sp for p in d.duty.pools)
-        lines.append(f"{state.forces[d.force_id].name}: {sp} SP of {d.unit_id} take the deserter check (MC-7.2)"
+        lines.append(f"{state.forces[d.force_id].name}: {sp} SP of {unit.get(d.unit_id, d.unit_id)} take the deserter check (MC-7.2)"
                      + (f", {d.duty.lost_outright} desert outright (RU-6)" if d.duty.lost_outright else ""))
     for f in plan.leader_fates:
         lines.append(f"{f.leader} fell ({f.circumstance.label}): fate roll due (CC-1)")
     for a in plan.trophy_attempts:
-        lines.append(f"{a.captor_id} may try for the flag of {a.victim_id} (CC-3)" if a.eligibility.eligible
-                     else f"{a.captor_id} cannot take a trophy from {a.victim_id}: {'; '.join(a.eligibility.reasons)}")
+        captor, victim = unit.get(a.captor_id, a.captor_id), unit.get(a.victim_id, a.victim_id)
+        lines.append(f"{captor} may try for the flag of {victim} (CC-3)" if a.eligibility.eligible
+                     else f"{captor} cannot take a trophy from {victim}: {'; '.join(a.eligibility.reasons)}")
     for r in plan.reactions:
         lines.append(f"{state.forces[r.force_id].name} becomes {r.after.label} (MC-7.4)")
     for r in plan.retreats:

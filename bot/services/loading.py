@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from sqlmodel import col, func, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from bot.engine.dice import SeededDice, new_turn_seed, seed_commitment
+from bot.engine import dice as _dice
+from bot.engine.dice import SeededDice, seed_commitment
 from bot.engine.grid import CampaignMap
 from bot.engine.model import (
     Cell,
@@ -29,6 +31,15 @@ from bot.store.models import Campaign, ForceRow, LeaderRow, MapSquare, SideRow, 
 from .errors import NotFound
 
 _MAPS: dict[int, CampaignMap] = {}
+
+# Where turn seeds come from: secrets by default; the offline demo makes them reproducible.
+new_turn_seed: Callable[[], bytes] = _dice.new_turn_seed
+
+
+def use_seed_source(source: Callable[[], bytes] | None) -> None:
+    """Replace the source of turn seeds (``None`` restores the secret one). Demo and tests only."""
+    global new_turn_seed
+    new_turn_seed = source or _dice.new_turn_seed
 
 
 async def get_campaign(session: AsyncSession, campaign_id: int, *, lock: bool = False) -> Campaign:

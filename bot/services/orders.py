@@ -28,7 +28,7 @@ from bot.engine.movement import (
     water_movement_check,
 )
 from bot.engine.phases import Phase
-from bot.engine.rolls import Check, Roll
+from bot.engine.rolls import Check, Modifier, Roll
 from bot.engine.tables import RuleBook, default_rulebook
 from bot.store.db import Database
 from bot.store.models import Campaign, Declaration, ForceRow
@@ -144,10 +144,12 @@ def _move_check(state: State, force: Force, steps: tuple[Square, ...], by_water:
     w_mod, w_label = (weather.movement, weather.label) if weather else (0, "weather")
     cmap = state.cmap
     start_cell = cmap.cell(force.square)
+    side = state.sides[force.side]
+    extra = (Modifier(side.movement_modifier, "RU-10", "random event (house rule)"),) if side.movement_modifier else ()
     if not by_water:
         check_land_path(cmap, force.square, steps, rules)
         return movement_check(force, start_cell, extension=bool(campaign.options.get("movement_extension", True)),
-                              weather=w_mod, weather_label=w_label, rules=rules), None
+                              weather=w_mod, weather_label=w_label, extra=extra, rules=rules), None
     embarking = not start_cell.terrain.is_water
     landing = not cmap.cell(steps[-1]).terrain.is_water
     on_sea = any(cmap.cell(sq).terrain.is_water for sq in steps)
@@ -156,7 +158,8 @@ def _move_check(state: State, force: Force, steps: tuple[Square, ...], by_water:
                           embarking=embarking, landing=landing)
     else:
         route = river_route(cmap, force.square, steps, embarking=False, landing=False)
-    return water_movement_check(force, start_cell, route, weather=w_mod, weather_label=w_label, rules=rules), route
+    return water_movement_check(force, start_cell, route, weather=w_mod, weather_label=w_label, extra=extra,
+                                rules=rules), route
 
 
 async def move_odds(db: Database, campaign_id: int, actor: Actor, force: str, path: str, *, by_water: bool = False,
