@@ -71,14 +71,22 @@ def stand_in_report(state_forces: dict[str, dict], sides: Sequence[str]) -> dict
 
 
 async def run_demo(scenario: str, turns: int, seed: int, out: Path) -> list[Path]:
-    from bot.render import GM as _GM  # noqa: F401  (fail early if Pillow is missing)
-    from bot.services import aftermath, battles, campaigns, loading, maps, orders, resolution, views
+    from bot.services import loading
+
+    counter = itertools.count(1)
+    loading.use_seed_source(lambda: hashlib.sha256(f"aide-de-camp/demo/{seed}/{next(counter)}".encode()).digest())
+    try:
+        return await _play(scenario, turns, seed, out)
+    finally:
+        loading.use_seed_source(None)
+
+
+async def _play(scenario: str, turns: int, seed: int, out: Path) -> list[Path]:
+    from bot.services import aftermath, battles, campaigns, maps, orders, resolution, views
     from bot.services.actors import Actor
     from bot.store.db import Database
     from bot.store.models import LogEntry
 
-    counter = itertools.count(1)
-    loading.use_seed_source(lambda: hashlib.sha256(f"aide-de-camp/demo/{seed}/{next(counter)}".encode()).digest())
     out.mkdir(parents=True, exist_ok=True)
     written: list[Path] = []
     spec = load_bundled(scenario)
@@ -174,7 +182,6 @@ async def run_demo(scenario: str, turns: int, seed: int, out: Path) -> list[Path
         (out / "roll-log.json").write_text(json.dumps(rolls, indent=1), encoding="utf-8")
         written += [out / "log.md", out / "roll-log.json"]
         await db.dispose()
-    loading.use_seed_source(None)
     return written
 
 
