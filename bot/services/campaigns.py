@@ -175,7 +175,8 @@ async def change_setting(db: Database, campaign_id: int, gm: Actor, name: str, v
         spec = rules.mc.options.get(name)
         if spec is not None and isinstance(value, str):
             value = _coerce(value, spec.choices)
-        merged = check_options({**campaign.options, name: value}, rules)
+        rule_options = {k: v for k, v in campaign.options.items() if k in rules.mc.options}
+        merged = check_options({**rule_options, name: value}, rules)
         campaign.options = {**campaign.options, **merged}
         if name == "adjacency":
             campaign.adjacency = int(value)

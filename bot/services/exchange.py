@@ -27,7 +27,7 @@ from .logbook import log_event, roll_log
 FORMAT = "aide-de-camp/campaign"
 MAX_IMPORT_BYTES = 20 * 1024 * 1024
 MAX_ROWS = 200_000
-MAX_INT = 2**53
+MAX_INT = 2**63 - 1  # BIGINT: Discord ids are 64-bit snowflakes
 CAMPAIGN_FIELDS = ("name", "scenario", "options", "language", "climate", "start_date", "turn", "phase", "status",
                    "weather", "holdings", "map_width", "map_height", "adjacency", "sight")
 LOG_FIELDS = ("turn", "phase", "kind", "visibility", "text", "data", "roll_key", "undone", "created_at")

@@ -34,7 +34,7 @@ from bot.store.db import Database
 from bot.store.models import Campaign, Declaration, ForceRow
 
 from .actors import Actor, require_player
-from .errors import PermissionDenied, WrongPhase
+from .errors import NotFound, WrongPhase
 from .loading import State, get_campaign, load_state, turn_dice
 from .logbook import log_roll
 
@@ -71,7 +71,8 @@ async def _own_force(s: AsyncSession, campaign: Campaign, actor: Actor, force: s
     state = await load_state(s, campaign, force=force)
     row = state.find_force(force)
     if row.side_key != side:
-        raise PermissionDenied(f"{row.name} is not one of your side's Forces.")
+        # Answer as for an unknown Force: naming it would tell the player it exists (fog of war).
+        raise NotFound(f"You have no Force {force!r}.")
     if row.state != "active":
         raise RuleViolation(f"{row.name} is not on the map.")
     return state, row

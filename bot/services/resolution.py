@@ -113,10 +113,18 @@ async def resolve_phase(db: Database, campaign_id: int, actor: Actor, *, expecte
 
         record_sightings(await load_state(s, campaign))
         result.after = TurnPosition(campaign.turn, Phase(campaign.phase))
+        clear_deadline(campaign)
         await log_event(s, campaign, f"Now: {result.after}.")
         s.add(campaign)
         await _trim_snapshots(s, campaign_id)
         return result
+
+
+def clear_deadline(campaign: Campaign) -> None:
+    """A phase's deadline and its reminders end with the phase."""
+    campaign.deadline = None
+    if "_reminded" in campaign.options:
+        campaign.options = {k: v for k, v in campaign.options.items() if k != "_reminded"}
 
 
 async def _runs_by_itself(s: AsyncSession, campaign: Campaign) -> bool:
@@ -457,6 +465,7 @@ async def undo(db: Database, campaign_id: int, actor: Actor, *, expected_version
             e.undone = True
             s.add(e)
         await s.delete(snap)
+        clear_deadline(campaign)
         campaign.version += 1
         s.add(campaign)
         back = TurnPosition(campaign.turn, Phase(campaign.phase))

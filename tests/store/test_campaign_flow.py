@@ -11,7 +11,7 @@ from bot.engine.errors import InvalidInput, RuleViolation
 from bot.engine.phases import Phase
 from bot.engine.verify import verify_log
 from bot.services import campaigns, exchange, orders, resolution, views
-from bot.services.errors import AlreadyResolved, PermissionDenied, WrongPhase
+from bot.services.errors import AlreadyResolved, NotFound, PermissionDenied, WrongPhase
 from bot.services.loading import get_campaign
 from bot.services.logbook import roll_log
 from bot.store.models import Campaign, Declaration, LogEntry
@@ -57,7 +57,7 @@ async def test_a_channel_runs_one_campaign_at_a_time(db) -> None:
 async def test_players_act_only_for_their_own_side_and_outsiders_not_at_all(db) -> None:
     cid = await tutorial(db)
     await advance(db, cid)  # weather -> orders
-    with pytest.raises(PermissionDenied, match="not one of your side's Forces"):
+    with pytest.raises(NotFound, match="You have no Force 'mack'"):  # an enemy Force is not named back (fog)
         await orders.give_order(db, cid, FRENCH, "mack", "forced_march")
     with pytest.raises(PermissionDenied, match="not on a side"):
         await orders.give_order(db, cid, OUTSIDER, "soult", "forced_march")
