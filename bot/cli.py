@@ -3,7 +3,11 @@
 from __future__ import annotations
 
 import argparse
+import asyncio
+import contextlib
 import json
+import logging
+import signal
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -24,21 +28,111 @@ No token at hand? Everything the engine does works offline:
   python -m bot verify FILE      check an exported roll log
   (see README.md, "Offline")"""
 
+BAD_TOKEN = """\
+Discord refused the bot token (login failed).
+
+  Check DISCORD_TOKEN in the environment or in .env next to README.md: it must be the token of
+  the bot (Developer Portal -> your application -> Bot -> Reset Token), not the client secret or
+  the application id. A token that was reset is no longer valid."""
+
 EXIT_USAGE = 2
 EXIT_NO_TOKEN = 78  # EX_CONFIG
+EXIT_BAD_TOKEN = 78  # EX_CONFIG too: the configuration is wrong either way
+EXIT_UNREACHABLE = 69  # EX_UNAVAILABLE
+
+UNREACHABLE = """\
+Cannot reach Discord (network error: {reason}).
+
+  Check the machine's internet connection, proxy and DNS, then run again."""
+
+
+class KeyValueFormatter(logging.Formatter):
+    """One ``key=value`` line per record (``ts level logger msg`` first), exceptions on the lines after."""
+
+    def __init__(self, secrets: Sequence[str] = ()) -> None:
+        super().__init__()
+        self.secrets = [s for s in secrets if s]
+
+    def format(self, record: logging.LogRecord) -> str:
+        msg = record.getMessage()
+        line = (f"ts={self.formatTime(record, '%Y-%m-%dT%H:%M:%S')} level={record.levelname.lower()} "
+                f"logger={record.name} ")
+        line += msg if "=" in msg.split(" ", 1)[0] else f"msg={json.dumps(msg)}"
+        if record.exc_info:
+            line += "\n" + self.formatException(record.exc_info)
+        for secret in self.secrets:  # never print the token, wherever it came from
+            line = line.replace(secret, "[token]")
+        return line
+
+
+def configure_logging(level: int = logging.INFO, *, secrets: Sequence[str] = (),
+                      stream: object = None) -> logging.Handler:
+    """Structured logs on stderr for the bot and discord.py."""
+    handler = logging.StreamHandler(stream or sys.stderr)  # type: ignore[arg-type]
+    handler.setFormatter(KeyValueFormatter(secrets))
+    root = logging.getLogger()
+    for old in [h for h in root.handlers if isinstance(h.formatter, KeyValueFormatter)]:
+        root.removeHandler(old)
+    root.addHandler(handler)
+    root.setLevel(level)
+    logging.getLogger("discord.http").setLevel(logging.WARNING)
+    return handler
+
+
+async def _run_bot(settings: Settings) -> None:
+    import discord
+
+    from bot.app import create_bot
+
+    discord.VoiceClient.warn_nacl = False  # the bot has no voice: no warnings about voice libraries
+    discord.VoiceClient.warn_dave = False
+
+    bot = create_bot(settings)
+    loop = asyncio.get_running_loop()
+    with contextlib.suppress(NotImplementedError, RuntimeError):  # SIGTERM (docker stop): close cleanly
+        loop.add_signal_handler(signal.SIGTERM, lambda: loop.create_task(bot.close()))
+    async with bot:
+        await bot.start(settings.discord_token or "")
 
 
 def cmd_run(args: argparse.Namespace) -> int:
+    import aiohttp
+    import discord
+
     settings = Settings.from_env()
     if not settings.discord_token:
         print(NO_TOKEN, file=sys.stderr)
         return EXIT_NO_TOKEN
-    print(
-        "The Discord interface is not part of this release yet; the rules engine is "
-        "(see README.md, \"Status\").",
-        file=sys.stderr,
-    )
-    return EXIT_NO_TOKEN
+    configure_logging(secrets=[settings.discord_token])
+    log = logging.getLogger("adc.cli")
+    log.info("event=starting database=%s shard=%s dev_guild=%s", _safe_url(settings.database_url), settings.shard,
+             settings.dev_guild)
+    try:
+        asyncio.run(_run_bot(settings))
+    except discord.LoginFailure:
+        log.error("event=login_failed reason=bad_token")
+        print(BAD_TOKEN, file=sys.stderr)
+        return EXIT_BAD_TOKEN
+    except discord.PrivilegedIntentsRequired:
+        log.error("event=login_failed reason=privileged_intents")
+        return EXIT_BAD_TOKEN
+    except (aiohttp.ClientConnectionError, discord.GatewayNotFound) as exc:
+        log.error("event=unreachable reason=%s", type(exc).__name__)
+        print(UNREACHABLE.format(reason=type(exc).__name__), file=sys.stderr)
+        return EXIT_UNREACHABLE
+    except KeyboardInterrupt:
+        log.info("event=stopped reason=interrupt")
+    return 0
+
+
+def _safe_url(url: str) -> str:
+    """The database URL without its password."""
+    from sqlalchemy.engine import make_url
+
+    try:
+        return make_url(url).render_as_string(hide_password=True)
+    except Exception:  # an unparsable URL is shown as its scheme only
+        return url.split(":", 1)[0]
 
 
 def cmd_verify(args: argparse.Namespace) -> int:

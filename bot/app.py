@@ -1,0 +1,196 @@
+"""The Discord bot: a thin shell over the services, wired from outside (STYLE lessons 8-11).
+
+``create_bot(settings)`` builds it with its database, rule book and settings; ``setup_hook``
+upgrades the database, loads the cogs, installs the translator and syncs the commands. Every error
+of every command, button and modal goes to :meth:`AideMixin.report_error`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import secrets
+from typing import Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.engine.errors import EngineError, InvalidInput, RuleViolation
+from bot.engine.tables import RuleBook, default_rulebook
+from bot.i18n import Translator, lang_of, t
+from bot.services.errors import AlreadyResolved, NotFound, PermissionDenied, WrongPhase
+from bot.settings import Settings
+from bot.store.db import Database
+
+log = logging.getLogger("adc.bot")
+
+EXTENSIONS = (
+    "bot.cogs.campaign",
+    "bot.cogs.orders",
+    "bot.cogs.battle",
+    "bot.cogs.leaders",
+    "bot.cogs.gm",
+    "bot.cogs.dice",
+    "bot.cogs.scheduler",
+)
+RENDER_SLOTS = 2
+"""Map renders at once (each holds a few MB of image while it runs)."""
+
+
+def error_id() -> str:
+    return secrets.token_hex(4)
+
+
+def _hint(error: EngineError) -> str:
+    if isinstance(error, PermissionDenied):
+        return "error.hint_permission"
+    if isinstance(error, WrongPhase):
+        return "error.hint_phase"
+    if isinstance(error, AlreadyResolved):
+        return "error.hint_resolved"
+    if isinstance(error, NotFound):
+        return "error.hint_not_found"
+    if isinstance(error, InvalidInput):
+        return "error.hint_input"
+    if isinstance(error, RuleViolation):
+        return "error.hint_rules"
+    return "error.hint_other"
+
+
+class AideTree(app_commands.CommandTree):
+    """The command tree: its one error handler is the bot's."""
+
+    async def on_error(self, interaction: discord.Interaction, error: app_commands.AppCommandError) -> None:
+        await self.client.report_error(interaction, error)  # type: ignore[attr-defined]
+
+
+class AideMixin:
+    """Dependencies and behaviour shared by the plain and the auto-sharded bot."""
+
+    settings: Settings
+    db: Database
+    rules: RuleBook
+    tree: app_commands.CommandTree
+
+    def _setup_aide(self, settings: Settings, db: Database, rules: RuleBook, *, sync_commands: bool,
+                    background_tasks: bool, deadline_interval: float, render_slots: int) -> None:
+        self.settings = settings
+        self.db = db
+        self.rules = rules
+        self.sync_commands = sync_commands
+        self.background_tasks = background_tasks
+        self.deadline_interval = deadline_interval
+        self.render_gate = asyncio.Semaphore(render_slots)
+        self.synced: list[app_commands.AppCommand] = []
+        self.channel_campaigns: dict[int, tuple[int, float]] = {}
+        """channel id -> (campaign id, expiry on the monotonic clock): see bot.cogs._common.campaign_id."""
+
+    async def setup_hook(self) -> None:
+        await self.db.upgrade()
+        for ext in EXTENSIONS:
+            await self.load_extension(ext)  # type: ignore[attr-defined]
+        await self.tree.set_translator(Translator())
+        if self.sync_commands:
+            await self.sync_tree()
+        log.info("event=ready_to_connect commands=%d sync=%s", len(self.tree.get_commands()), self.sync_commands)
+
+    async def sync_tree(self) -> list[app_commands.AppCommand]:
+        guild = discord.Object(self.settings.dev_guild) if self.settings.dev_guild else None
+        if guild is not None:
+            self.tree.copy_global_to(guild=guild)
+        self.synced = await self.tree.sync(guild=guild)
+        log.info("event=commands_synced count=%d scope=%s", len(self.synced), "guild" if guild else "global")
+        return self.synced
+
+    async def close(self) -> None:
+        try:
+            await super().close()  # type: ignore[misc]
+        finally:
+            await self.db.dispose()
+
+    async def report_error(self, interaction: discord.Interaction, error: BaseException) -> None:
+        """The one error handler: a domain error is a short ephemeral message saying what to do
+        instead; anything else is logged with an ID the user is shown. Never a traceback."""
+        original = error
+        if isinstance(original, app_commands.CommandInvokeError):
+            original = original.original
+        elif isinstance(original, app_commands.TransformerError) and original.__cause__ is not None:
+            original = original.__cause__
+        lang = lang_of(interaction.locale)
+        if isinstance(original, EngineError):
+            text = t(lang, "error.domain", message=str(original), hint=t(lang, _hint(original)))
+            log.info("event=refused command=%s user=%s kind=%s", _command_name(interaction), interaction.user.id,
+                     type(original).__name__)
+        elif isinstance(original, app_commands.CheckFailure):
+            text = t(lang, "error.check")
+        elif isinstance(original, discord.Forbidden):
+            text = t(lang, "error.forbidden")
+            log.warning("event=forbidden command=%s code=%s", _command_name(interaction), original.code)
+        else:
+            eid = error_id()
+            log.error("event=unexpected_error error_id=%s command=%s user=%s", eid, _command_name(interaction),
+                      interaction.user.id, exc_info=original)
+            text = t(lang, "error.unexpected", id=eid)
+        await _send_ephemeral(interaction, text)
+
+
+def _command_name(interaction: discord.Interaction) -> str:
+    cmd = interaction.command
+    if cmd is not None:
+        return cmd.qualified_name
+    data: Any = interaction.data or {}
+    return str(data.get("custom_id") or data.get("name") or "?")
+
+
+async def _send_ephemeral(interaction: discord.Interaction, text: str) -> None:
+    from bot.formatting import message_text
+
+    try:
+        if interaction.response.is_done():
+            await interaction.followup.send(message_text(text), ephemeral=True)
+        else:
+            await interaction.response.send_message(message_text(text), ephemeral=True)
+    except discord.HTTPException as exc:  # the interaction expired, or Discord refused: nothing else to do
+        log.warning("event=error_reply_failed status=%s", exc.status)
+
+
+class AideBot(AideMixin, commands.Bot):
+    pass
+
+
+class ShardedAideBot(AideMixin, commands.AutoShardedBot):
+    pass
+
+
+def create_bot(
+    settings: Settings,
+    *,
+    db: Database | None = None,
+    rules: RuleBook | None = None,
+    sync_commands: bool = True,
+    background_tasks: bool = True,
+    deadline_interval: float = 60.0,
+    render_slots: int = RENDER_SLOTS,
+    shard_count: int | None = None,
+) -> AideBot | ShardedAideBot:
+    """The bot, with its dependencies injected (an AutoShardedBot when ``settings.shard``).
+
+    ``sync_commands=False`` skips syncing the command tree at start; ``background_tasks=False``
+    leaves the deadline and backup loops off; ``deadline_interval`` is the seconds between
+    deadline checks."""
+    intents = discord.Intents.default()
+    kwargs: dict[str, Any] = {
+        "command_prefix": commands.when_mentioned,
+        "intents": intents,
+        "tree_cls": AideTree,
+        "help_command": None,
+        "allowed_mentions": discord.AllowedMentions(everyone=False, roles=False, users=True, replied_user=False),
+    }
+    bot: AideBot | ShardedAideBot = (
+        ShardedAideBot(shard_count=shard_count, **kwargs) if settings.shard else AideBot(**kwargs)
+    )
+    bot._setup_aide(settings, db or Database(settings.database_url), rules or default_rulebook(),
+                    sync_commands=sync_commands, background_tasks=background_tasks,
+                    deadline_interval=deadline_interval, render_slots=render_slots)
+    return bot

@@ -1,0 +1,1 @@
+"""The cogs: one per area of the command surface (shared/COMMANDS.md)."""

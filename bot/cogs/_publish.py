@@ -1,0 +1,237 @@
+"""What the channel sees when a phase resolves: results, public rolls, the phase card, the map,
+a thread per new battle with its brief, and the turn summary. Also the map renderer's gate."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import importlib
+import inspect
+import logging
+from typing import TYPE_CHECKING, Any
+
+import discord
+
+from bot import formatting as fmt
+from bot.engine.errors import EngineError
+from bot.engine.phases import Phase
+from bot.i18n import t
+from bot.services import battles, resolution, views
+from bot.services.actors import Actor
+from bot.services.resolution import Resolution
+
+from . import _state as state
+
+if TYPE_CHECKING:
+    from bot.app import AideBot
+
+log = logging.getLogger("adc.publish")
+
+PUBLIC = Actor(0, frozenset(), "public")
+"""A reader with no side and no GM role: sees what everybody may see."""
+
+
+async def channel(bot: AideBot, channel_id: int) -> discord.abc.Messageable | None:
+    ch = bot.get_channel(channel_id)
+    if ch is None:
+        try:
+            ch = await bot.fetch_channel(channel_id)
+        except discord.HTTPException:
+            return None
+    return ch if isinstance(ch, discord.abc.Messageable) else None
+
+
+async def send_embeds(target: discord.abc.Messageable, embeds: list[discord.Embed], *, content: str | None = None,
+                      files: list[discord.File] | None = None, view: discord.ui.View | None = None) -> discord.Message | None:
+    """Send embeds in as many messages as the limits need; content, files and view go with the first."""
+    first: discord.Message | None = None
+    groups = fmt.batches(embeds) or [[]]
+    for i, group in enumerate(groups):
+        kwargs: dict[str, Any] = {"embeds": group}
+        if i == 0:
+            if content:
+                kwargs["content"] = fmt.message_text(content)
+            if files:
+                kwargs["files"] = files
+            if view is not None:
+                kwargs["view"] = view
+        msg = await target.send(**kwargs)
+        first = first or msg
+    return first
+
+
+# --- maps -----------------------------------------------------------------------------------
+
+
+def maps_module() -> Any | None:
+    """``bot.services.maps`` when it is installed (it is written separately), else None."""
+    try:
+        return importlib.import_module("bot.services.maps")
+    except ImportError:
+        return None
+
+
+async def render_map(bot: AideBot, campaign_id: int, actor: Actor, *, view: str = "side",
+                     around: str | None = None) -> tuple[bytes, str] | None:
+    """PNG bytes and a text report, rendered off the event loop with at most ``bot.render_slots``
+    renders at once; None when the map service is not there."""
+    maps = maps_module()
+    if maps is None:
+        return None
+    fn = maps.map_png
+    async with bot.render_gate:
+        if inspect.iscoroutinefunction(fn):
+            return await fn(bot.db, campaign_id, actor, view=view, around=around, rules=bot.rules)
+        return await asyncio.to_thread(fn, bot.db, campaign_id, actor, view=view, around=around, rules=bot.rules)
+
+
+def map_file(png: bytes, name: str = "map.png") -> discord.File:
+    """A new discord.File around fresh bytes for every send (a File is consumed once)."""
+    import io
+
+    return discord.File(io.BytesIO(png), filename=name)
+
+
+# --- resolution ------------------------------------------------------------------------------
+
+
+async def resolve(bot: AideBot, campaign_id: int, actor: Actor, *, expected_version: int,
+                  forced: bool = False) -> Resolution:
+    """Resolve the phase (the services guard the version), drop its deadline, tell the channel."""
+    res = await resolution.resolve_phase(bot.db, campaign_id, actor, expected_version=expected_version,
+                                         forced=forced, rules=bot.rules)
+    log.info("event=phase_resolved campaign=%s from=%s to=%s version=%s forced=%s", campaign_id,
+             res.before.phase.value, res.after.phase.value, res.version, forced)
+    with contextlib.suppress(EngineError):
+        await state.clear_deadline(bot.db, campaign_id, resolved_from=expected_version)
+    await publish_resolution(bot, campaign_id, res)
+    return res
+
+
+async def publish_resolution(bot: AideBot, campaign_id: int, res: Resolution) -> None:
+    m = await state.meta(bot.db, campaign_id)
+    lang = m.language
+    target = await channel(bot, m.channel_id)
+    if target is None:
+        log.warning("event=channel_missing campaign=%s channel=%s", campaign_id, m.channel_id)
+        return
+    title = t(lang, "publish.resolved", before=str(res.before), after=str(res.after))
+    embeds = fmt.paged_embeds(title, res.events or [t(lang, "publish.nothing")])
+    embeds += [fmt.roll_embed(r, lang) for r in res.rolls]
+    await send_embeds(target, embeds)
+    for number in res.battles:
+        await open_battle_thread(bot, campaign_id, number, m, target)
+    if res.after.phase is Phase.AFTERMATH:
+        await post_aftermath_buttons(bot, campaign_id, lang, target)
+    if res.turn_ended:
+        await post_turn_summary(bot, campaign_id, res.after.turn - 1, lang, target)
+    await post_phase_card(bot, campaign_id, lang, target)
+
+
+async def post_phase_card(bot: AideBot, campaign_id: int, lang: str,
+                          target: discord.abc.Messageable, *, with_map: bool = True) -> None:
+    sv = await views.status(bot.db, campaign_id, PUBLIC, rules=bot.rules)
+    embed = fmt.status_embed(sv, lang, public=True)
+    files: list[discord.File] = []
+    if with_map:
+        try:
+            rendered = await render_map(bot, campaign_id, PUBLIC, view="public")
+        except EngineError as exc:
+            log.warning("event=map_failed campaign=%s reason=%r", campaign_id, str(exc))
+            rendered = None
+        if rendered is not None:
+            files.append(map_file(rendered[0]))
+            embed.set_image(url="attachment://map.png")
+    await target.send(embed=fmt.fit(embed), files=files)
+
+
+async def post_turn_summary(bot: AideBot, campaign_id: int, turn: int, lang: str,
+                            target: discord.abc.Messageable) -> None:
+    lines = [line.text for line in await views.read_log(bot.db, campaign_id, PUBLIC, turn=turn, limit=500)
+             if not line.undone and line.kind != "roll"]
+    embeds, file = fmt.long_text(t(lang, "publish.turn_summary", turn=turn), lines or [t(lang, "publish.nothing")],
+                                 filename=f"turn-{turn}.txt", lang=lang)
+    await send_embeds(target, embeds, files=[file] if file else None)
+
+
+async def post_aftermath_buttons(bot: AideBot, campaign_id: int, lang: str, target: discord.abc.Messageable) -> None:
+    """Phase 4 starts: each reported battle gets a button for its players to roll their own aftermath."""
+    from .battle import aftermath_view
+
+    for b in await battles.list_battles(bot.db, campaign_id):
+        if b.state != "reported":
+            continue
+        embed = discord.Embed(description=t(lang, "aftermath.prompt", number=b.number, sides=" v ".join(b.sides)),
+                              colour=fmt.COLOUR)
+        view = aftermath_view(campaign_id, b.number, lang)
+        if not await post_in_battle_thread(bot, campaign_id, b.number, embeds=[embed], view=view):
+            await target.send(embed=embed, view=view)
+
+
+# --- battle threads ---------------------------------------------------------------------------
+
+
+async def open_battle_thread(bot: AideBot, campaign_id: int, number: int, m: state.Meta,
+                             parent: discord.abc.Messageable) -> discord.Thread | None:
+    """A private thread for a new battle, with its sides' players and the GM, and the brief in it."""
+    if not isinstance(parent, discord.TextChannel):
+        return None
+    lang = m.language
+    line = next((b for b in await battles.list_battles(bot.db, campaign_id) if b.number == number), None)
+    name = t(lang, "battle.thread_name", number=number, square=line.square if line else "?")
+    try:
+        thread = await parent.create_thread(name=name[:100], type=discord.ChannelType.private_thread,
+                                            invitable=False)
+    except discord.HTTPException:
+        try:
+            thread = await parent.create_thread(name=name[:100], type=discord.ChannelType.public_thread)
+        except discord.HTTPException as exc:
+            log.warning("event=thread_failed campaign=%s battle=%s status=%s", campaign_id, number, exc.status)
+            return None
+    await state.set_battle_thread(bot.db, campaign_id, number, thread.id)
+    if thread.type is discord.ChannelType.private_thread and line is not None:
+        members = {p.member_id for p in await state.players(bot.db, campaign_id)
+                   if p.side in {k for k, n in await _side_names(bot, campaign_id) if n in line.sides}}
+        members.add(m.gm_id)
+        for member_id in members:
+            with contextlib.suppress(discord.HTTPException):
+                await thread.add_user(discord.Object(member_id))
+    if thread.type is not discord.ChannelType.private_thread:
+        # Everybody can read a public thread: the brief (both sides' strengths) stays on demand.
+        await thread.send(fmt.message_text(t(lang, "battle.thread_public")))
+        return thread
+    try:
+        brief = await battles.brief(bot.db, campaign_id, m.gm, number, rules=bot.rules)
+    except EngineError as exc:
+        await thread.send(fmt.message_text(str(exc)))
+        return thread
+    await send_embeds(thread, brief_embeds(brief, lang))
+    return thread
+
+
+async def _side_names(bot: AideBot, campaign_id: int) -> list[tuple[str, str]]:
+    sv = await views.status(bot.db, campaign_id, PUBLIC, rules=bot.rules)
+    return [(k, n) for k, n, _ in sv.sides]
+
+
+def brief_embeds(brief: battles.Brief, lang: str) -> list[discord.Embed]:
+    title = t(lang, "battle.brief_title", number=brief.number, square=brief.square)
+    head = [t(lang, "battle.brief_terrain", terrain=brief.terrain,
+              features=", ".join(brief.features) or "-", weather=brief.weather)]
+    return fmt.paged_embeds(title, head + list(brief.lines))
+
+
+async def post_in_battle_thread(bot: AideBot, campaign_id: int, number: int, *, embeds: list[discord.Embed],
+                                content: str | None = None, view: discord.ui.View | None = None) -> bool:
+    """Post in the battle's thread (True), or return False when it has none the bot can reach."""
+    thread_id = await state.battle_thread(bot.db, campaign_id, number)
+    if not thread_id:
+        return False
+    target = await channel(bot, thread_id)
+    if target is None:
+        return False
+    try:
+        await send_embeds(target, embeds, content=content, view=view)
+    except discord.HTTPException:
+        return False
+    return True

@@ -1,0 +1,226 @@
+"""Bot-side bookkeeping the services do not offer yet (see the issue 5 report, "service changes").
+
+Kept to plain reads and small locked writes of columns that already exist (``campaign.language``,
+``gm_role_id``, ``deadline``, ``options``; ``side.channel_id``; ``battle.thread_id``). No rules
+here: permissions go through :func:`bot.services.actors.require_gm`, and every write is one
+transaction that locks the campaign row first, like the services' own.
+
+Bot settings live in ``campaign.options["_bot"]``; the deadline bookkeeping in
+``options["_reminded"]`` (reset by :func:`bot.services.gm.set_deadline`) and
+``options["_bot"]["deadline_version"]``: the campaign version the deadline was set for, so a
+deadline never resolves a later phase than its own.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from sqlmodel import select
+
+from bot.engine.errors import InvalidInput
+from bot.services.actors import Actor, require_gm
+from bot.services.errors import NotFound
+from bot.services.loading import get_campaign
+from bot.services.logbook import log_event
+from bot.store.db import Database
+from bot.store.models import BattleRow, Campaign, Player, SideRow
+
+BOT_DEFAULTS: dict[str, Any] = {"auto_resolve": True, "at_deadline": "resolve", "away": "stretch"}
+BOT_CHOICES: dict[str, tuple[Any, ...]] = {
+    "auto_resolve": (True, False),
+    "at_deadline": ("resolve", "wait"),
+    "away": ("stretch", "hold"),
+}
+LANGUAGES = ("en", "it", "es")
+OTHER_SETTINGS = ("language", "gm_role")
+SIDE_CHANNEL = "channel:"
+
+
+@dataclass(frozen=True)
+class Meta:
+    """What the bot needs to know about a campaign to post and schedule."""
+
+    campaign_id: int
+    name: str
+    guild_id: int
+    channel_id: int
+    gm_id: int
+    gm_role_id: int | None
+    language: str
+    version: int
+    status: str
+    deadline: dt.datetime | None
+    bot: dict[str, Any] = field(default_factory=dict)
+    reminded: tuple[str, ...] = ()
+    rule_options: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def gm(self) -> Actor:
+        return Actor(self.gm_id, frozenset({self.gm_role_id} if self.gm_role_id else ()), "GM")
+
+    def setting(self, name: str) -> Any:
+        return self.bot.get(name, BOT_DEFAULTS.get(name))
+
+    @property
+    def deadline_version(self) -> int | None:
+        v = self.bot.get("deadline_version")
+        return int(v) if isinstance(v, int) else None
+
+
+def _meta(c: Campaign) -> Meta:
+    opts = c.options or {}
+    return Meta(c.id or 0, c.name, c.guild_id, c.channel_id, c.gm_id, c.gm_role_id, c.language or "en", c.version,
+                c.status, c.deadline, dict(opts.get("_bot") or {}), tuple(opts.get("_reminded") or ()),
+                {k: v for k, v in opts.items() if not k.startswith("_")})
+
+
+async def meta(db: Database, campaign_id: int) -> Meta:
+    async with db.sessions() as s:
+        return _meta(await get_campaign(s, campaign_id))
+
+
+async def require_gm_of(db: Database, campaign_id: int, actor: Actor) -> Meta:
+    """The campaign's meta, or the services' refusal when ``actor`` is not its GM."""
+    async with db.sessions() as s:
+        campaign = await get_campaign(s, campaign_id)
+        require_gm(campaign, actor)
+        return _meta(campaign)
+
+
+async def with_deadlines(db: Database) -> list[Meta]:
+    """Active campaigns that have a deadline (the scheduler's work list)."""
+    async with db.sessions() as s:
+        rows = (await s.exec(select(Campaign).where(Campaign.status == "active",
+                                                    Campaign.deadline != None))).all()  # noqa: E711
+        return [_meta(c) for c in rows]
+
+
+def bot_setting_names() -> tuple[str, ...]:
+    return (*BOT_DEFAULTS, *OTHER_SETTINGS)
+
+
+def _coerce(name: str, value: str) -> Any:
+    text = value.strip().lower()
+    for choice in BOT_CHOICES[name]:
+        if str(choice).lower() == text or (isinstance(choice, bool) and text in (("on", "yes") if choice else ("off", "no"))):
+            return choice
+    allowed = ", ".join(str(c).lower() for c in BOT_CHOICES[name])
+    raise InvalidInput(f"Setting {name!r} cannot be {value!r}: choose {allowed}.")
+
+
+def _snowflake(value: str) -> int | None:
+    text = value.strip()
+    if text.lower() in ("", "none", "off"):
+        return None
+    m = re.fullmatch(r"<[@#]&?(\d{15,21})>|(\d{15,21})", text)
+    if m is None:
+        raise InvalidInput(f"{value!r} is not a role or channel: mention it, give its id, or say none.")
+    return int(m.group(1) or m.group(2))
+
+
+async def change_bot_setting(db: Database, campaign_id: int, gm: Actor, name: str, value: str) -> Any:
+    """GM: change a bot setting (auto_resolve, at_deadline, away, language, gm_role, channel:SIDE)."""
+    async with db.transaction() as s:
+        campaign = await get_campaign(s, campaign_id, lock=True)
+        require_gm(campaign, gm)
+        shown: Any
+        if name in BOT_CHOICES:
+            shown = _coerce(name, value)
+            opts = dict(campaign.options or {})
+            opts["_bot"] = {**(opts.get("_bot") or {}), name: shown}
+            campaign.options = opts
+        elif name == "language":
+            shown = value.strip().lower()[:2]
+            if shown not in LANGUAGES:
+                raise InvalidInput(f"Language {value!r} is not offered: choose {', '.join(LANGUAGES)}.")
+            campaign.language = shown
+        elif name == "gm_role":
+            campaign.gm_role_id = shown = _snowflake(value)
+        elif name.startswith(SIDE_CHANNEL):
+            key = name[len(SIDE_CHANNEL):]
+            side = (await s.exec(select(SideRow).where(SideRow.campaign_id == campaign_id, SideRow.key == key))).first()
+            if side is None:
+                raise NotFound(f"There is no side {key!r} in this campaign.")
+            side.channel_id = shown = _snowflake(value)
+            s.add(side)
+        else:
+            raise InvalidInput(f"Unknown setting {name!r}.")
+        s.add(campaign)
+        await log_event(s, campaign, f"The GM set {name} to {shown!r}.", kind="gm")
+        return shown
+
+
+async def note_deadline(db: Database, campaign_id: int) -> None:
+    """Remember which campaign version the deadline just set belongs to."""
+    async with db.transaction() as s:
+        campaign = await get_campaign(s, campaign_id, lock=True)
+        opts = dict(campaign.options or {})
+        opts["_bot"] = {**(opts.get("_bot") or {}), "deadline_version": campaign.version}
+        campaign.options = opts
+        s.add(campaign)
+
+
+async def claim(db: Database, campaign_id: int, tags: tuple[str, ...], *, version: int) -> bool:
+    """Mark ``tags`` done for this deadline; True only for the one caller (process) that marked them
+    first, while the campaign is still at ``version``."""
+    async with db.transaction() as s:
+        campaign = await get_campaign(s, campaign_id, lock=True)
+        done = list((campaign.options or {}).get("_reminded") or [])
+        if campaign.version != version or campaign.deadline is None or all(tag in done for tag in tags):
+            return False
+        campaign.options = {**(campaign.options or {}), "_reminded": done + [t for t in tags if t not in done]}
+        s.add(campaign)
+        return True
+
+
+async def clear_deadline(db: Database, campaign_id: int, *, resolved_from: int) -> bool:
+    """Drop the deadline of a phase that has been resolved (the campaign moved past ``resolved_from``)."""
+    async with db.transaction() as s:
+        campaign = await get_campaign(s, campaign_id, lock=True)
+        if campaign.version == resolved_from or campaign.deadline is None:
+            return False
+        dv = ((campaign.options or {}).get("_bot") or {}).get("deadline_version")
+        if dv is not None and dv == campaign.version:
+            return False  # a new deadline, set for the current phase
+        campaign.deadline = None
+        s.add(campaign)
+        return True
+
+
+@dataclass(frozen=True)
+class PlayerInfo:
+    member_id: int
+    side: str
+    away_until: dt.datetime | None
+
+
+async def players(db: Database, campaign_id: int) -> list[PlayerInfo]:
+    async with db.sessions() as s:
+        rows = (await s.exec(select(Player).where(Player.campaign_id == campaign_id))).all()
+        return [PlayerInfo(p.member_id, p.side_key, p.away_until) for p in rows]
+
+
+async def side_channels(db: Database, campaign_id: int) -> dict[str, int]:
+    async with db.sessions() as s:
+        rows = (await s.exec(select(SideRow).where(SideRow.campaign_id == campaign_id))).all()
+        return {r.key: r.channel_id for r in rows if r.channel_id}
+
+
+async def battle_thread(db: Database, campaign_id: int, number: int) -> int | None:
+    async with db.sessions() as s:
+        row = (await s.exec(select(BattleRow).where(BattleRow.campaign_id == campaign_id,
+                                                    BattleRow.number == number))).first()
+        return row.thread_id if row else None
+
+
+async def set_battle_thread(db: Database, campaign_id: int, number: int, thread_id: int) -> None:
+    async with db.transaction() as s:
+        await get_campaign(s, campaign_id, lock=True)
+        row = (await s.exec(select(BattleRow).where(BattleRow.campaign_id == campaign_id,
+                                                    BattleRow.number == number))).first()
+        if row is not None:
+            row.thread_id = thread_id
+            s.add(row)

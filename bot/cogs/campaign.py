@@ -1,0 +1,302 @@
+"""/campaign: create, join, status, map, log, away, export, settings, end."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot import formatting as fmt
+from bot.engine.errors import InvalidInput
+from bot.scenario import bundled_scenarios
+from bot.services import campaigns, exchange, gm, views
+from bot.services.errors import PermissionDenied
+
+from . import _publish as publish
+from . import _state as state
+from ._common import View, actor_of, bot_of, campaign_id, choices, forget_channel, lang, reply, sides, status_of, t
+
+MAX_SCENARIO_BYTES = 512 * 1024
+MAX_EXPORT_BYTES = exchange.MAX_IMPORT_BYTES
+LOG_LINES = 300
+
+
+async def scenario_names(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+    return choices(((key, key) for key in bundled_scenarios()), current)
+
+
+def _is_export(raw: bytes) -> bool:
+    head = raw[:4096].lstrip()
+    if not head.startswith(b"{"):
+        return False
+    try:
+        return json.loads(raw).get("format") == exchange.FORMAT
+    except (ValueError, AttributeError, UnicodeDecodeError):
+        return False
+
+
+class Pager(View):
+    """Older / newer buttons over pages already built (display only: no game state)."""
+
+    def __init__(self, embeds: list[discord.Embed], lang_code: str) -> None:
+        super().__init__(timeout=600)
+        self.embeds = embeds
+        self.index = len(embeds) - 1
+        self.older.label = t(lang_code, "log.older")
+        self.newer.label = t(lang_code, "log.newer")
+        self._refresh()
+
+    def _refresh(self) -> None:
+        self.older.disabled = self.index <= 0
+        self.newer.disabled = self.index >= len(self.embeds) - 1
+
+    @discord.ui.button(label="<", style=discord.ButtonStyle.secondary)
+    async def older(self, interaction: discord.Interaction, button: discord.ui.Button[Any]) -> None:
+        self.index = max(0, self.index - 1)
+        self._refresh()
+        await interaction.response.edit_message(embed=self.embeds[self.index], view=self)
+
+    @discord.ui.button(label=">", style=discord.ButtonStyle.secondary)
+    async def newer(self, interaction: discord.Interaction, button: discord.ui.Button[Any]) -> None:
+        self.index = min(len(self.embeds) - 1, self.index + 1)
+        self._refresh()
+        await interaction.response.edit_message(embed=self.embeds[self.index], view=self)
+
+
+class Campaign(commands.Cog):
+    campaign = app_commands.Group(name="campaign", description="Campaigns: create, join, status, map, log, settings",
+                                  guild_only=True)
+
+    def __init__(self, bot: commands.Bot) -> None:
+        self.bot = bot
+
+    # --- create / join ------------------------------------------------------------------------
+
+    @campaign.command(name="create", description="Start a campaign in this channel from a scenario; you become its GM")
+    @app_commands.describe(name="The campaign's name", scenario="A bundled scenario (or a name for your uploaded file)",
+                           file="A scenario (YAML) or a campaign export (JSON) to load")
+    @app_commands.autocomplete(scenario=scenario_names)
+    async def create(self, interaction: discord.Interaction, name: app_commands.Range[str, 1, 100],
+                     scenario: app_commands.Range[str, 1, 32], file: discord.Attachment | None = None) -> None:
+        bot, actor, lc = bot_of(interaction), actor_of(interaction), lang(interaction)
+        guild_id, channel_id = interaction.guild_id or 0, interaction.channel_id or 0
+        if isinstance(interaction.channel, discord.Thread):
+            raise InvalidInput(t(lc, "campaign.not_in_thread"))
+        if file is not None:
+            if file.size > MAX_EXPORT_BYTES:
+                raise InvalidInput(t(lc, "upload.too_big", size=file.size, limit=MAX_EXPORT_BYTES))
+            raw = await file.read()
+            if _is_export(raw):
+                cid = await exchange.import_campaign(bot.db, raw, guild_id=guild_id, channel_id=channel_id, gm=actor)
+                embed = fmt.fit(discord.Embed(title=t(lc, "campaign.imported", name=name),
+                                              description=t(lc, "campaign.imported_text"), colour=fmt.COLOUR))
+                await reply(interaction, embeds=[embed], ephemeral=False)
+                await self._opening(interaction, cid)
+                return
+            if len(raw) > MAX_SCENARIO_BYTES:
+                raise InvalidInput(t(lc, "upload.too_big", size=len(raw), limit=MAX_SCENARIO_BYTES))
+            created = await campaigns.create_campaign(bot.db, guild_id=guild_id, channel_id=channel_id, gm=actor,
+                                                      name=name, scenario=scenario, scenario_text=raw, rules=bot.rules)
+        else:
+            created = await campaigns.create_campaign(bot.db, guild_id=guild_id, channel_id=channel_id, gm=actor,
+                                                      name=name, scenario=scenario, rules=bot.rules)
+        embed = discord.Embed(title=t(lc, "campaign.created", name=created.name),
+                              description=t(lc, "campaign.created_text", scenario=created.scenario,
+                                            gm=interaction.user.mention), colour=fmt.COLOUR)
+        embed.add_field(name=t(lc, "campaign.sides"), value="\n".join(f"`{k}` {n}" for k, n in created.sides))
+        embed.add_field(name=t(lc, "campaign.seed"), value=f"`{created.seed_sha256}`", inline=False)
+        await reply(interaction, embeds=[fmt.fit(embed)], ephemeral=False)
+        await self._opening(interaction, created.campaign_id)
+
+    async def _opening(self, interaction: discord.Interaction, cid: int) -> None:
+        """The opening phase card with the map, in the channel."""
+        forget_channel(interaction)
+        if isinstance(interaction.channel, discord.abc.Messageable):
+            m = await state.meta(bot_of(interaction).db, cid)
+            await publish.post_phase_card(bot_of(interaction), cid, m.language, interaction.channel)
+
+    @campaign.command(name="join", description="Join a side of this channel's campaign")
+    @app_commands.describe(side="The side to play")
+    @app_commands.autocomplete(side=sides)
+    async def join(self, interaction: discord.Interaction, side: app_commands.Range[str, 1, 100]) -> None:
+        cid = await campaign_id(interaction)
+        row = await campaigns.join_side(bot_of(interaction).db, cid, actor_of(interaction), side)
+        await reply(interaction, content=t(lang(interaction), "campaign.joined", member=interaction.user.mention,
+                                           side=row.name), ephemeral=False)
+
+    # --- reading --------------------------------------------------------------------------------
+
+    @campaign.command(name="status", description="Turn, date, weather, phase, deadline and who the phase waits for")
+    async def status(self, interaction: discord.Interaction) -> None:
+        cid = await campaign_id(interaction)
+        bot = bot_of(interaction)
+        sv = await views.status(bot.db, cid, actor_of(interaction), rules=bot.rules)
+        await reply(interaction, embeds=[fmt.status_embed(sv, lang(interaction))])
+
+    @campaign.command(name="map", description="The map: your side's view (private), or the GM's full view")
+    @app_commands.describe(view="mine: what you may see (private); public: what everybody sees; full: GM only, posted",
+                           around="Centre on this square (a closer view)")
+    @app_commands.choices(view=[app_commands.Choice(name="mine", value="side"),
+                                app_commands.Choice(name="public", value="public"),
+                                app_commands.Choice(name="full", value="full")])
+    async def map(self, interaction: discord.Interaction, view: str = "side",
+                  around: app_commands.Range[str, 2, 8] | None = None) -> None:
+        bot, actor, lc = bot_of(interaction), actor_of(interaction), lang(interaction)
+        cid = await campaign_id(interaction)
+        sv = await views.status(bot.db, cid, actor, rules=bot.rules)
+        if view == "full" and not sv.gm:
+            raise PermissionDenied(t(lc, "map.full_gm_only"))
+        posted = view == "full"
+        who = publish.PUBLIC if view == "public" else actor
+        await interaction.response.defer(ephemeral=not posted, thinking=True)
+        rendered = await publish.render_map(bot, cid, who, view=view, around=around)
+        if rendered is None:
+            await interaction.followup.send(t(lc, "map.unavailable"), ephemeral=not posted)
+            return
+        png, report = rendered
+        embed = discord.Embed(title=t(lc, "map.title", name=sv.name, position=str(sv.position)),
+                              description=fmt.clip(report, fmt.DESCRIPTION), colour=fmt.COLOUR)
+        embed.set_image(url="attachment://map.png")
+        await interaction.followup.send(embed=fmt.fit(embed), file=publish.map_file(png), ephemeral=not posted)
+
+    @map.autocomplete("around")
+    async def _around(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+        """Squares of the Forces the caller may see (fog of war applies)."""
+        try:
+            cid = await campaign_id(interaction)
+            sv = await status_of(interaction, cid)
+        except Exception:  # suggestions only
+            return []
+        return choices(((f"{f.square} ({f.name})", f.square) for f in sv.forces if f.square), current)
+
+    @campaign.command(name="log", description="The event and roll log (players also see their side's private entries)")
+    @app_commands.describe(turn="Only this turn")
+    async def log(self, interaction: discord.Interaction, turn: app_commands.Range[int, 1, 100000] | None = None) -> None:
+        cid = await campaign_id(interaction)
+        lc = lang(interaction)
+        lines = await views.read_log(bot_of(interaction).db, cid, actor_of(interaction), turn=turn, limit=LOG_LINES)
+        text = [
+            ("~~" if line.undone else "") + f"`T{line.turn}P{line.phase}` " + ("🔒 " if line.private else "")
+            + line.text + ("~~" if line.undone else "")
+            for line in lines
+        ] or [t(lc, "log.empty")]
+        title = t(lc, "log.title", turn=turn) if turn else t(lc, "log.title_all")
+        embeds = fmt.paged_embeds(title, text, colour=fmt.PRIVATE)
+        if len(embeds) == 1:
+            await reply(interaction, embeds=embeds)
+        else:
+            await reply(interaction, embeds=[embeds[-1]], view=Pager(embeds, lc),
+                        files=[fmt.text_file("log.txt", text)])
+
+    # --- players --------------------------------------------------------------------------------
+
+    @campaign.command(name="away", description="Declare an absence (0 days: you are back)")
+    @app_commands.describe(days="How many days you will be away (0 ends an absence)")
+    async def away(self, interaction: discord.Interaction, days: app_commands.Range[int, 0, 60]) -> None:
+        cid = await campaign_id(interaction)
+        lc = lang(interaction)
+        until = await gm.declare_away(bot_of(interaction).db, cid, actor_of(interaction), days,
+                                      now=discord.utils.utcnow())
+        text = t(lc, "away.until", when=fmt.timestamp(until)) if until else t(lc, "away.back")
+        await reply(interaction, content=text)
+
+    # --- GM -------------------------------------------------------------------------------------
+
+    @campaign.command(name="export", description="GM: the whole campaign (state and roll log) as a file")
+    async def export(self, interaction: discord.Interaction) -> None:
+        cid = await campaign_id(interaction)
+        data = await exchange.export_campaign(bot_of(interaction).db, cid, actor_of(interaction))
+        raw = exchange.export_bytes(data)
+        import io
+
+        await reply(interaction, content=t(lang(interaction), "export.done", size=len(raw)),
+                    files=[discord.File(io.BytesIO(raw), filename=f"campaign-{cid}.json")])
+
+    @campaign.command(name="settings", description="GM: show or change the campaign's options and bot settings")
+    @app_commands.describe(name="The setting", value="Its new value (leave out to see the choices)")
+    async def settings(self, interaction: discord.Interaction, name: app_commands.Range[str, 1, 40] | None = None,
+                       value: app_commands.Range[str, 1, 100] | None = None) -> None:
+        bot, actor, lc = bot_of(interaction), actor_of(interaction), lang(interaction)
+        cid = await campaign_id(interaction)
+        m = await state.require_gm_of(bot.db, cid, actor)
+        specs = bot.rules.mc.options
+        if name is None or value is None:
+            await reply(interaction, embeds=[self._settings_embed(m, lc, name)])
+            return
+        name = name.strip()
+        if name in specs:
+            merged = await campaigns.change_setting(bot.db, cid, actor, name, value, rules=bot.rules)
+            shown = merged.get(name, value)
+        else:
+            shown = await state.change_bot_setting(bot.db, cid, actor, name, value)
+        await reply(interaction, content=t(lc, "settings.changed", name=name, value=_show(shown)), ephemeral=False)
+
+    def _settings_embed(self, m: state.Meta, lc: str, only: str | None) -> discord.Embed:
+        specs = self.bot.rules.mc.options  # type: ignore[attr-defined]
+        lines = []
+        for key, spec in specs.items():
+            if only and key != only:
+                continue
+            current = m.rule_options.get(key, spec.default)
+            lines.append(f"`{key}` = **{_show(current)}** ({spec.rule}): {spec.help}. "
+                         + t(lc, "settings.choices", choices=", ".join(_show(c) for c in spec.choices)))
+        for key in state.BOT_DEFAULTS:
+            if only and key != only:
+                continue
+            lines.append(f"`{key}` = **{_show(m.setting(key))}**: {t(lc, f'settings.help_{key}')} "
+                         + t(lc, "settings.choices", choices=", ".join(_show(c) for c in state.BOT_CHOICES[key])))
+        if not only or only == "language":
+            lines.append(f"`language` = **{m.language}**: {t(lc, 'settings.help_language')}")
+        if not only or only == "gm_role":
+            role = f"<@&{m.gm_role_id}>" if m.gm_role_id else "none"
+            lines.append(f"`gm_role` = **{role}**: {t(lc, 'settings.help_gm_role')}")
+        if not only or only.startswith(state.SIDE_CHANNEL):
+            lines.append(f"`channel:SIDE`: {t(lc, 'settings.help_channel')}")
+        if not lines:
+            raise InvalidInput(t(lc, "settings.unknown", name=only))
+        return fmt.paged_embeds(t(lc, "settings.title", name=m.name), lines)[0]
+
+    @settings.autocomplete("name")
+    async def _setting_names(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+        names = [*self.bot.rules.mc.options, *state.bot_setting_names()]  # type: ignore[attr-defined]
+        try:
+            cid = await campaign_id(interaction)
+            sv = await status_of(interaction, cid)
+            names += [f"{state.SIDE_CHANNEL}{key}" for key, _, _ in sv.sides]
+        except Exception:  # suggestions only
+            pass
+        return choices(((n, n) for n in names), current)
+
+    @settings.autocomplete("value")
+    async def _setting_values(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+        name = str(getattr(interaction.namespace, "name", "") or "")
+        specs = self.bot.rules.mc.options  # type: ignore[attr-defined]
+        if name in specs:
+            values = [_show(c) for c in specs[name].choices]
+        elif name in state.BOT_CHOICES:
+            values = [_show(c) for c in state.BOT_CHOICES[name]]
+        elif name == "language":
+            values = list(state.LANGUAGES)
+        else:
+            values = ["none"]
+        return choices(((v, v) for v in values), current)
+
+    @campaign.command(name="end", description="GM: end and archive this channel's campaign")
+    async def end(self, interaction: discord.Interaction) -> None:
+        cid = await campaign_id(interaction)
+        await campaigns.end_campaign(bot_of(interaction).db, cid, actor_of(interaction))
+        forget_channel(interaction)
+        await reply(interaction, content=t(lang(interaction), "campaign.ended"), ephemeral=False)
+
+
+def _show(value: Any) -> str:
+    if isinstance(value, bool):
+        return str(value).lower()
+    return str(value)
+
+
+async def setup(bot: commands.Bot) -> None:
+    await bot.add_cog(Campaign(bot))

@@ -1,0 +1,126 @@
+"""/leader fate|roster, /trophy roll, /glory balance|spend: the C&C campaign rules (CC-1..CC-4)."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot import formatting as fmt
+from bot.services import cc, views
+from bot.services.loading import get_campaign, load_state
+
+from ._common import (
+    actor_of,
+    battle_numbers,
+    bot_of,
+    campaign_id,
+    choices,
+    lang,
+    own_leaders,
+    own_units,
+    reply,
+    t,
+)
+
+CIRCUMSTANCES = [
+    app_commands.Choice(name="melee vs infantry or cavalry", value="melee"),
+    app_commands.Choice(name="other circumstances", value="other"),
+]
+SPEND_CHOICES = [app_commands.Choice(name=k.replace("_", " "), value=k) for k in cc.SPENDS]
+
+
+class Leaders(commands.Cog):
+    leader = app_commands.Group(name="leader", description="Leaders: fate after a battle, roster", guild_only=True)
+    trophy = app_commands.Group(name="trophy", description="Trophies: flags taken in melee", guild_only=True)
+    glory = app_commands.Group(name="glory", description="Glory: balance and spends", guild_only=True)
+
+    def __init__(self, bot: commands.Bot) -> None:
+        self.bot = bot
+
+    @leader.command(name="fate", description="Roll a fallen leader's fate (CC-1) and name his replacement (CC-2)")
+    @app_commands.describe(leader="The leader who fell", circumstance="How he fell (it picks the table)")
+    @app_commands.autocomplete(leader=own_leaders)
+    @app_commands.choices(circumstance=CIRCUMSTANCES)
+    async def fate(self, interaction: discord.Interaction, leader: app_commands.Range[str, 1, 100],
+                   circumstance: str) -> None:
+        lc = lang(interaction)
+        cid = await campaign_id(interaction)
+        out = await cc.leader_fate(bot_of(interaction).db, cid, actor_of(interaction), leader, circumstance)
+        embeds = [fmt.roll_embed(r, lc) for r in out.fate.rolls]
+        await reply(interaction, content=fmt.message_text(" ".join(out.lines)), embeds=embeds, ephemeral=False)
+
+    @leader.command(name="roster", description="Your leaders, their status, and what it means at the next battle")
+    async def roster(self, interaction: discord.Interaction) -> None:
+        bot, actor, lc = bot_of(interaction), actor_of(interaction), lang(interaction)
+        cid = await campaign_id(interaction)
+        sv = await views.status(bot.db, cid, actor, rules=bot.rules)
+        # Fog of war: a side knows its own leaders (the services hide an enemy's leader and its CV even
+        # when the enemy Force is in sight); the GM knows them all.
+        visible = {f.key for f in sv.forces if f.own}
+        async with bot.db.sessions() as s:
+            state = await load_state(s, await get_campaign(s, cid))
+        seen = dataclasses.replace(state, leaders={k: v for k, v in state.leaders.items() if k in visible})
+        lines = cc.leader_roster_lines(seen) or [t(lc, "roster.none")]
+        await reply(interaction, embeds=fmt.paged_embeds(t(lc, "roster.title"), lines, colour=fmt.PRIVATE)[:1])
+
+    @trophy.command(name="roll", description="A unit that eliminated an enemy in melee tries for its flag (CC-3)")
+    @app_commands.describe(battle="The battle's number", unit="Your unit", target="The enemy unit it eliminated")
+    @app_commands.autocomplete(battle=battle_numbers, unit=own_units)
+    async def trophy_roll(self, interaction: discord.Interaction, battle: app_commands.Range[str, 1, 10],
+                          unit: app_commands.Range[str, 1, 100], target: app_commands.Range[str, 1, 100]) -> None:
+        lc = lang(interaction)
+        cid = await campaign_id(interaction)
+        out = await cc.trophy_roll(bot_of(interaction).db, cid, actor_of(interaction), battle, unit, target)
+        await reply(interaction, content=fmt.message_text(out.text), embeds=[fmt.roll_embed(out.result.roll, lc)],
+                    ephemeral=False)
+
+    @trophy_roll.autocomplete("target")
+    async def _targets(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+        """Flags the public battle report says the chosen unit may try for (its summary, CC-3)."""
+        try:
+            cid = await campaign_id(interaction)
+            lines = await views.read_log(bot_of(interaction).db, cid, actor_of(interaction), limit=200)
+        except Exception:  # suggestions only
+            return []
+        unit = str(getattr(interaction.namespace, "unit", "") or "")
+        found: list[tuple[str, str]] = []
+        marker = " may try for the flag of "
+        for line in lines:
+            for part in line.text.split("; "):
+                if marker in part:
+                    captor, rest = part.split(marker, 1)
+                    victim = rest.split(" (CC-3)", 1)[0].strip()
+                    if not unit or captor.strip().endswith(unit):
+                        found.append((victim, victim))
+        return choices(found, current)
+
+    @glory.command(name="balance", description="Glory per side, with its history (CC-4)")
+    async def balance(self, interaction: discord.Interaction) -> None:
+        lc = lang(interaction)
+        cid = await campaign_id(interaction)
+        sides = await cc.glory_balance(bot_of(interaction).db, cid)
+        embeds = []
+        for g in sides:
+            embeds += fmt.paged_embeds(t(lc, "glory.side", side=g.name, balance=g.balance), list(g.lines) or ["-"])
+        await reply(interaction, embeds=fmt.batches(embeds)[0] if embeds else [])
+
+    @glory.command(name="spend", description="Spend Glory: heroic, rally, leadership, stragglers, anti-guerrilla, ordenanza")
+    @app_commands.describe(kind="What to spend Glory on", unit="The unit (heroic, rally, leadership)",
+                           points="Glory points (stragglers)")
+    @app_commands.choices(kind=SPEND_CHOICES)
+    @app_commands.autocomplete(unit=own_units)
+    async def spend(self, interaction: discord.Interaction, kind: str, unit: app_commands.Range[str, 1, 100] | None = None,
+                    points: app_commands.Range[int, 1, 100] | None = None) -> None:
+        lc = lang(interaction)
+        cid = await campaign_id(interaction)
+        out = await cc.spend_glory(bot_of(interaction).db, cid, actor_of(interaction), kind, unit=unit, points=points)
+        embeds = [fmt.roll_embed(out.roll, lc)] if out.roll is not None else []
+        await reply(interaction, content=fmt.message_text(t(lc, "glory.spent", text=out.text, balance=out.balance)),
+                    embeds=embeds, ephemeral=False)
+
+
+async def setup(bot: commands.Bot) -> None:
+    await bot.add_cog(Leaders(bot))

@@ -1,0 +1,248 @@
+"""/order give|move|list|done and /force info: players act for their own Forces.
+
+Before a roll the player sees its exact odds with a Confirm button; the roll happens on confirm,
+privately (ephemeral), and takes effect when the phase resolves.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import re
+from typing import Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot import formatting as fmt
+from bot.engine.errors import InvalidInput
+from bot.engine.phases import Phase
+from bot.services import orders, views
+from bot.services.errors import AlreadyResolved, NotFound
+
+from . import _publish as publish
+from . import _state as state
+from ._common import (
+    actor_of,
+    bot_of,
+    campaign_id,
+    choices,
+    confirm_view,
+    guarded,
+    lang,
+    neighbours,
+    own_forces,
+    reply,
+    require_phase,
+    status_of,
+    t,
+    visible_forces,
+)
+
+log = logging.getLogger("adc.orders")
+
+ORDER_CHOICES = [
+    app_commands.Choice(name="Forced March", value="forced_march"),
+    app_commands.Choice(name="Explore", value="explore"),
+    app_commands.Choice(name="Defend", value="defend"),
+]
+CUSTOM_ID = 100
+
+
+async def _own_force(interaction: discord.Interaction, cid: int, force: str, phase: Phase, what: str) -> tuple[str, str]:
+    """Key and name of one of the caller's own Forces named by key or name (as typed or suggested),
+    in the phase the action belongs to.
+
+    Anything else is refused without a word about it: whether an enemy Force of that name exists,
+    or what it is called, is hidden information (fog of war)."""
+    sv = await status_of(interaction, cid)
+    if sv.position.phase is not phase or sv.status != "active":
+        await require_phase(interaction, cid, phase, what)  # the services' own words for the refusal
+    if sv.reader_side is None:
+        await views.my_forces(bot_of(interaction).db, cid, actor_of(interaction))  # "use /campaign join first"
+    text = force.strip().lower()
+    for f in sv.forces:
+        if f.own and f.side == sv.reader_side and (f.key == force.strip() or f.name.lower() == text):
+            return f.key, f.name
+    raise NotFound(t(lang(interaction), "order.not_yours", force=force.strip()[:40]))
+
+
+def _custom_id(text: str, lc: str) -> str:
+    if len(text) > CUSTOM_ID:
+        raise InvalidInput(t(lc, "order.path_too_long"))
+    return text
+
+
+class ConfirmOrder(discord.ui.DynamicItem[discord.ui.Button[Any]],
+                   template=r"adc:og:(?P<cid>\d+):(?P<order>[a-z_]+):(?P<force>[A-Za-z0-9_-]+)"):
+    """Take the Force test now (MC-4): the roll happens on this click."""
+
+    def __init__(self, cid: int, order: str, force: str, label: str = "Confirm") -> None:
+        super().__init__(discord.ui.Button(label=label, style=discord.ButtonStyle.success,
+                                           custom_id=f"adc:og:{cid}:{order}:{force}"))
+        self.cid, self.order, self.force = cid, order, force
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button[Any],
+                             match: re.Match[str]) -> ConfirmOrder:
+        return cls(int(match["cid"]), match["order"], match["force"], item.label or "Confirm")
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        async def work() -> None:
+            bot, lc = bot_of(interaction), lang(interaction)
+            out = await orders.give_order(bot.db, self.cid, actor_of(interaction), self.force, self.order,
+                                          rules=bot.rules)
+            embed = fmt.roll_embed(out.roll, lc, private=True)
+            embed.description = t(lc, "order.given", force=out.force, order=out.order.label)
+            await interaction.response.edit_message(content=None, embeds=[fmt.fit(embed)], view=None)
+
+        await guarded(interaction, work)
+
+
+class ConfirmMove(discord.ui.DynamicItem[discord.ui.Button[Any]],
+                  template=r"adc:om:(?P<cid>\d+):(?P<water>[01]):(?P<force>[A-Za-z0-9_-]+):(?P<path>[A-Z0-9.]+)"):
+    """Declare the move now: the movement roll (MC-5.1 or MC-5.3) happens on this click."""
+
+    def __init__(self, cid: int, water: bool, force: str, path: str, label: str = "Confirm") -> None:
+        super().__init__(discord.ui.Button(label=label, style=discord.ButtonStyle.success,
+                                           custom_id=f"adc:om:{cid}:{int(water)}:{force}:{path}"))
+        self.cid, self.water, self.force, self.path = cid, water, force, path
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button[Any],
+                             match: re.Match[str]) -> ConfirmMove:
+        return cls(int(match["cid"]), match["water"] == "1", match["force"], match["path"], item.label or "Confirm")
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        async def work() -> None:
+            bot, lc = bot_of(interaction), lang(interaction)
+            out = await orders.declare_move(bot.db, self.cid, actor_of(interaction), self.force,
+                                            self.path.replace(".", " "), by_water=self.water, rules=bot.rules)
+            embed = fmt.roll_embed(out.roll, lc, private=True)
+            embed.description = t(lc, "move.declared", force=out.force, path=" ".join(out.path),
+                                  allowance=out.allowance, reach=" ".join(out.reach) or "-")
+            await interaction.response.edit_message(content=None, embeds=[fmt.fit(embed)], view=None)
+
+        await guarded(interaction, work)
+
+
+class MarkDone(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"adc:done:(?P<cid>\d+)"):
+    """My side has finished acting in this phase."""
+
+    def __init__(self, cid: int, label: str = "Done") -> None:
+        super().__init__(discord.ui.Button(label=label, style=discord.ButtonStyle.primary, custom_id=f"adc:done:{cid}"))
+        self.cid = cid
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button[Any],
+                             match: re.Match[str]) -> MarkDone:
+        return cls(int(match["cid"]), item.label or "Done")
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await guarded(interaction, lambda: mark_done(interaction, self.cid))
+
+
+async def mark_done(interaction: discord.Interaction, cid: int) -> None:
+    """Mark the caller's side done; when every side is, and auto-resolve is on, the phase resolves."""
+    bot, actor, lc = bot_of(interaction), actor_of(interaction), lang(interaction)
+    before = await views.status(bot.db, cid, actor, rules=bot.rules)
+    everyone = await orders.mark_done(bot.db, cid, actor)
+    side = next((name for key, name, _ in before.sides if key == before.reader_side), before.reader_side or "?")
+    await reply(interaction, content=t(lc, "done.marked"))
+    m = await state.meta(bot.db, cid)
+    target = await publish.channel(bot, m.channel_id)
+    if target is not None:
+        with contextlib.suppress(discord.HTTPException):  # a courtesy note: the phase card says it too
+            await target.send(t(m.language, "done.public", side=side))
+    if everyone and m.setting("auto_resolve"):
+        with contextlib.suppress(AlreadyResolved):  # another click, process or the deadline was first
+            await publish.resolve(bot, cid, m.gm, expected_version=before.version)
+
+
+class Orders(commands.Cog):
+    order = app_commands.Group(name="order", description="Orders and moves for your side's Forces", guild_only=True)
+    force = app_commands.Group(name="force", description="Forces in your sight", guild_only=True)
+
+    def __init__(self, bot: commands.Bot) -> None:
+        self.bot = bot
+
+    @order.command(name="give", description="Phase 1: change a Force's order or shed a reaction (Force test, MC-4)")
+    @app_commands.describe(force="One of your side's Forces", order="The new order")
+    @app_commands.autocomplete(force=own_forces)
+    @app_commands.choices(order=ORDER_CHOICES)
+    async def give(self, interaction: discord.Interaction, force: app_commands.Range[str, 1, 100], order: str) -> None:
+        bot, actor, lc = bot_of(interaction), actor_of(interaction), lang(interaction)
+        cid = await campaign_id(interaction)
+        key, name = await _own_force(interaction, cid, force, Phase.ORDERS, "Giving orders")
+        odds = await orders.order_odds(bot.db, cid, actor, key, order, rules=bot.rules)
+        proc = bot.rules.mc.force_test
+        labels = {b.result: b.label for b in proc.bands.bands}
+        embed = fmt.odds_embed(f"{proc.name} ({proc.rule}): {name} → {order.replace('_', ' ')}", odds, labels, lc)
+        button = ConfirmOrder(cid, order, key, t(lc, "confirm.roll"))
+        _custom_id(button.custom_id, lc)
+        await reply(interaction, embeds=[embed], view=confirm_view(button, lc))
+
+    @order.command(name="move", description="Phase 2: declare a path; the move is rolled on confirm (MC-5)")
+    @app_commands.describe(force="One of your side's Forces", path="Squares in order, like D4 E5 E6",
+                           by_water="Move by sea, lake or river (MC-5.3)")
+    @app_commands.autocomplete(force=own_forces)
+    async def move(self, interaction: discord.Interaction, force: app_commands.Range[str, 1, 100],
+                   path: app_commands.Range[str, 2, 200], by_water: bool = False) -> None:
+        bot, actor, lc = bot_of(interaction), actor_of(interaction), lang(interaction)
+        cid = await campaign_id(interaction)
+        key, name = await _own_force(interaction, cid, force, Phase.MOVEMENT, "Declaring moves")
+        odds = await orders.move_odds(bot.db, cid, actor, key, path, by_water=by_water, rules=bot.rules)
+        proc = bot.rules.mc.water_movement if by_water else bot.rules.mc.movement
+        labels = {n: t(lc, "odds.squares", n=n) for n in odds}
+        squares = [p for p in re.split(r"[\s,;]+", path.strip().upper()) if p]
+        embed = fmt.odds_embed(f"{proc.name} ({proc.rule}): {name} → {' '.join(squares)}", dict(sorted(odds.items())),
+                               labels, lc)
+        button = ConfirmMove(cid, by_water, key, ".".join(squares), t(lc, "confirm.roll"))
+        _custom_id(button.custom_id, lc)
+        await reply(interaction, embeds=[embed], view=confirm_view(button, lc))
+
+    @move.autocomplete("path")
+    async def _path(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+        """Suggest the next square: the neighbours of the last square typed (or of the Force)."""
+        try:
+            cid = await campaign_id(interaction)
+            own = await views.my_forces(bot_of(interaction).db, cid, actor_of(interaction))
+        except Exception:  # suggestions only
+            return []
+        chosen = str(getattr(interaction.namespace, "force", "") or "")
+        force = next((f for f in own if f.key == chosen or f.name.lower() == chosen.lower()), None)
+        tokens = [p for p in re.split(r"[\s,;]+", (current or "").strip().upper()) if p]
+        start = tokens[-1] if tokens else (force.square if force else "")
+        base = " ".join(tokens)
+        options = [(f"{base} {n}".strip(), f"{base} {n}".strip()) for n in neighbours(start)]
+        return choices(options, "") if options else []
+
+    @order.command(name="list", description="Your side's Forces, their orders and what each still has to do")
+    async def list_(self, interaction: discord.Interaction) -> None:
+        bot, lc = bot_of(interaction), lang(interaction)
+        cid = await campaign_id(interaction)
+        own = await views.my_forces(bot.db, cid, actor_of(interaction))
+        lines = [fmt.force_line(f, lc) for f in own] or [t(lc, "order.none")]
+        embed = fmt.paged_embeds(t(lc, "order.list_title"), lines, colour=fmt.PRIVATE)[0]
+        view = confirm_view(MarkDone(cid, t(lc, "done.button")), lc, cancel=False)
+        await reply(interaction, embeds=[embed], view=view)
+
+    @order.command(name="done", description="Phases 1 and 2: your side has finished acting")
+    async def done(self, interaction: discord.Interaction) -> None:
+        await mark_done(interaction, await campaign_id(interaction))
+
+    @force.command(name="info", description="A Force: units, leader, scouts, order, reaction, square")
+    @app_commands.describe(force="A Force in your sight")
+    @app_commands.autocomplete(force=visible_forces)
+    async def info(self, interaction: discord.Interaction, force: app_commands.Range[str, 1, 100]) -> None:
+        cid = await campaign_id(interaction)
+        f = await views.force_info(bot_of(interaction).db, cid, actor_of(interaction), force)
+        await reply(interaction, embeds=[fmt.force_embed(f, lang(interaction))])
+
+
+async def setup(bot: commands.Bot) -> None:
+    from ._common import Cancel
+
+    bot.add_dynamic_items(ConfirmOrder, ConfirmMove, MarkDone, Cancel)
+    await bot.add_cog(Orders(bot))

@@ -1,0 +1,276 @@
+"""Embeds for what players see, inside Discord's limits.
+
+Every builder takes plain values from the services (rolls, views) and a language; none looks
+anything up. :func:`fit` enforces the embed limits (title 256, description 4096, 25 fields, field
+value 1024, footer 2048, 6,000 in all); :func:`paged_embeds` pages long text and
+:func:`text_file` attaches what would need too many pages.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import io
+from collections.abc import Iterable, Mapping, Sequence
+from fractions import Fraction
+
+import discord
+
+from bot.engine.rolls import BatchRoll, Roll
+from bot.i18n import t
+from bot.services.views import ForceView, StatusView
+
+TITLE = 256
+DESCRIPTION = 4096
+FIELDS = 25
+FIELD_NAME = 256
+FIELD_VALUE = 1024
+FOOTER = 2048
+AUTHOR = 256
+TOTAL = 6000
+EMBEDS_PER_MESSAGE = 10
+CONTENT = 2000
+MAX_PAGES = 5
+"""More pages than this and the text goes out as an attached file instead."""
+
+COLOUR = discord.Colour(0x1F4E9C)
+PRIVATE = discord.Colour(0x6B4E9C)
+GOOD = discord.Colour(0x2E7D32)
+BAD = discord.Colour(0xC62828)
+NEUTRAL = discord.Colour(0x757575)
+ELLIPSIS = "…"
+
+
+def clip(text: str | None, limit: int) -> str:
+    """``text`` cut to ``limit`` characters (an ellipsis marks the cut)."""
+    text = text or ""
+    return text if len(text) <= limit else text[: limit - 1] + ELLIPSIS
+
+
+def embed_size(embed: discord.Embed) -> int:
+    """Characters counted against the 6,000 limit of an embed."""
+    size = len(embed.title or "") + len(embed.description or "")
+    size += sum(len(f.name or "") + len(f.value or "") for f in embed.fields)
+    size += len(embed.footer.text or "") + len(embed.author.name or "")
+    return size
+
+
+def fit(embed: discord.Embed) -> discord.Embed:
+    """The embed with every part cut to Discord's limits, fields past 25 dropped, and the
+    description then fields trimmed until the whole is at most 6,000 characters."""
+    out = discord.Embed(
+        title=clip(embed.title, TITLE) if embed.title else None,
+        description=clip(embed.description, DESCRIPTION) if embed.description else None,
+        colour=embed.colour,
+        url=embed.url,
+        timestamp=embed.timestamp,
+    )
+    for f in embed.fields[:FIELDS]:
+        out.add_field(name=clip(f.name, FIELD_NAME) or "\u200b", value=clip(f.value, FIELD_VALUE) or "\u200b",
+                      inline=bool(f.inline))
+    if embed.footer.text:
+        out.set_footer(text=clip(embed.footer.text, FOOTER))
+    if embed.author.name:
+        out.set_author(name=clip(embed.author.name, AUTHOR))
+    if embed.image.url:
+        out.set_image(url=embed.image.url)
+    over = embed_size(out) - TOTAL
+    if over > 0 and out.description:
+        keep = max(0, len(out.description) - over)
+        out.description = clip(out.description, keep) if keep > 1 else None
+    while embed_size(out) > TOTAL and out.fields:
+        out.remove_field(len(out.fields) - 1)
+    return out
+
+
+def pages(lines: Iterable[str], limit: int = DESCRIPTION) -> list[str]:
+    """Lines joined into pages of at most ``limit`` characters (a longer line is cut)."""
+    out: list[str] = []
+    page = ""
+    for line in lines:
+        line = clip(line, limit)
+        if page and len(page) + 1 + len(line) > limit:
+            out.append(page)
+            page = line
+        else:
+            page = f"{page}\n{line}" if page else line
+    if page or not out:
+        out.append(page)
+    return out
+
+
+def paged_embeds(title: str, lines: Sequence[str], *, colour: discord.Colour = COLOUR,
+                 limit: int = DESCRIPTION) -> list[discord.Embed]:
+    """One embed per page of ``lines`` (titles numbered when there are several)."""
+    parts = pages(lines, limit)
+    many = len(parts) > 1
+    return [
+        fit(discord.Embed(title=f"{title} ({i}/{len(parts)})" if many else title, description=part or "\u200b",
+                          colour=colour))
+        for i, part in enumerate(parts, start=1)
+    ]
+
+
+def batches(embeds: Sequence[discord.Embed]) -> list[list[discord.Embed]]:
+    """Embeds grouped into messages: at most 10 per message and 6,000 characters in all."""
+    out: list[list[discord.Embed]] = []
+    size = 0
+    for e in embeds:
+        e = fit(e)
+        n = embed_size(e)
+        if not out or len(out[-1]) >= EMBEDS_PER_MESSAGE or size + n > TOTAL:
+            out.append([])
+            size = 0
+        out[-1].append(e)
+        size += n
+    return out
+
+
+def text_file(name: str, lines: Iterable[str]) -> discord.File:
+    """A fresh text attachment (a discord.File is consumed by one send)."""
+    return discord.File(io.BytesIO("\n".join(lines).encode("utf-8")), filename=name)
+
+
+def long_text(title: str, lines: Sequence[str], *, filename: str = "log.txt",
+              colour: discord.Colour = COLOUR, lang: str = "en") -> tuple[list[discord.Embed], discord.File | None]:
+    """Embeds for ``lines``; past :data:`MAX_PAGES` pages, the last pages plus the whole text as a file."""
+    embeds = paged_embeds(title, lines, colour=colour)
+    if len(embeds) <= MAX_PAGES and sum(embed_size(e) for e in embeds) <= TOTAL:
+        return embeds, None
+    last = paged_embeds(title, lines, colour=colour)[-1]
+    last.set_footer(text=t(lang, "format.attached", name=filename))
+    return [fit(last)], text_file(filename, lines)
+
+
+def message_text(text: str) -> str:
+    return clip(text, CONTENT)
+
+
+# --- rolls ----------------------------------------------------------------------------------
+
+
+def _faces(dice: Sequence[int], shown: int = 60) -> str:
+    text = " ".join(f"**{f}**" for f in dice[:shown])
+    if len(dice) > shown:
+        text += f" … (+{len(dice) - shown})"
+    return text or "-"
+
+
+def roll_embed(record: Roll | BatchRoll, lang: str, *, private: bool = False) -> discord.Embed:
+    """A roll as players see it: the rule (ID and name), the natural dice, each modifier with its
+    reason and rule ID, the total and the outcome."""
+    e = discord.Embed(title=record.title, colour=PRIVATE if private else COLOUR)
+    mods = "\n".join(f"{m.value:+d} {m.reason} ({m.rule})" for m in record.modifiers) or t(lang, "roll.no_modifiers")
+    if isinstance(record, Roll):
+        e.add_field(name=t(lang, "roll.dice"), value=f"{len(record.dice)}d{record.sides}: {_faces(record.dice)}",
+                    inline=True)
+        e.add_field(name=t(lang, "roll.modifiers"), value=mods, inline=True)
+        if record.multiplier != 1:
+            e.add_field(name=t(lang, "roll.multiplier"), value=f"x{record.multiplier}", inline=True)
+        e.add_field(name=t(lang, "roll.total"), value=f"**{record.total}**", inline=True)
+        outcome = record.label
+        if record.natural:
+            outcome = t(lang, "roll.natural", face=record.dice[0]) + " " + outcome
+        e.add_field(name=t(lang, "roll.outcome"), value=outcome, inline=False)
+    else:
+        e.add_field(name=t(lang, "roll.dice"), value=f"{len(record.dice)}d{record.sides}: {_faces(record.dice)}",
+                    inline=False)
+        e.add_field(name=t(lang, "roll.modifiers"), value=mods, inline=True)
+        labels = dict(record.labels)
+        tally = "\n".join(f"**{n}** {labels.get(r, r)}" for r, n in record.counts) or "-"
+        e.add_field(name=t(lang, "roll.outcome"), value=tally, inline=True)
+    e.set_footer(text=t(lang, "roll.key", key=record.key))
+    return fit(e)
+
+
+def percent(p: Fraction) -> str:
+    value = float(p) * 100
+    if 0 < value < 0.1:
+        return "<0.1%"
+    return f"{value:.1f}%"
+
+
+def odds_embed(title: str, odds: Mapping[object, Fraction], labels: Mapping[object, str], lang: str,
+               *, note: str = "") -> discord.Embed:
+    """The exact chance of each outcome, before the player commits."""
+    lines = [f"**{percent(p)}** {labels.get(k, str(k))}" for k, p in odds.items()]
+    desc = "\n".join(lines)
+    if note:
+        desc += f"\n\n{note}"
+    e = discord.Embed(title=t(lang, "odds.title", what=title), description=desc, colour=PRIVATE)
+    e.set_footer(text=t(lang, "odds.footer"))
+    return fit(e)
+
+
+# --- campaign views -------------------------------------------------------------------------
+
+
+def timestamp(when: dt.datetime | None, style: str = "f") -> str:
+    """A Discord timestamp (each reader sees it in their own time zone)."""
+    if when is None:
+        return "-"
+    return f"<t:{int(when.timestamp())}:{style}>"
+
+
+def status_embed(sv: StatusView, lang: str, *, public: bool = False) -> discord.Embed:
+    """The phase card: where the campaign stands and who the phase still waits for, and for what.
+
+    ``public`` leaves out every Force (a card for the channel, whoever reads it)."""
+    spec = sv.position.phase.spec
+    e = discord.Embed(title=f"{sv.name}: {t(lang, 'status.turn', turn=sv.position.turn)}", description=f"**{spec.title}**",
+                      colour=COLOUR if sv.status == "active" else NEUTRAL)
+    e.add_field(name=t(lang, "status.date"), value=f"{sv.date.isoformat()} ({sv.season})", inline=True)
+    e.add_field(name=t(lang, "status.weather"), value=sv.weather or t(lang, "status.not_rolled"), inline=True)
+    deadline = (f"{timestamp(sv.deadline)} ({timestamp(sv.deadline, 'R')})" if sv.deadline
+                else t(lang, "status.no_deadline"))
+    e.add_field(name=t(lang, "status.deadline"), value=deadline, inline=True)
+    if sv.status != "active":
+        e.add_field(name=t(lang, "status.state"), value=t(lang, "status.ended"), inline=False)
+    waiting = "\n".join(f"**{w.who}**: {w.what}" for w in sv.waiting) or t(lang, "status.waiting_nobody")
+    e.add_field(name=t(lang, "status.waiting"), value=waiting, inline=False)
+    e.add_field(name=t(lang, "status.needs"), value=spec.needs, inline=False)
+    if not public:
+        if sv.gm:
+            e.add_field(name=t(lang, "status.you"), value=t(lang, "status.you_gm"), inline=False)
+        elif sv.reader_side:
+            side = next((name for key, name, _ in sv.sides if key == sv.reader_side), sv.reader_side)
+            e.add_field(name=t(lang, "status.you"), value=t(lang, "status.you_side", side=side), inline=False)
+        lines = [force_line(f, lang) for f in sv.forces]
+        if lines:
+            e.add_field(name=t(lang, "status.forces"), value="\n".join(lines), inline=False)
+    e.set_footer(text=t(lang, "status.footer", version=sv.version))
+    return fit(e)
+
+
+def force_line(f: ForceView, lang: str) -> str:
+    if not f.own:
+        return t(lang, "force.line_enemy", name=f.name, square=f.square, side=f.side)
+    extra = f", {f.reaction}" if f.reaction else ""
+    todo = f" — {f.todo}" if f.todo else ""
+    return t(lang, "force.line_own", name=f.name, square=f.square, sp=f.sp, order=(f.order or "").replace("_", " "),
+             extra=extra) + todo
+
+
+def force_embed(f: ForceView, lang: str) -> discord.Embed:
+    e = discord.Embed(title=f.name, colour=PRIVATE if f.own else NEUTRAL)
+    e.add_field(name=t(lang, "force.square"), value=f.square or "-", inline=True)
+    e.add_field(name=t(lang, "force.side"), value=f.side, inline=True)
+    if not f.own:
+        e.description = t(lang, "force.enemy_only")
+        return fit(e)
+    e.add_field(name=t(lang, "force.order"), value=(f.order or "-").replace("_", " "), inline=True)
+    e.add_field(name=t(lang, "force.reaction"), value=f.reaction or t(lang, "force.no_reaction"), inline=True)
+    e.add_field(name=t(lang, "force.scouts"), value=str(f.scouts or 0), inline=True)
+    e.add_field(name=t(lang, "force.sp"), value=str(f.sp), inline=True)
+    if f.leader:
+        e.add_field(name=t(lang, "force.leader"),
+                    value=f"{f.leader} (CV {f.leader_cv}, {(f.leader_status or 'fit').replace('_', ' ')})", inline=False)
+    units = []
+    for u in f.units:
+        marks = [u.quality, u.type] + (["mercenary"] if u.mercenary else []) + (["Heroic"] if u.heroic else []) \
+            + ([] if u.flag else ["no flag"])
+        units.append(f"`{u.key}` {u.name}: {u.sp}/{u.original_sp} SP ({', '.join(marks)})")
+    for i, chunk in enumerate(pages(units, FIELD_VALUE)):
+        e.add_field(name=t(lang, "force.units") if i == 0 else "\u200b", value=chunk or "-", inline=False)
+    if f.todo:
+        e.add_field(name=t(lang, "force.todo"), value=f.todo, inline=False)
+    return fit(e)

@@ -1,0 +1,66 @@
+"""``python -m bot``: a missing or refused token gives a clear message and exit code 78; the logs
+are key=value lines and never show the token; ``verify`` still works."""
+
+from __future__ import annotations
+
+import json
+import logging
+
+import discord
+import pytest
+
+from bot import cli
+
+TOKEN = "MTIzNDU2Nzg5.secret-token-value.abcdef"
+
+
+@pytest.fixture
+def no_env_file(monkeypatch: pytest.MonkeyPatch, tmp_path) -> None:
+    from bot import settings
+
+    original = settings.Settings.from_env.__func__  # type: ignore[attr-defined]
+    monkeypatch.setattr(settings.Settings, "from_env",
+                        classmethod(lambda cls, env_file=None: original(cls, env_file=None)))
+    monkeypatch.setenv("ADC_DATA_DIR", str(tmp_path))
+    monkeypatch.delenv("DATABASE_URL", raising=False)
+
+
+def test_without_a_token_the_bot_explains_and_exits_78(monkeypatch, capsys, no_env_file) -> None:
+    monkeypatch.delenv("DISCORD_TOKEN", raising=False)
+    assert cli.main([]) == 78
+    assert "needs a Discord bot token" in capsys.readouterr().err
+
+
+def test_a_refused_token_is_a_clear_message_and_exit_78_and_the_token_is_never_printed(
+        monkeypatch, capsys, no_env_file) -> None:
+    monkeypatch.setenv("DISCORD_TOKEN", TOKEN)
+
+    async def refuse(self, token):
+        logging.getLogger("discord.http").error("login with %s refused", token)  # a library that logs too much
+        raise discord.LoginFailure("Improper token has been passed.")
+
+    monkeypatch.setattr(discord.http.HTTPClient, "static_login", refuse)
+    assert cli.main(["run"]) == 78
+    err = capsys.readouterr().err
+    assert "Discord refused the bot token" in err
+    assert TOKEN not in err
+    logs = [line for line in err.splitlines() if line.startswith("ts=")]
+    assert logs and all(" level=" in line and " logger=" in line for line in logs)
+    assert any("event=login_failed reason=bad_token" in line for line in logs)
+    logging.getLogger().handlers.clear()
+
+
+def test_the_formatter_writes_key_value_lines_and_hides_secrets() -> None:
+    fmt = cli.KeyValueFormatter([TOKEN])
+    rec = logging.LogRecord("adc", logging.INFO, __file__, 1, "event=x token=%s", (TOKEN,), None)
+    line = fmt.format(rec)
+    assert "event=x" in line and TOKEN not in line and "[token]" in line
+    rec = logging.LogRecord("discord", logging.WARNING, __file__, 1, "plain words", (), None)
+    assert 'msg="plain words"' in fmt.format(rec)
+
+
+def test_verify_still_reads_a_roll_log(tmp_path, capsys) -> None:
+    path = tmp_path / "log.json"
+    path.write_text(json.dumps({"format": "nope"}))
+    assert cli.main(["verify", str(path)]) in (1, 2)
+    assert cli.main(["verify", str(tmp_path / "missing.json")]) == 2

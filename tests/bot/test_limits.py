@@ -1,0 +1,181 @@
+"""Discord's limits, checked in CI on the real command tree (with every translation) and on the
+formatting helpers every message goes through."""
+
+from __future__ import annotations
+
+import re
+import string
+from fractions import Fraction
+
+import discord
+import pytest
+from discord import app_commands
+
+from bot import formatting as fmt
+from bot.app import EXTENSIONS, create_bot
+from bot.engine.rolls import BatchRoll, Modifier, Roll
+from bot.i18n import CHOICES, COMMANDS, LANGUAGES, MESSAGES, Translator, command_key, lang_of, t
+from bot.settings import Settings
+
+NAME = re.compile(r"^[-_\w]{1,32}$")
+LOCALES = {"it": discord.Locale.italian, "es": discord.Locale.spain_spanish}
+
+
+@pytest.fixture
+async def payloads(tmp_path):
+    """The payload each top-level command is synced with (names, descriptions, translations)."""
+    bot = create_bot(Settings(database_url=f"sqlite+aiosqlite:///{tmp_path / 'x.db'}"), background_tasks=False)
+    for ext in EXTENSIONS:
+        await bot.load_extension(ext)
+    translator = Translator()
+    out = [await cmd.get_translated_payload(bot.tree, translator) for cmd in bot.tree.get_commands()]
+    await bot.db.dispose()
+    return bot, out
+
+
+def walk(payload: dict, path: str = ""):
+    """Every command, group, subcommand and option payload, with its qualified path."""
+    here = f"{path} {payload['name']}".strip()
+    yield here, payload
+    for option in payload.get("options") or []:
+        if option.get("type") in (1, 2):  # subcommand, subcommand group
+            yield from walk(option, here)
+        else:
+            yield f"{here}.{option['name']}", option
+
+
+def test_command_counts_are_within_discords_limits(payloads) -> None:
+    _, roots = payloads
+    assert len(roots) <= 100
+    for root in roots:
+        subs = [o for o in root.get("options") or [] if o.get("type") in (1, 2)]
+        assert len(subs) <= 25, root["name"]
+        for _, node in walk(root):
+            if node.get("type") in (None, 1):
+                options = [o for o in node.get("options") or [] if o.get("type") not in (1, 2)]
+                assert len(options) <= 25
+            assert len(node.get("choices") or []) <= 25
+
+
+def test_every_name_and_description_fits_in_every_language(payloads) -> None:
+    _, roots = payloads
+    for where, node in [item for root in roots for item in walk(root)]:
+        names = [node["name"], *(node.get("name_localizations") or {}).values()]
+        for name in names:
+            assert NAME.match(name) and name == name.lower(), (where, name)
+        descriptions = [node["description"], *(node.get("description_localizations") or {}).values()]
+        for text in descriptions:
+            assert 1 <= len(text) <= 100 and text not in ("…", "..."), (where, text)
+        for choice in node.get("choices") or []:
+            for text in [choice["name"], *(choice.get("name_localizations") or {}).values()]:
+                assert 1 <= len(text) <= 100, (where, text)
+
+
+def test_translated_names_stay_unique_among_siblings(payloads) -> None:
+    _, roots = payloads
+    for locale in ("it", "es-ES"):
+        top = [(r.get("name_localizations") or {}).get(locale, r["name"]) for r in roots]
+        assert len(top) == len(set(top)), locale
+        for _, node in [item for root in roots for item in walk(root)]:
+            children = node.get("options") or []
+            names = [(c.get("name_localizations") or {}).get(locale, c["name"]) for c in children]
+            assert len(names) == len(set(names)), (locale, node["name"], names)
+
+
+def test_every_command_and_option_is_translated_and_no_translation_is_stale(payloads) -> None:
+    bot, _ = payloads
+    wanted = set()
+    for cmd in bot.tree.walk_commands():
+        wanted.add(cmd.qualified_name)
+        if isinstance(cmd, app_commands.Command):
+            wanted |= {f"{cmd.qualified_name}.{p.name}" for p in cmd.parameters}
+    for lang in ("it", "es"):
+        assert set(COMMANDS[lang]) == wanted, lang
+    choice_values = {f"choice:{c.value}" for cmd in bot.tree.walk_commands() if isinstance(cmd, app_commands.Command)
+                     for p in cmd.parameters for c in p.choices}
+    for lang in ("it", "es"):
+        assert set(CHOICES[lang]) == choice_values, lang
+
+
+def _fields(template: str) -> set[str]:
+    return {f for _, f, _, _ in string.Formatter().parse(template) if f}
+
+
+def test_every_message_exists_in_all_three_languages_with_the_same_placeholders() -> None:
+    keys = set(MESSAGES["en"])
+    for lang in LANGUAGES:
+        assert set(MESSAGES[lang]) == keys, (lang, set(MESSAGES[lang]) ^ keys)
+        for key in keys:
+            assert _fields(MESSAGES[lang][key]) == _fields(MESSAGES["en"][key]), (lang, key)
+
+
+def test_the_member_locale_picks_the_language_and_english_is_the_fallback() -> None:
+    assert lang_of(discord.Locale.italian) == "it"
+    assert lang_of(discord.Locale.spain_spanish) == lang_of(discord.Locale.latin_american_spanish) == "es"
+    assert lang_of(discord.Locale.french) == "en" and lang_of(None) == "en"
+    assert t("it", "gm.resolve") == "Risolvi" and t("es", "gm.resolve") == "Resolver" and t("fr", "gm.resolve") == "Resolve"
+    assert command_key(object()) is None
+
+
+async def test_the_translator_localises_commands_but_not_english() -> None:
+    translator = Translator()
+    assert await translator.translate(app_commands.locale_str("x"), discord.Locale.german,
+                                      app_commands.TranslationContext(app_commands.TranslationContextLocation.other,
+                                                                      None)) is None
+
+
+# --- formatting helpers ---------------------------------------------------------------------
+
+
+def test_fit_cuts_every_part_of_an_embed_to_the_limits() -> None:
+    e = discord.Embed(title="T" * 500, description="D" * 9000)
+    for _ in range(40):
+        e.add_field(name="N" * 300, value="V" * 2000)
+    e.set_footer(text="F" * 3000)
+    out = fmt.fit(e)
+    assert len(out.title) <= 256 and len(out.description or "") <= 4096 and len(out.fields) <= 25
+    assert all(len(f.name) <= 256 and len(f.value) <= 1024 for f in out.fields)
+    assert len(out.footer.text) <= 2048 and fmt.embed_size(out) <= 6000
+
+
+def test_long_text_is_paged_and_beyond_a_few_pages_attached_as_a_file() -> None:
+    lines = [f"line {i}: " + "x" * 80 for i in range(30)]
+    embeds, file = fmt.long_text("Log", lines)
+    assert file is None and all(len(e.description) <= 4096 for e in embeds)
+    assert sum(fmt.embed_size(e) for e in embeds) <= 6000
+    many = [f"line {i}: " + "x" * 200 for i in range(2000)]
+    embeds, file = fmt.long_text("Log", many, filename="log.txt")
+    assert file is not None and file.filename == "log.txt" and len(embeds) == 1
+    assert fmt.embed_size(embeds[0]) <= 6000
+
+
+def test_batches_respect_ten_embeds_and_6000_characters_per_message() -> None:
+    embeds = [discord.Embed(title=str(i), description="y" * 1500) for i in range(25)]
+    for group in fmt.batches(embeds):
+        assert len(group) <= 10 and sum(fmt.embed_size(e) for e in group) <= 6000
+    assert sum(len(g) for g in fmt.batches(embeds)) == 25
+
+
+def test_a_message_is_at_most_2000_characters() -> None:
+    assert len(fmt.message_text("z" * 5000)) == 2000
+
+
+def test_a_roll_embed_names_the_rule_the_dice_each_modifier_the_total_and_the_outcome() -> None:
+    roll = Roll(rule="MC-4", name="Force test", key="t1/p1/force:x/force-test", dice=(5,),
+                modifiers=(Modifier(2, "MC-4", "Soult's Command Value"), Modifier(-1, "MC-4", "in enemy territory")),
+                total=6, result="ok", label="OK: the Force takes the new order", subject="IV Corps")
+    e = fmt.roll_embed(roll, "it")
+    text = " ".join([e.title] + [f"{f.name} {f.value}" for f in e.fields])
+    assert "Force test (MC-4) for IV Corps" in e.title
+    for part in ("**5**", "+2 Soult's Command Value (MC-4)", "-1 in enemy territory (MC-4)", "**6**", "OK: the Force"):
+        assert part in text
+    assert "Dadi" in text and "Esito" in text  # the frame is Italian, the rule is not
+    batch = BatchRoll("MC-7.1", "Wounded check", "k", tuple([1, 2, 3, 4, 5, 6] * 2000), (),
+                      (("dead", 6000), ("returns", 6000)), (("dead", "dead"), ("returns", "return")), "Riesch")
+    assert fmt.embed_size(fmt.roll_embed(batch, "en")) <= 6000
+
+
+def test_odds_are_shown_as_percentages_of_each_outcome() -> None:
+    e = fmt.odds_embed("Force test (MC-4)", {"ok": Fraction(1, 2), "defend": Fraction(1, 3), "x": Fraction(1, 6)},
+                       {"ok": "OK", "defend": "Defend"}, "en")
+    assert "**50.0%** OK" in e.description and "**33.3%** Defend" in e.description and "**16.7%** x" in e.description
