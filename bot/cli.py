@@ -24,8 +24,9 @@ Aide-de-Camp needs a Discord bot token to log in.
          DISCORD_TOKEN=your-token-here
   3. Run again: python -m bot
 
-No token at hand? Everything the engine does works offline:
-  python -m bot verify FILE      check an exported roll log
+No token at hand? Try the offline demo, which plays two turns without Discord:
+  python -m bot demo --scenario tutorial --turns 2 --seed 7 --out out/demo
+  python -m bot verify out/demo/roll-log.json      check every roll of its log
   (see README.md, "Offline")"""
 
 BAD_TOKEN = """\
@@ -163,12 +164,19 @@ def build_parser() -> argparse.ArgumentParser:
     verify = sub.add_parser("verify", help="re-derive every roll of an exported roll log from its turn seeds")
     verify.add_argument("file", help="a roll log or campaign export (JSON)")
     verify.set_defaults(func=cmd_verify)
+    # Listed for --help; main() hands its arguments to bot.demo's own parser.
+    sub.add_parser("demo", help="play scripted turns offline: a PNG per phase and a Markdown log (demo --help)")
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    args_list = list(sys.argv[1:] if argv is None else argv)
+    if args_list[:1] == ["demo"]:
+        from bot.demo import main as demo_main
+
+        return demo_main(args_list[1:])
     parser = build_parser()
-    args = parser.parse_args(argv)
+    args = parser.parse_args(args_list)
     if args.command is None:
         return cmd_run(args)
     return int(args.func(args))

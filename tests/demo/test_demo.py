@@ -33,3 +33,10 @@ async def test_the_same_seed_plays_the_same_campaign(tmp_path: Path) -> None:
 def test_the_demo_command_refuses_an_unknown_scenario(tmp_path: Path, capsys) -> None:
     assert main(["--scenario", "waterloo", "--out", str(tmp_path)]) == 2
     assert "Unknown scenario 'waterloo'" in capsys.readouterr().err
+
+
+def test_python_m_bot_demo_runs_the_demo(tmp_path: Path) -> None:
+    from bot.cli import main as cli_main
+
+    assert cli_main(["demo", "--turns", "1", "--seed", "3", "--out", str(tmp_path)]) == 0
+    assert (tmp_path / "log.md").exists() and (tmp_path / "turn1-phase0-start.png").exists()
