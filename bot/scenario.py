@@ -25,6 +25,17 @@ KEY_RE = re.compile(r"^[a-z0-9][a-z0-9_-]{0,31}$")
 COLOUR_RE = re.compile(r"^#[0-9a-fA-F]{6}$")
 SCENARIO_DIR = Path(__file__).resolve().parent.parent / "assets" / "maps"
 
+class _ScenarioLoader(yaml.SafeLoader):
+    """safe_load without aliases: ``*name`` lets a few KB expand into gigabytes (a 'billion laughs')."""
+
+    def compose_node(self, parent: Any, index: Any) -> Any:
+        if self.check_event(yaml.events.AliasEvent):
+            event = self.peek_event()
+            raise yaml.composer.ComposerError(None, None, "YAML aliases (*name) are not allowed in a scenario",
+                                              event.start_mark)
+        return super().compose_node(parent, index)
+
+
 DEFAULT_LEGEND = {
     ".": "open", "c": "cultivated", "f": "forest", "h": "hill", "m": "mountain", "s": "swamp",
     "d": "desert", "w": "wasteland", "j": "jungle", "~": "lake", "S": "sea",
@@ -191,11 +202,13 @@ def parse_scenario_text(text: str | bytes, *, key: str = "uploaded") -> Scenario
         except UnicodeDecodeError:
             raise InvalidInput("The scenario file is not UTF-8 text.") from None
     try:
-        data = yaml.safe_load(text)
+        data = yaml.load(text, Loader=_ScenarioLoader)
     except yaml.YAMLError as exc:
         where = getattr(exc, "problem_mark", None)
         line = f" (line {where.line + 1})" if where else ""
         raise InvalidInput(f"The scenario is not valid YAML{line}: {getattr(exc, 'problem', None) or exc}") from None
+    except ValueError as exc:  # e.g. an unquoted impossible date: 1805-13-45
+        raise InvalidInput(f"The scenario has a value YAML cannot read ({exc}); quote dates like '1805-10-07'.") from None
     return parse_scenario(data, key=key)
 
 
@@ -227,7 +240,7 @@ def parse_scenario(data: Any, *, key: str = "uploaded") -> Scenario:
         if not COLOUR_RE.match(colour):
             raise (at / "colour").fail(f"{colour!r} is not a colour like #1f4e9c")
         sides.append(SideSpec(_key(s.get("key"), at / "key"), _str(s.get("name"), at / "name"), colour,
-                              str(s.get("nation", ""))[:40]))
+                              _str(s["nation"], at / "nation", max_len=40) if s.get("nation") else ""))
     if len(sides) < 2:
         raise (top / "sides").fail("a campaign needs at least two sides")
     if len(sides) > 8:
@@ -239,17 +252,20 @@ def parse_scenario(data: Any, *, key: str = "uploaded") -> Scenario:
     _check_side_refs(cmap, side_keys, top / "map")
 
     forces: list[ForceSpec] = []
+    where: list[_At] = []
     for i, f in enumerate(_list(d.get("forces"), top / "forces")):
         forces.append(_parse_force(f, top / "forces" / i, w, h, side_keys, None))
+        where.append(top / "forces" / i)
     for i, r in enumerate(_list(d.get("reinforcements", []), top / "reinforcements")):
         at = top / "reinforcements" / i
         r = _map(r, at)
         turn = _int(r.get("turn"), at / "turn", 2, 1000)
         forces.append(_parse_force(r.get("force"), at / "force", w, h, side_keys, turn))
+        where.append(at / "force")
     _check_unique(forces, top)
-    for i, f in enumerate(forces):
+    for f, at in zip(forces, where, strict=True):
         if cmap.cell(f.square).terrain.is_water:
-            raise (top / "forces" / i / "square").fail(f"{f.square} is water: Forces start on land")
+            raise (at / "square").fail(f"{f.square} is water: Forces start on land")
     if len(forces) > 2000:
         raise (top / "forces").fail("at most 2,000 Forces")
 
@@ -259,7 +275,12 @@ def parse_scenario(data: Any, *, key: str = "uploaded") -> Scenario:
             raise (top / "supply" / str(k)).fail(f"unknown side {k!r}; sides: {', '.join(side_keys)}")
         supply[k] = _int(v, top / "supply" / str(k), 0, 1000)
     options = _map(d.get("options", {}), top / "options")
-    return Scenario(key, name, str(d.get("description", ""))[:2000], climate, start, cmap, sight,
+    description = d.get("description", "")
+    if not isinstance(description, str):  # a list (or an alias bomb) would be expanded by str()
+        raise (top / "description").fail(f"expected text, got {type(description).__name__}")
+    if len(description) > 4000:
+        raise (top / "description").fail(f"at most 4,000 characters, got {len(description):,}")
+    return Scenario(key, name, description.strip(), climate, start, cmap, sight,
                     tuple(sides), tuple(forces), supply, dict(options))
 
 

@@ -67,7 +67,8 @@ async def create_campaign(
         spec = load_bundled(scenario)
     else:
         raise InvalidInput("Choose a bundled scenario or upload a scenario file.")
-    opts = check_options({**spec.options, **(options or {})}, rules)
+    # The map's adjacency (RU-11) is the default; the scenario's or the GM's options may override it.
+    opts = check_options({"adjacency": spec.map.adjacency, **spec.options, **(options or {})}, rules)
     async with db.transaction() as s:
         existing = (
             await s.exec(select(Campaign).where(Campaign.channel_id == channel_id, Campaign.status == "active"))
