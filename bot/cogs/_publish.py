@@ -17,10 +17,9 @@ from bot.engine.errors import EngineError
 from bot.engine.phases import Phase
 from bot.i18n import t
 from bot.services import battles, resolution, views
+from bot.services import bookkeeping as state
 from bot.services.actors import Actor
 from bot.services.resolution import Resolution
-
-from . import _state as state
 
 if TYPE_CHECKING:
     from bot.app import AideBot

@@ -16,10 +16,10 @@ from bot.engine.errors import InvalidInput
 from bot.engine.rolls import BatchRoll, Roll
 from bot.i18n import t
 from bot.services import aftermath, battles, cc, views
+from bot.services import bookkeeping as state
 from bot.services.aftermath import AftermathOutcome
 
 from . import _publish as publish
-from . import _state as state
 from ._common import (
     View,
     actor_of,

@@ -12,11 +12,11 @@ from discord.ext import commands
 from bot import formatting as fmt
 from bot.engine.errors import InvalidInput
 from bot.scenario import bundled_scenarios
+from bot.services import bookkeeping as state
 from bot.services import campaigns, exchange, gm, views
 from bot.services.errors import PermissionDenied
 
 from . import _publish as publish
-from . import _state as state
 from ._common import View, actor_of, bot_of, campaign_id, choices, forget_channel, lang, reply, sides, status_of, t
 
 MAX_SCENARIO_BYTES = 512 * 1024

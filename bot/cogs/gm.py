@@ -15,10 +15,10 @@ from discord.ext import commands
 
 from bot import formatting as fmt
 from bot.engine.phases import Phase
+from bot.services import bookkeeping as state
 from bot.services import campaigns, gm, resolution, views
 
 from . import _publish as publish
-from . import _state as state
 from ._common import (
     actor_of,
     bot_of,

@@ -2,15 +2,12 @@
 
 from __future__ import annotations
 
-import dataclasses
-
 import discord
 from discord import app_commands
 from discord.ext import commands
 
 from bot import formatting as fmt
 from bot.services import cc, views
-from bot.services.loading import get_campaign, load_state
 
 from ._common import (
     actor_of,
@@ -56,14 +53,7 @@ class Leaders(commands.Cog):
     async def roster(self, interaction: discord.Interaction) -> None:
         bot, actor, lc = bot_of(interaction), actor_of(interaction), lang(interaction)
         cid = await campaign_id(interaction)
-        sv = await views.status(bot.db, cid, actor, rules=bot.rules)
-        # Fog of war: a side knows its own leaders (the services hide an enemy's leader and its CV even
-        # when the enemy Force is in sight); the GM knows them all.
-        visible = {f.key for f in sv.forces if f.own}
-        async with bot.db.sessions() as s:
-            state = await load_state(s, await get_campaign(s, cid))
-        seen = dataclasses.replace(state, leaders={k: v for k, v in state.leaders.items() if k in visible})
-        lines = cc.leader_roster_lines(seen) or [t(lc, "roster.none")]
+        lines = await cc.leader_roster(bot.db, cid, actor) or [t(lc, "roster.none")]
         await reply(interaction, embeds=fmt.paged_embeds(t(lc, "roster.title"), lines, colour=fmt.PRIVATE)[:1])
 
     @trophy.command(name="roll", description="A unit that eliminated an enemy in melee tries for its flag (CC-3)")

@@ -18,11 +18,11 @@ from discord.ext import commands
 from bot import formatting as fmt
 from bot.engine.errors import InvalidInput
 from bot.engine.phases import Phase
+from bot.services import bookkeeping as state
 from bot.services import orders, views
 from bot.services.errors import AlreadyResolved, NotFound
 
 from . import _publish as publish
-from . import _state as state
 from ._common import (
     actor_of,
     bot_of,

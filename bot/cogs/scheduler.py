@@ -19,12 +19,12 @@ from discord.ext import commands, tasks
 from bot import formatting as fmt
 from bot.engine.errors import EngineError, RuleViolation
 from bot.i18n import t
+from bot.services import bookkeeping as state
 from bot.services import views
 from bot.services.errors import AlreadyResolved
 from bot.store.backup import backup_database
 
 from . import _publish as publish
-from . import _state as state
 
 log = logging.getLogger("adc.scheduler")
 

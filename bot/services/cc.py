@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from sqlmodel import select
 from sqlmodel.ext.asyncio.session import AsyncSession
@@ -332,6 +332,18 @@ async def spend_glory(db: Database, campaign_id: int, actor: Actor, kind: str, *
 
 def _engine_unit(row: UnitRow) -> Unit:
     return Unit(row.key, row.name, row.sp, UnitType(row.type), Quality(row.quality), row.mercenary, row.flag)
+
+
+async def leader_roster(db: Database, campaign_id: int, actor: Actor) -> list[str]:
+    """Leaders the reader knows (own side's; all for the GM: an enemy's leader stays hidden even when
+    his Force is in sight), their status and what it means at the next battle (CC-2)."""
+    async with db.sessions() as s:
+        campaign = await get_campaign(s, campaign_id)
+        st = await standing(s, campaign, actor)
+        state = await load_state(s, campaign)
+    known = {k: ld for k, ld in state.leaders.items()
+             if st.gm or (k in state.forces and state.forces[k].side_key == st.side)}
+    return leader_roster_lines(replace(state, leaders=known))
 
 
 def leader_roster_lines(state: State) -> list[str]:

@@ -1,4 +1,5 @@
-"""Bot-side bookkeeping the services do not offer yet (see the issue 5 report, "service changes").
+"""The bot's own bookkeeping: its settings (auto-resolve, what a deadline does, absences), language,
+GM role, side channels, battle threads, and the deadline and reminder claims of the scheduler.
 
 Kept to plain reads and small locked writes of columns that already exist (``campaign.language``,
 ``gm_role_id``, ``deadline``, ``options``; ``side.channel_id``; ``battle.thread_id``). No rules
