@@ -17,6 +17,7 @@ from bot import formatting as fmt
 from bot.engine.phases import Phase
 from bot.services import bookkeeping as state
 from bot.services import campaigns, gm, resolution, views
+from bot.services.views import StatusView
 
 from . import _publish as publish
 from ._common import (
@@ -41,6 +42,15 @@ REACTION_CHOICES = [
     app_commands.Choice(name="Unsteady", value="unsteady"),
     app_commands.Choice(name="Routed", value="routed"),
 ]
+
+
+async def _gm_view(interaction: discord.Interaction) -> StatusView | None:
+    """The GM's status view for an autocomplete, or None (not the GM, no campaign): suggestions only."""
+    try:
+        sv = await status_of(interaction, await campaign_id(interaction))
+    except Exception:
+        return None
+    return sv if sv.gm else None
 
 
 class Advance(discord.ui.DynamicItem[discord.ui.Button[Any]],
@@ -168,12 +178,8 @@ class GM(commands.Cog):
 
     @edit.autocomplete("unit")
     async def _units(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
-        try:
-            cid = await campaign_id(interaction)
-            sv = await status_of(interaction, cid)
-        except Exception:  # suggestions only
-            return []
-        if not sv.gm:
+        sv = await _gm_view(interaction)
+        if sv is None:
             return []
         chosen = str(getattr(interaction.namespace, "force", "") or "")
         return choices(((f"{u.name} ({f.name}, {u.sp} SP)", u.key) for f in sv.forces
@@ -183,12 +189,8 @@ class GM(commands.Cog):
     async def _squares(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
         from ._common import neighbours
 
-        try:
-            cid = await campaign_id(interaction)
-            sv = await status_of(interaction, cid)
-        except Exception:  # suggestions only
-            return []
-        if not sv.gm:
+        sv = await _gm_view(interaction)
+        if sv is None:
             return []
         chosen = str(getattr(interaction.namespace, "force", "") or "")
         here = next((f.square for f in sv.forces if f.key == chosen or f.name == chosen), "")

@@ -292,10 +292,7 @@ async def spend_glory(db: Database, campaign_id: int, actor: Actor, kind: str, *
         if kind == "heroic":
             assert unit_row is not None
             battle = ledger.latest_battle
-            won = battle is not None and any(
-                b.number == int(battle) and dict((sd.get("side"), sd.get("outcome")) for sd in (b.report or {}).get("sides", [])).get(side) == Outcome.WON.value
-                for b in (await s.exec(select(BattleRow).where(BattleRow.campaign_id == campaign.id))).all()
-            )
+            won = battle is not None and await _outcome(s, campaign, int(battle), side) is Outcome.WON
             spent = spend_heroic(ledger, _engine_unit(unit_row), battle_id=battle or "-",
                                  outcome=Outcome.WON if won else Outcome.LOST, already_heroic=unit_row.heroic)
             unit_row.heroic = True
@@ -328,6 +325,16 @@ async def spend_glory(db: Database, campaign_id: int, actor: Actor, kind: str, *
                          subject=e.subject))
         await log_event(s, campaign, f"{state.sides[side].name} spends Glory: {spent.text}")
         return SpendOutcome(kind, spent.text, spent.ledger.balance, roll)
+
+
+async def _outcome(s: AsyncSession, campaign: Campaign, number: int, side: str) -> Outcome | None:
+    """How ``side`` came out of battle ``number``, from its report."""
+    row = (await s.exec(select(BattleRow).where(BattleRow.campaign_id == campaign.id,
+                                                BattleRow.number == number))).first()
+    for entry in ((row.report or {}).get("sides", []) if row else []):
+        if entry.get("side") == side:
+            return parse_enum(Outcome, entry.get("outcome"), "battle outcome")
+    return None
 
 
 def _engine_unit(row: UnitRow) -> Unit:

@@ -80,9 +80,9 @@ async def snapshot(s: AsyncSession, campaign_id: int, actor: Actor, *, view: str
         for d in decls:
             if reader == "gm" or d.side_key == reader:
                 path = tuple(Square.parse(p) for p in d.payload.get("path", []))[: int(d.payload.get("allowance", 0))]
-                origin = _origin(d, state)
-                if path and origin is not None:
-                    moves.append(Arrow(start=origin, path=path, side=d.side_key))
+                start = d.payload.get("start")
+                if path and start:
+                    moves.append(Arrow(start=Square.parse(start), path=path, side=d.side_key))
     battles = tuple(Square.parse(b.square) for b in (await s.exec(select(BattleRow).where(
         BattleRow.campaign_id == campaign_id, BattleRow.turn == campaign.turn))).all())
     date = turn_date(campaign.start_date, campaign.turn, rules=rules)
@@ -94,13 +94,6 @@ async def snapshot(s: AsyncSession, campaign_id: int, actor: Actor, *, view: str
         counters=tuple(counters), moves=tuple(moves), battles=battles, view=label,
     )
     return snap, reader
-
-
-def _origin(d: Declaration, state: State) -> Square | None:
-    start = d.payload.get("start")
-    if start:
-        return Square.parse(start)
-    return None
 
 
 async def map_png(db: Database, campaign_id: int, actor: Actor, *, view: str = "side", around: str | None = None,

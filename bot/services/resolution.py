@@ -318,14 +318,13 @@ async def _update_holdings(s: AsyncSession, campaign: Campaign, out: Resolution)
             s.add(owner)
         await _say(s, campaign, f"{state.sides[holder].name} takes the {what} at {sq}.", out)
     campaign.holdings = holdings
-    # Tallies follow from who holds what.
+    # Tallies follow from who holds what: (holder, owner, is capital) per stronghold changed hands.
+    held = [(h, cell.stronghold, cell.capital) for sq, h in holdings.items() for cell in [state.cmap.cell(Square.parse(sq))]]
     for key, side in state.sides.items():
-        side.strongholds_taken = sum(1 for sq, h in holdings.items() if h == key)
-        side.strongholds_lost = sum(1 for sq, h in holdings.items()
-                                    if state.cmap.cell(Square.parse(sq)).stronghold == key)
-        side.holds_enemy_capital = any(h == key and state.cmap.cell(Square.parse(sq)).capital for sq, h in holdings.items())
-        side.lost_capital = any(state.cmap.cell(Square.parse(sq)).capital and state.cmap.cell(Square.parse(sq)).stronghold == key
-                                for sq in holdings)
+        side.strongholds_taken = sum(1 for holder, _, _ in held if holder == key)
+        side.strongholds_lost = sum(1 for _, owner, _ in held if owner == key)
+        side.holds_enemy_capital = any(holder == key and capital for holder, _, capital in held)
+        side.lost_capital = any(owner == key and capital for _, owner, capital in held)
         s.add(side)
 
 
