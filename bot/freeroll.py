@@ -101,46 +101,45 @@ class FreeRoll:
 def parse(text: str) -> tuple[Term, ...]:
     """The terms of an expression (no dice rolled yet); :class:`InvalidInput` says what is wrong."""
     if re.search(r"\w\s+\w", text or ""):
-        raise InvalidInput(f"Cannot read {text.strip()!r}: put + or - between terms, like 2d6 + 3.")
+        raise InvalidInput("Cannot read {strip!r}: put + or - between terms, like 2d6 + 3.", strip=text.strip())
     expr = re.sub(r"\s+", "", text or "").lower()
     if not expr:
         raise InvalidInput("Give a dice expression, like 2d6+1 or 4d6kh3.")
     if len(expr) > MAX_LENGTH:
-        raise InvalidInput(f"A dice expression is at most {MAX_LENGTH} characters.")
+        raise InvalidInput("A dice expression is at most {max_length} characters.", max_length=MAX_LENGTH)
     terms: list[Term] = []
     pos = 0
     while pos < len(expr):
         m = _TERM.match(expr, pos)
         if m is None or m.end() == pos or (terms and not m.group(1)):
             raise InvalidInput(
-                f"Cannot read {text.strip()!r} at {expr[pos:pos + 10]!r}: write terms like 2d6, d20, 4d6kh3 or 3, "
-                "joined by + or -."
+                "Cannot read {strip!r} at {expr!r}: write terms like 2d6, d20, 4d6kh3 or 3, joined by + or -.", strip=text.strip(), expr=expr[pos:pos + 10]
             )
         sign = -1 if m.group(1) == "-" else 1
         if m.group(6) is not None:
             number = int(m.group(6))
             if number > MAX_NUMBER:
-                raise InvalidInput(f"Numbers in a dice expression go up to {MAX_NUMBER:,}, not {number:,}.")
+                raise InvalidInput("Numbers in a dice expression go up to {max_number:,}, not {number:,}.", max_number=MAX_NUMBER, number=number)
             terms.append(NumberTerm(sign, number))
         else:
             count = int(m.group(2)) if m.group(2) else 1
             sides = int(m.group(3))
             if not 1 <= count <= MAX_DICE:
-                raise InvalidInput(f"Roll 1 to {MAX_DICE} dice, not {count}.")
+                raise InvalidInput("Roll 1 to {max_dice} dice, not {count}.", max_dice=MAX_DICE, count=count)
             if not MIN_SIDES <= sides <= MAX_SIDES:
-                raise InvalidInput(f"A die has {MIN_SIDES} to {MAX_SIDES} sides, not {sides}.")
+                raise InvalidInput("A die has {min_sides} to {max_sides} sides, not {sides}.", min_sides=MIN_SIDES, max_sides=MAX_SIDES, sides=sides)
             keep = None
             if m.group(4):
                 n = int(m.group(5))
                 if not 1 <= n <= count:
-                    raise InvalidInput(f"{m.group(4)}{n} keeps 1 to {count} of {count}d{sides}.")
+                    raise InvalidInput("{group}{n} keeps 1 to {count} of {count}d{sides}.", group=m.group(4), n=n, count=count, sides=sides)
                 keep = (m.group(4), n)
             terms.append(DiceTerm(sign, count, sides, keep))
         if len(terms) > MAX_TERMS:
-            raise InvalidInput(f"A dice expression has at most {MAX_TERMS} terms.")
+            raise InvalidInput("A dice expression has at most {max_terms} terms.", max_terms=MAX_TERMS)
         pos = m.end()
     if sum(t.count for t in terms if isinstance(t, DiceTerm)) > MAX_DICE:
-        raise InvalidInput(f"At most {MAX_DICE} dice in one roll.")
+        raise InvalidInput("At most {max_dice} dice in one roll.", max_dice=MAX_DICE)
     return tuple(terms)
 
 

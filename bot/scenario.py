@@ -19,6 +19,7 @@ import yaml
 from bot.engine.errors import InvalidInput
 from bot.engine.grid import COMPASS, CampaignMap
 from bot.engine.model import Cell, Climate, Feature, Order, Quality, Square, Terrain, UnitType
+from bot.engine.text import Msg
 
 MAX_BYTES = 512 * 1024
 KEY_RE = re.compile(r"^[a-z0-9][a-z0-9_-]{0,31}$")
@@ -102,6 +103,10 @@ class Scenario:
         raise KeyError(key)
 
 
+def _text(what: str, params: Mapping[str, object]) -> str:
+    return what if isinstance(what, Msg) and not params else Msg(what, **params)
+
+
 class _At:
     """A location in the scenario, for messages: ``forces[2].units[0].sp``."""
 
@@ -112,41 +117,42 @@ class _At:
         p = f"[{part}]" if isinstance(part, int) else str(part)
         return _At(f"{self.path}{p}" if isinstance(part, int) or not self.path else f"{self.path}.{p}")
 
-    def fail(self, what: str) -> InvalidInput:
-        return InvalidInput(f"Scenario field {self.path or '(top)'}: {what}")
+    def fail(self, what: str, /, **params: object) -> InvalidInput:
+        """The error at this location; ``what`` is a template filled with ``params`` (or a Msg)."""
+        return InvalidInput("Scenario field {field}: {what}", field=self.path or "(top)", what=_text(what, params))
 
 
 def _map(v: Any, at: _At) -> dict[str, Any]:
     if not isinstance(v, dict):
-        raise at.fail(f"expected a mapping, got {type(v).__name__}")
+        raise at.fail("expected a mapping, got {name}", name=type(v).__name__)
     return v
 
 
 def _list(v: Any, at: _At) -> list[Any]:
     if not isinstance(v, list):
-        raise at.fail(f"expected a list, got {type(v).__name__}")
+        raise at.fail("expected a list, got {name}", name=type(v).__name__)
     return v
 
 
 def _str(v: Any, at: _At, *, max_len: int = 100) -> str:
     if not isinstance(v, str) or not v.strip():
-        raise at.fail(f"expected text, got {v!r}")
+        raise at.fail("expected text, got {v!r}", v=v)
     if len(v) > max_len:
-        raise at.fail(f"at most {max_len} characters, got {len(v)}")
+        raise at.fail("at most {max_len} characters, got {n_v}", max_len=max_len, n_v=len(v))
     return v.strip()
 
 
 def _int(v: Any, at: _At, low: int, high: int) -> int:
     if isinstance(v, bool) or not isinstance(v, int):
-        raise at.fail(f"expected a whole number, got {v!r}")
+        raise at.fail("expected a whole number, got {v!r}", v=v)
     if not low <= v <= high:
-        raise at.fail(f"{v} is out of range: {low} to {high}")
+        raise at.fail("{v} is out of range: {low} to {high}", v=v, low=low, high=high)
     return v
 
 
 def _bool(v: Any, at: _At) -> bool:
     if not isinstance(v, bool):
-        raise at.fail(f"expected true or false, got {v!r}")
+        raise at.fail("expected true or false, got {v!r}", v=v)
     return v
 
 
@@ -154,13 +160,13 @@ def _enum(kind: Any, v: Any, at: _At) -> Any:
     try:
         return kind(str(v).strip().lower())
     except ValueError:
-        raise at.fail(f"unknown value {v!r}; allowed: {', '.join(m.value for m in kind)}") from None
+        raise at.fail("unknown value {v!r}; allowed: {values}", v=v, values=', '.join(m.value for m in kind)) from None
 
 
 def _key(v: Any, at: _At) -> str:
     s = _str(v, at, max_len=32)
     if not KEY_RE.match(s):
-        raise at.fail(f"{s!r} is not a key: lowercase letters, digits, '-' and '_', up to 32")
+        raise at.fail("{s!r} is not a key: lowercase letters, digits, '-' and '_', up to 32", s=s)
     return s
 
 
@@ -168,9 +174,9 @@ def _square(cmap_w: int, cmap_h: int, v: Any, at: _At) -> Square:
     try:
         sq = Square.parse(str(v))
     except InvalidInput as exc:
-        raise at.fail(str(exc)) from None
+        raise at.fail(exc.text) from None
     if sq.col >= cmap_w or sq.row >= cmap_h:
-        raise at.fail(f"square {sq} is outside the {cmap_w}x{cmap_h} map")
+        raise at.fail("square {sq} is outside the {cmap_w}x{cmap_h} map", sq=sq, cmap_w=cmap_w, cmap_h=cmap_h)
     return sq
 
 
@@ -195,7 +201,7 @@ def _squares(w: int, h: int, v: Any, at: _At) -> list[Square]:
 def parse_scenario_text(text: str | bytes, *, key: str = "uploaded") -> Scenario:
     """Parse an uploaded or bundled scenario; every problem names its field."""
     if len(text) > MAX_BYTES:
-        raise InvalidInput(f"The scenario file is {len(text):,} bytes: at most {MAX_BYTES:,} are accepted.")
+        raise InvalidInput("The scenario file is {n_text:,} bytes: at most {max_bytes:,} are accepted.", n_text=len(text), max_bytes=MAX_BYTES)
     if isinstance(text, bytes):
         try:
             text = text.decode("utf-8")
@@ -206,9 +212,9 @@ def parse_scenario_text(text: str | bytes, *, key: str = "uploaded") -> Scenario
     except yaml.YAMLError as exc:
         where = getattr(exc, "problem_mark", None)
         line = f" (line {where.line + 1})" if where else ""
-        raise InvalidInput(f"The scenario is not valid YAML{line}: {getattr(exc, 'problem', None) or exc}") from None
+        raise InvalidInput("The scenario is not valid YAML{line}: {value}", line=line, value=getattr(exc, 'problem', None) or exc) from None
     except ValueError as exc:  # e.g. an unquoted impossible date: 1805-13-45
-        raise InvalidInput(f"The scenario has a value YAML cannot read ({exc}); quote dates like '1805-10-07'.") from None
+        raise InvalidInput("The scenario has a value YAML cannot read ({exc}); quote dates like '1805-10-07'.", exc=exc) from None
     return parse_scenario(data, key=key)
 
 
@@ -217,7 +223,7 @@ def parse_scenario(data: Any, *, key: str = "uploaded") -> Scenario:
     d = _map(data, top)
     allowed = {"name", "description", "climate", "start_date", "map", "sides", "forces", "reinforcements", "supply", "options"}
     if extra := sorted(set(map(str, d)) - allowed):
-        raise top.fail(f"unknown field(s) {', '.join(extra)}; allowed: {', '.join(sorted(allowed))}")
+        raise top.fail("unknown field(s) {extra}; allowed: {allowed}", extra=', '.join(extra), allowed=', '.join(sorted(allowed)))
     name = _str(d.get("name"), top / "name")
     climate = _enum(Climate, d.get("climate", "temperate"), top / "climate")
     start = d.get("start_date")
@@ -225,7 +231,7 @@ def parse_scenario(data: Any, *, key: str = "uploaded") -> Scenario:
         try:
             start = dt.date.fromisoformat(start)
         except ValueError:
-            raise (top / "start_date").fail(f"{start!r} is not a date like 1805-09-25") from None
+            raise (top / "start_date").fail("{start!r} is not a date like 1805-09-25", start=start) from None
     if not isinstance(start, dt.date):
         raise (top / "start_date").fail("expected a date like 1805-09-25")
 
@@ -238,7 +244,7 @@ def parse_scenario(data: Any, *, key: str = "uploaded") -> Scenario:
         s = _map(s, at)
         colour = _str(s.get("colour", "#808080"), at / "colour", max_len=7)
         if not COLOUR_RE.match(colour):
-            raise (at / "colour").fail(f"{colour!r} is not a colour like #1f4e9c")
+            raise (at / "colour").fail("{colour!r} is not a colour like #1f4e9c", colour=colour)
         sides.append(SideSpec(_key(s.get("key"), at / "key"), _str(s.get("name"), at / "name"), colour,
                               _str(s["nation"], at / "nation", max_len=40) if s.get("nation") else ""))
     if len(sides) < 2:
@@ -247,7 +253,7 @@ def parse_scenario(data: Any, *, key: str = "uploaded") -> Scenario:
         raise (top / "sides").fail("at most 8 sides")
     side_keys = [s.key for s in sides]
     if len(set(side_keys)) != len(side_keys):
-        raise (top / "sides").fail(f"side keys must differ: {side_keys}")
+        raise (top / "sides").fail("side keys must differ: {side_keys}", side_keys=side_keys)
 
     _check_side_refs(cmap, side_keys, top / "map")
 
@@ -265,21 +271,21 @@ def parse_scenario(data: Any, *, key: str = "uploaded") -> Scenario:
     _check_unique(forces, top)
     for f, at in zip(forces, where, strict=True):
         if cmap.cell(f.square).terrain.is_water:
-            raise (at / "square").fail(f"{f.square} is water: Forces start on land")
+            raise (at / "square").fail("{square} is water: Forces start on land", square=f.square)
     if len(forces) > 2000:
         raise (top / "forces").fail("at most 2,000 Forces")
 
     supply = {}
     for k, v in _map(d.get("supply", {}), top / "supply").items():
         if k not in side_keys:
-            raise (top / "supply" / str(k)).fail(f"unknown side {k!r}; sides: {', '.join(side_keys)}")
+            raise (top / "supply" / str(k)).fail("unknown side {k!r}; sides: {side_keys}", k=k, side_keys=', '.join(side_keys))
         supply[k] = _int(v, top / "supply" / str(k), 0, 1000)
     options = _map(d.get("options", {}), top / "options")
     description = d.get("description", "")
     if not isinstance(description, str):  # a list (or an alias bomb) would be expanded by str()
-        raise (top / "description").fail(f"expected text, got {type(description).__name__}")
+        raise (top / "description").fail("expected text, got {name}", name=type(description).__name__)
     if len(description) > 4000:
-        raise (top / "description").fail(f"at most 4,000 characters, got {len(description):,}")
+        raise (top / "description").fail("at most 4,000 characters, got {n_description:,}", n_description=len(description))
     return Scenario(key, name, description.strip(), climate, start, cmap, sight,
                     tuple(sides), tuple(forces), supply, dict(options))
 
@@ -296,19 +302,19 @@ def _parse_map(v: Any, at: _At) -> tuple[CampaignMap, int]:
     legend = dict(DEFAULT_LEGEND)
     for ch, t in _map(m.get("legend", {}), at / "legend").items():
         if len(str(ch)) != 1:
-            raise (at / "legend").fail(f"legend keys are single characters, got {ch!r}")
+            raise (at / "legend").fail("legend keys are single characters, got {ch!r}", ch=ch)
         legend[str(ch)] = _enum(Terrain, t, at / "legend" / str(ch)).value
     if "rows" in m:
         rows = _list(m["rows"], at / "rows")
         if len(rows) != h:
-            raise (at / "rows").fail(f"{len(rows)} rows given for a map {h} squares high")
+            raise (at / "rows").fail("{n_rows} rows given for a map {h} squares high", n_rows=len(rows), h=h)
         for r, line in enumerate(rows):
             line = str(line)
             if len(line) != w:
-                raise (at / "rows" / r).fail(f"row {r + 1} has {len(line)} characters for a map {w} squares wide")
+                raise (at / "rows" / r).fail("row {r} has {n_line} characters for a map {w} squares wide", r=r + 1, n_line=len(line), w=w)
             for c, ch in enumerate(line):
                 if ch not in legend:
-                    raise (at / "rows" / r).fail(f"unknown terrain character {ch!r} at {Square(c, r)}")
+                    raise (at / "rows" / r).fail("unknown terrain character {ch!r} at {square}", ch=ch, square=Square(c, r))
                 terrain[Square(c, r)] = Terrain(legend[ch])
     for t, squares in _map(m.get("terrain", {}), at / "terrain").items():
         kind = _enum(Terrain, t, at / "terrain")
@@ -321,7 +327,7 @@ def _parse_map(v: Any, at: _At) -> tuple[CampaignMap, int]:
         river = _map(river, rat)
         direction = str(river.get("flow", "")).upper() or None
         if direction is not None and direction not in COMPASS:
-            raise (rat / "flow").fail(f"{direction!r} is not a direction: {', '.join(COMPASS)}")
+            raise (rat / "flow").fail("{direction!r} is not a direction: {compass}", direction=direction, compass=', '.join(COMPASS))
         for sq in _squares(w, h, river.get("squares", []), rat / "squares"):
             features.setdefault(sq, set()).add(Feature.RIVER)
             if direction:
@@ -342,7 +348,7 @@ def _parse_map(v: Any, at: _At) -> tuple[CampaignMap, int]:
     for side, sq in _map(m.get("capitals", {}), at / "capitals").items():
         capitals[str(side)] = _square(w, h, sq, at / "capitals" / str(side))
         if stronghold.get(capitals[str(side)]) != str(side):
-            raise (at / "capitals" / str(side)).fail(f"{capitals[str(side)]} must be one of {side}'s strongholds")
+            raise (at / "capitals" / str(side)).fail("{capitals} must be one of {side}'s strongholds", capitals=capitals[str(side)], side=side)
     cells: dict[Square, Cell] = {}
     for sq in set(terrain) | set(features) | set(territory) | set(stronghold):
         cells[sq] = Cell(
@@ -356,14 +362,14 @@ def _check_side_refs(cmap: CampaignMap, side_keys: list[str], at: _At) -> None:
     for sq, cell in cmap.cells.items():
         for what, side in (("territories", cell.territory), ("strongholds", cell.stronghold)):
             if side is not None and side not in side_keys:
-                raise (at / what).fail(f"{sq} names unknown side {side!r}; sides: {', '.join(side_keys)}")
+                raise (at / what).fail("{sq} names unknown side {side!r}; sides: {side_keys}", sq=sq, side=side, side_keys=', '.join(side_keys))
 
 
 def _parse_force(v: Any, at: _At, w: int, h: int, sides: list[str], arrives: int | None) -> ForceSpec:
     f = _map(v, at)
     side = _str(f.get("side"), at / "side")
     if side not in sides:
-        raise (at / "side").fail(f"unknown side {side!r}; sides: {', '.join(sides)}")
+        raise (at / "side").fail("unknown side {side!r}; sides: {sides}", side=side, sides=', '.join(sides))
     leader = _map(f.get("leader"), at / "leader")
     units = []
     for i, u in enumerate(_list(f.get("units"), at / "units")):
@@ -389,11 +395,11 @@ def _check_unique(forces: Iterable[ForceSpec], at: _At) -> None:
     units: set[str] = set()
     for f in forces:
         if f.key in seen:
-            raise (at / "forces").fail(f"two Forces have the key {f.key!r}")
+            raise (at / "forces").fail("two Forces have the key {key!r}", key=f.key)
         seen.add(f.key)
         for u in f.units:
             if u.key in units:
-                raise (at / "forces").fail(f"two units have the key {u.key!r}")
+                raise (at / "forces").fail("two units have the key {key!r}", key=u.key)
             units.add(u.key)
 
 
@@ -404,5 +410,5 @@ def bundled_scenarios() -> dict[str, Path]:
 def load_bundled(key: str) -> Scenario:
     paths = bundled_scenarios()
     if key not in paths:
-        raise InvalidInput(f"Unknown scenario {key!r}: bundled scenarios are {', '.join(paths) or 'none'}.")
+        raise InvalidInput("Unknown scenario {key!r}: bundled scenarios are {value}.", key=key, value=', '.join(paths) or 'none')
     return parse_scenario_text(paths[key].read_text(encoding="utf-8"), key=key)

@@ -51,7 +51,7 @@ class _NoAliasLoader(yaml.SafeLoader):
 def load_report_text(raw: str | bytes) -> Any:
     """A battle report as plain data from YAML or JSON text (size-limited); the engine checks the rest."""
     if len(raw) > MAX_REPORT_BYTES:
-        raise InvalidInput(f"The report is {len(raw):,} bytes: at most {MAX_REPORT_BYTES:,} are accepted.")
+        raise InvalidInput("The report is {n_raw:,} bytes: at most {max_report_bytes:,} are accepted.", n_raw=len(raw), max_report_bytes=MAX_REPORT_BYTES)
     if isinstance(raw, bytes):
         try:
             raw = raw.decode("utf-8")
@@ -65,11 +65,11 @@ def load_report_text(raw: str | bytes) -> Any:
             return json.loads(text)
         return yaml.load(text, Loader=_NoAliasLoader)  # a SafeLoader subclass
     except json.JSONDecodeError as exc:
-        raise InvalidInput(f"The report is not valid JSON (line {exc.lineno}): {exc.msg}.") from None
+        raise InvalidInput("The report is not valid JSON (line {lineno}): {msg}.", lineno=exc.lineno, msg=exc.msg) from None
     except yaml.YAMLError as exc:
         where = getattr(exc, "problem_mark", None)
         line = f" (line {where.line + 1})" if where else ""
-        raise InvalidInput(f"The report is not valid YAML{line}: {getattr(exc, 'problem', None) or exc}.") from None
+        raise InvalidInput("The report is not valid YAML{line}: {value}.", line=line, value=getattr(exc, 'problem', None) or exc) from None
 
 
 def record_text(record: Roll | BatchRoll, lc: str) -> str:

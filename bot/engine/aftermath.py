@@ -73,12 +73,11 @@ class UnitLosses:
         for what in ("killed", "rout", "other_order"):
             n = getattr(self, what)
             if isinstance(n, bool) or not isinstance(n, int) or n < 0:
-                raise InvalidInput(f"{unit.name}: SP {what.replace('_', ' ')} must be 0 or more, got {n!r}.")
+                raise InvalidInput("{name}: SP {replace} must be 0 or more, got {n!r}.", name=unit.name, replace=what.replace('_', ' '), n=n)
         total = self.killed + self.rout + self.other_order
         if total > unit.sp:
             raise InvalidInput(
-                f"{unit.name} had {unit.sp} SP but the report gives {total} SP killed, routed or "
-                f"withdrawn ({self.killed} + {self.rout} + {self.other_order})."
+                "{name} had {sp} SP but the report gives {total} SP killed, routed or withdrawn ({killed} + {rout} + {other_order}).", name=unit.name, sp=unit.sp, total=total, killed=self.killed, rout=self.rout, other_order=self.other_order
             )
 
 
@@ -109,7 +108,7 @@ def deserter_duty(
     """
     losses.check_against(unit)
     if mercenary not in ("check_all", "lose_all"):
-        raise InvalidInput(f"Unknown mercenary desertion setting {mercenary!r}: check_all or lose_all (RU-6).")
+        raise InvalidInput("Unknown mercenary desertion setting {mercenary!r}: check_all or lose_all (RU-6).", mercenary=mercenary)
     pools: list[DeserterPool] = []
     if outcome is Outcome.LOST and unit.mercenary:
         survivors = unit.sp - losses.killed
@@ -243,12 +242,11 @@ def check_retreat(
     legal = retreat_squares(cmap, battle_square, side, list(positions))
     if not legal:
         raise RuleViolation(
-            f"No square around {battle_square} is free of the enemy and on land: the Force surrenders (RU-8)."
+            "No square around {battle_square} is free of the enemy and on land: the Force surrenders (RU-8).", battle_square=battle_square
         )
     if destination not in legal:
         raise RuleViolation(
-            f"{destination} is not a legal retreat from {battle_square} (MC-7.3, RU-8): "
-            f"choose one of {', '.join(map(str, legal))}."
+            "{destination} is not a legal retreat from {battle_square} (MC-7.3, RU-8): choose one of {map}.", destination=destination, battle_square=battle_square, map=', '.join(map(str, legal))
         )
     return destination
 
@@ -257,7 +255,7 @@ def check_draw_separation(cmap: CampaignMap, a: Square, b: Square) -> None:
     """MC-7.3 draw: the two Forces must end separated by (at least) one square."""
     if cmap.distance(a, b) < 2:
         raise RuleViolation(
-            f"After a draw the Forces must end one square apart (MC-7.3): {a} and {b} are too close."
+            "After a draw the Forces must end one square apart (MC-7.3): {a} and {b} are too close.", a=a, b=b
         )
 
 

@@ -88,7 +88,7 @@ def scouting_winner(scores: Mapping[str, int]) -> str | None:
 def general_retreat_modifiers(hour: int, *, rules: RuleBook | None = None) -> tuple[Modifier, ...]:
     """MC-6.2: extra Command-test modifier to give or withdraw a General Retreat, by the battle's hour."""
     if isinstance(hour, bool) or not isinstance(hour, int) or hour < 1:
-        raise InvalidInput(f"The battle's hour must be 1 or more, got {hour!r}.")
+        raise InvalidInput("The battle's hour must be 1 or more, got {hour!r}.", hour=hour)
     mod = (rules or default_rulebook()).mc.general_retreat_hours.get(hour)
     return (mod,) if mod else ()
 

@@ -46,9 +46,9 @@ def _check_request(key: str, count: int, sides: int) -> None:
     if not key:
         raise InvalidInput("A roll needs a key naming what is rolled.")
     if not 0 <= count <= MAX_DICE:
-        raise InvalidInput(f"Cannot roll {count!r} dice: between 0 and {MAX_DICE:,} per roll.")
+        raise InvalidInput("Cannot roll {count!r} dice: between 0 and {max_dice:,} per roll.", count=count, max_dice=MAX_DICE)
     if not 2 <= sides <= MAX_SIDES:
-        raise InvalidInput(f"A die with {sides!r} sides is not allowed: 2 to {MAX_SIDES}.")
+        raise InvalidInput("A die with {sides!r} sides is not allowed: 2 to {max_sides}.", sides=sides, max_sides=MAX_SIDES)
 
 
 def _byte_tables(sides: int) -> tuple[bytes, bytes]:

@@ -6,9 +6,20 @@ what is allowed instead.
 
 from __future__ import annotations
 
+from .text import Msg
+
 
 class EngineError(Exception):
-    """Base of every error the rules engine raises."""
+    """Base of every error the rules engine raises.
+
+    ``message`` is an English template and ``params`` fill it (``str(error)`` is the filled English).
+    The bot shows it in the member's language: the template is looked up in the catalogues of
+    :mod:`bot.i18n.text` and filled with the same params.
+    """
+
+    def __init__(self, message: str = "", /, **params: object) -> None:
+        self.text = message if isinstance(message, Msg) and not params else Msg(message, **params)
+        super().__init__(str(self.text))
 
 
 class InvalidInput(EngineError, ValueError):

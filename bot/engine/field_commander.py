@@ -58,7 +58,7 @@ def overwhelm_check(forces: Iterable[Force], *, tables: FcTables | None = None) 
         totals[f.side] = totals.get(f.side, 0) + f.sp
     if len(totals) != 2:
         found = ", ".join(sorted(totals)) or "none"
-        raise InvalidInput(f"The overwhelm check (FC-1) compares two sides; the Forces given belong to: {found}.")
+        raise InvalidInput("The overwhelm check (FC-1) compares two sides; the Forces given belong to: {found}.", found=found)
     (strong, s_sp), (weak, w_sp) = sorted(totals.items(), key=lambda kv: (-kv[1], kv[0]))
     if s_sp == 0:
         raise InvalidInput("Neither side has any SP left: there is nothing to compare (FC-1).")
@@ -101,7 +101,7 @@ class UnitOffer:
     def __post_init__(self) -> None:
         for what, n in (("full", self.full_cost), ("reduced", self.reduced_cost)):
             if n is not None and (isinstance(n, bool) or not isinstance(n, int) or n < 0):
-                raise InvalidInput(f"Unit {self.unit_id!r}: its {what} combat value must be 0 or more, got {n!r}.")
+                raise InvalidInput("Unit {unit_id!r}: its {what} combat value must be 0 or more, got {n!r}.", unit_id=self.unit_id, what=what, n=n)
 
 
 @dataclass(frozen=True)
@@ -144,7 +144,7 @@ class SupplyPhase:
 
     def __post_init__(self) -> None:
         if isinstance(self.points, bool) or not isinstance(self.points, int) or self.points < 0:
-            raise InvalidInput(f"{self.side} has {self.points!r} supply points: give a whole number, 0 or more.")
+            raise InvalidInput("{side} has {points!r} supply points: give a whole number, 0 or more.", side=self.side, points=self.points)
 
     @property
     def spent(self) -> int:
@@ -167,17 +167,17 @@ class SupplyPhase:
         rule = fc.supply_rule
         p = purchase
         if isinstance(p.count, bool) or not isinstance(p.count, int) or p.count < 1:
-            raise InvalidInput(f"A purchase counts 1 or more, got {p.count!r}.")
+            raise InvalidInput("A purchase counts 1 or more, got {count!r}.", count=p.count)
         match p.kind:
             case PurchaseKind.REFIT:
                 if p.unit_id in self._done(PurchaseKind.UNIT, reduced=True):
                     raise RuleViolation(
-                        f"{p.unit_id} was bought reduced in this supply phase: it cannot be refitted until the next ({rule})."
+                        "{unit_id} was bought reduced in this supply phase: it cannot be refitted until the next ({rule}).", unit_id=p.unit_id, rule=rule
                     )
                 if p.unit_id in self._done(PurchaseKind.REFIT):
-                    raise RuleViolation(f"{p.unit_id} is already refitted to full strength in this supply phase ({rule}).")
+                    raise RuleViolation("{unit_id} is already refitted to full strength in this supply phase ({rule}).", unit_id=p.unit_id, rule=rule)
                 if p.unit_id not in self.reduced_units:
-                    raise RuleViolation(f"{p.unit_id!r} is not a reduced unit of {self.side}: only a reduced unit is refitted ({rule}).")
+                    raise RuleViolation("{unit_id!r} is not a reduced unit of {side}: only a reduced unit is refitted ({rule}).", unit_id=p.unit_id, side=self.side, rule=rule)
                 return fc.refit_cost, f"refit {p.unit_id} to full strength"
             case PurchaseKind.SCOUT:
                 n = p.count
@@ -191,15 +191,15 @@ class SupplyPhase:
                 offer = next((o for o in self.offers if o.unit_id == p.unit_id), None)
                 if offer is None:
                     on_offer = ", ".join(o.unit_id for o in self.offers) or "none"
-                    raise RuleViolation(f"{p.unit_id!r} is not a new or destroyed unit on offer ({rule}); on offer: {on_offer}.")
+                    raise RuleViolation("{unit_id!r} is not a new or destroyed unit on offer ({rule}); on offer: {on_offer}.", unit_id=p.unit_id, rule=rule, on_offer=on_offer)
                 if p.unit_id in self._done(PurchaseKind.UNIT):
-                    raise RuleViolation(f"{p.unit_id} is already bought in this supply phase ({rule}).")
+                    raise RuleViolation("{unit_id} is already bought in this supply phase ({rule}).", unit_id=p.unit_id, rule=rule)
                 if p.reduced:
                     if offer.reduced_cost is None:
-                        raise RuleViolation(f"{p.unit_id} cannot be bought on its reduced side ({rule}).")
+                        raise RuleViolation("{unit_id} cannot be bought on its reduced side ({rule}).", unit_id=p.unit_id, rule=rule)
                     return offer.reduced_cost, f"buy {p.unit_id} reduced, at its combat value {offer.reduced_cost}"
                 return offer.full_cost, f"buy {p.unit_id} at its combat value {offer.full_cost}"
-        raise InvalidInput(f"Unknown purchase {p.kind!r}: use one of {', '.join(k.value for k in PurchaseKind)}.")
+        raise InvalidInput("Unknown purchase {kind!r}: use one of {values}.", kind=p.kind, values=', '.join(k.value for k in PurchaseKind))
 
     def buy(self, purchase: Purchase) -> SupplyPhase:
         """Add one purchase; refused if it breaks FC-2 or costs more than the points left."""
@@ -207,7 +207,7 @@ class SupplyPhase:
         if cost > self.left:
             rule = (self.tables or default_fc_tables()).supply_rule
             raise RuleViolation(
-                f"Cannot {text}: it costs {cost} supply points and {self.side} has {self.left} left of {self.points} ({rule})."
+                "Cannot {text}: it costs {cost} supply points and {side} has {left} left of {points} ({rule}).", text=text, cost=cost, side=self.side, left=self.left, points=self.points, rule=rule
             )
         return replace(self, lines=(*self.lines, PurchaseLine(purchase, cost, text)))
 
@@ -271,12 +271,12 @@ def reroll_with_scout(
     fc = tables or default_fc_tables()
     if original.rule != check.rule or original.name != check.name:
         raise InvalidInput(
-            f"This roll is a {original.name} ({original.rule}), not a {check.name} ({check.rule}): re-roll it with its own check."
+            "This roll is a {name} ({rule}), not a {name2} ({rule2}): re-roll it with its own check.", name=original.name, rule=original.rule, name2=check.name, rule2=check.rule
         )
     if isinstance(scouts, bool) or not isinstance(scouts, int) or scouts < 0:
-        raise InvalidInput(f"Scouts must be a whole number, 0 or more; got {scouts!r}.")
+        raise InvalidInput("Scouts must be a whole number, 0 or more; got {scouts!r}.", scouts=scouts)
     if scouts < fc.scouts_per_reroll:
-        raise RuleViolation(f"No scout left to spend for a re-roll ({fc.scout_rule}): {scouts} held.")
+        raise RuleViolation("No scout left to spend for a re-roll ({scout_rule}): {scouts} held.", scout_rule=fc.scout_rule, scouts=scouts)
     bought = set(supply_modifiers)
     dropped = tuple(m for m in check.modifiers if m.rule == fc.supply_rule or m in bought)
     kept = tuple(m for m in check.modifiers if m not in dropped)
@@ -292,7 +292,7 @@ def quality_of(letter: str, *, tables: FcTables | None = None) -> Quality:
     fc = tables or default_fc_tables()
     text = str(letter).strip().upper()
     if text not in fc.quality_ladder:
-        raise InvalidInput(f"Unknown quality letter {letter!r}: use one of {', '.join(fc.quality_order)}.")
+        raise InvalidInput("Unknown quality letter {letter!r}: use one of {quality_order}.", letter=letter, quality_order=', '.join(fc.quality_order))
     return fc.quality_ladder[text]
 
 

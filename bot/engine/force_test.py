@@ -47,8 +47,7 @@ def require_test(force: Force, new_order: Order, *, reconfigure: bool = False) -
     (``reconfigure``) takes it even when it keeps its order."""
     if new_order is force.order and force.reaction is None and not reconfigure:
         raise RuleViolation(
-            f"{force.name} already holds the {new_order.label} order and has no reaction to shed: "
-            "no Force test is needed (MC-4)."
+            "{name} already holds the {label} order and has no reaction to shed: no Force test is needed (MC-4).", name=force.name, label=new_order.label
         )
 
 

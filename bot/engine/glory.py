@@ -38,7 +38,7 @@ from .trophies import roll_battle_dice
 
 def _count(value: object, what: str) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-        raise InvalidInput(f"{what} must be a whole number, 0 or more; got {value!r}.")
+        raise InvalidInput("{what} must be a whole number, 0 or more; got {value!r}.", what=what, value=value)
     return value
 
 
@@ -60,9 +60,9 @@ class GloryEntry:
 
     def __post_init__(self) -> None:
         if isinstance(self.amount, bool) or not isinstance(self.amount, int) or self.amount == 0:
-            raise InvalidInput(f"A Glory entry moves a whole, non-zero number of points; got {self.amount!r}.")
+            raise InvalidInput("A Glory entry moves a whole, non-zero number of points; got {amount!r}.", amount=self.amount)
         if (self.kind is GloryKind.AWARD) != (self.amount > 0):
-            raise InvalidInput(f"A Glory award adds points and a spend removes them; got {self.amount:+d} for {self.kind.value}.")
+            raise InvalidInput("A Glory award adds points and a spend removes them; got {amount:+d} for {value}.", amount=self.amount, value=self.kind.value)
 
     def __str__(self) -> str:
         where = f" [battle {self.battle_id}]" if self.battle_id else ""
@@ -102,7 +102,7 @@ class GloryLedger:
         for e in self.entries:
             running += e.amount
             if running < 0:
-                raise InvalidInput(f"{self.side}'s Glory ledger goes below 0 at {e}.")
+                raise InvalidInput("{side}'s Glory ledger goes below 0 at {e}.", side=self.side, e=e)
 
     @property
     def balance(self) -> int:
@@ -114,7 +114,7 @@ class GloryLedger:
     def record(self, award: GloryAward) -> GloryLedger:
         """Add a battle's award (CC-4) to this side's ledger."""
         if award.side != self.side:
-            raise InvalidInput(f"This Glory award is for {award.side!r}, not for {self.side!r}.")
+            raise InvalidInput("This Glory award is for {side!r}, not for {side2!r}.", side=award.side, side2=self.side)
         return self.add(*award.entries)
 
     def gained_in(self, battle_id: str) -> int:
@@ -190,7 +190,7 @@ def battle_glory(
         raise InvalidInput("A battle needs at least 1 Victory Banner to win.")
     for who, n in ((side, won), ("the enemy", enemy)):
         if n > required:
-            raise InvalidInput(f"{who} cannot have won {n} Victory Banners when {required} win the battle.")
+            raise InvalidInput("{who} cannot have won {n} Victory Banners when {required} win the battle.", who=who, n=n, required=required)
 
     entries: list[GloryEntry] = []
 
@@ -237,7 +237,7 @@ def _pay(
 ) -> GlorySpent:
     if ledger.balance < cost:
         raise RuleViolation(
-            f"{ledger.side} has {ledger.balance} Glory and {kind.label} costs {cost} (CC-4)."
+            "{side} has {balance} Glory and {label} costs {cost} (CC-4).", side=ledger.side, balance=ledger.balance, label=kind.label, cost=cost
         )
     entry = GloryEntry(-cost, kind, text, rule, battle_id, subject)
     return GlorySpent(ledger.add(entry), entry, text)
@@ -258,31 +258,28 @@ def spend_heroic(
     sp = g.spend
     side = ledger.side
     if parse_enum(Outcome, outcome, "battle outcome") is not Outcome.WON:
-        raise RuleViolation(f"Only the winner may make a unit Heroic (CC-4): {side} did not win battle {battle_id!r}.")
+        raise RuleViolation("Only the winner may make a unit Heroic (CC-4): {side} did not win battle {battle_id!r}.", side=side, battle_id=battle_id)
     if unit.type not in sp.heroic_types:
         allowed = " or ".join(sorted(t.value for t in sp.heroic_types))
-        raise RuleViolation(f"{unit.name} is {unit.type.value}: only {allowed} units may be Heroic (CC-4).")
+        raise RuleViolation("{name} is {value}: only {allowed} units may be Heroic (CC-4).", name=unit.name, value=unit.type.value, allowed=allowed)
     if unit.sp <= 0:
-        raise RuleViolation(f"{unit.name} did not survive the battle: only a surviving unit may be made Heroic (CC-4).")
+        raise RuleViolation("{name} did not survive the battle: only a surviving unit may be made Heroic (CC-4).", name=unit.name)
     if already_heroic:
-        raise RuleViolation(f"{unit.name} is already Heroic; it stays so until it loses a block (CC-4).")
+        raise RuleViolation("{name} is already Heroic; it stays so until it loses a block (CC-4).", name=unit.name)
     latest = ledger.latest_battle
     if latest != battle_id:
         raise RuleViolation(
-            f"Heroic status is bought right after the battle, with Glory gained in it (CC-4): "
-            f"{side}'s latest battle is {latest!r}, not {battle_id!r}."
+            "Heroic status is bought right after the battle, with Glory gained in it (CC-4): {side}'s latest battle is {latest!r}, not {battle_id!r}.", side=side, latest=latest, battle_id=battle_id
         )
     done = ledger.spent_on(GloryKind.HEROIC, battle_id)
     if len(done) >= sp.heroic_per_battle:
         raise RuleViolation(
-            f"{side} already made {_plural(len(done), 'unit', 'units')} Heroic after battle {battle_id!r}: "
-            f"at most {sp.heroic_per_battle} per battle (CC-4)."
+            "{side} already made {plural} Heroic after battle {battle_id!r}: at most {heroic_per_battle} per battle (CC-4).", side=side, plural=_plural(len(done), 'unit', 'units'), battle_id=battle_id, heroic_per_battle=sp.heroic_per_battle
         )
     left = ledger.gained_in(battle_id) + sum(e.amount for e in done)
     if left < sp.heroic_cost:
         raise RuleViolation(
-            f"Heroic status is paid with Glory gained in the battle (CC-4): {side} has {left} Glory from "
-            f"battle {battle_id!r} left and it costs {sp.heroic_cost}."
+            "Heroic status is paid with Glory gained in the battle (CC-4): {side} has {left} Glory from battle {battle_id!r} left and it costs {heroic_cost}.", side=side, left=left, battle_id=battle_id, heroic_cost=sp.heroic_cost
         )
     bonus = "battles as Grenadiers" if unit.type is UnitType.INFANTRY else "battles as Cuirassiers"
     return _pay(
@@ -316,11 +313,10 @@ def spend_rally(
     g = (tables or default_cc_tables()).glory
     original = _count(original_sp, f"{unit.name}'s original strength")
     if unit.sp <= 0:
-        raise RuleViolation(f"{unit.name} is eliminated: Rally returns a block to a unit still on the battlefield (CC-4).")
+        raise RuleViolation("{name} is eliminated: Rally returns a block to a unit still on the battlefield (CC-4).", name=unit.name)
     if unit.sp >= original:
         raise RuleViolation(
-            f"{unit.name} has {unit.sp} of its original {original} blocks: Rally never takes a unit above its "
-            "original strength (CC-4)."
+            "{name} has {sp} of its original {original} blocks: Rally never takes a unit above its original strength (CC-4).", name=unit.name, sp=unit.sp, original=original
         )
     after = min(original, unit.sp + g.spend.rally_blocks)
     spent = _pay(
@@ -344,10 +340,10 @@ def spend_leadership(
     battles; not cavalry whose dice are reduced by terrain."""
     g = (tables or default_cc_tables()).glory
     if not ordered:
-        raise RuleViolation(f"{unit.name} is not ordered: Leadership helps only an ordered unit (CC-4).")
+        raise RuleViolation("{name} is not ordered: Leadership helps only an ordered unit (CC-4).", name=unit.name)
     if unit.type is UnitType.CAVALRY and terrain_reduces_dice:
         raise RuleViolation(
-            f"{unit.name} is cavalry with its battle dice reduced by terrain: it may not use Leadership (CC-4)."
+            "{name} is cavalry with its battle dice reduced by terrain: it may not use Leadership (CC-4).", name=unit.name
         )
     n = g.spend.leadership_dice
     return _pay(
@@ -397,12 +393,11 @@ def spend_stragglers(
     cc = tables or default_cc_tables()
     g = cc.glory
     if isinstance(dice_count, bool) or not isinstance(dice_count, int) or dice_count < 1:
-        raise InvalidInput(f"Stragglers needs at least 1 Glory point to spend; got {dice_count!r}.")
+        raise InvalidInput("Stragglers needs at least 1 Glory point to spend; got {dice_count!r}.", dice_count=dice_count)
     limit = stragglers_limit(ledger.balance, tables=cc)
     if dice_count > limit:
         raise RuleViolation(
-            f"Stragglers may use at most half of the available Glory, rounded down (CC-4): {ledger.side} has "
-            f"{ledger.balance}, so at most {limit}; {dice_count} asked."
+            "Stragglers may use at most half of the available Glory, rounded down (CC-4): {side} has {balance}, so at most {limit}; {dice_count} asked.", side=ledger.side, balance=ledger.balance, limit=limit, dice_count=dice_count
         )
     roll = roll_battle_dice(dice_count, dice, key, subject=f"{ledger.side} stragglers", tables=cc)
     blocks: dict[UnitType, int] = {t: 0 for t in UnitType}
@@ -435,8 +430,7 @@ def spend_anti_guerrilla(
     where = parse_enum(Theatre, theatre, "campaign theatre")
     if where is not g.spend.anti_guerrilla_theatre:
         raise RuleViolation(
-            f"The Anti-Guerrilla patrol is for campaigns in {g.spend.anti_guerrilla_theatre.value.title()} only "
-            f"(CC-4); this campaign is fought in {where.value!r}."
+            "The Anti-Guerrilla patrol is for campaigns in {title} only (CC-4); this campaign is fought in {value!r}.", title=g.spend.anti_guerrilla_theatre.value.title(), value=where.value
         )
     return _pay(
         ledger, GloryKind.ANTI_GUERRILLA, g.spend.anti_guerrilla_cost,
@@ -459,11 +453,10 @@ def spend_ordenanza(
     where = parse_enum(Theatre, theatre, "campaign theatre")
     if where is not g.spend.ordenanza_theatre:
         raise RuleViolation(
-            f"The Ordenanza is for campaigns in {g.spend.ordenanza_theatre.value.title()} only (CC-4); "
-            f"this campaign is fought in {where.value!r}."
+            "The Ordenanza is for campaigns in {title} only (CC-4); this campaign is fought in {value!r}.", title=g.spend.ordenanza_theatre.value.title(), value=where.value
         )
     if not allied:
-        raise RuleViolation(f"Only the allied player may call out the Ordenanza (CC-4), not {ledger.side}.")
+        raise RuleViolation("Only the allied player may call out the Ordenanza (CC-4), not {side}.", side=ledger.side)
     return _pay(
         ledger, GloryKind.ORDENANZA, g.spend.ordenanza_cost,
         "Ordenanza: one Portuguese Militia Infantry unit joins, next to a Portuguese unit and nearer the base "

@@ -25,12 +25,12 @@ class CampaignMap:
 
     def __post_init__(self) -> None:
         if not (1 <= self.width <= 702 and 1 <= self.height <= 999):
-            raise InvalidInput(f"A map of {self.width}x{self.height} squares is not allowed: 1x1 to 702x999.")
+            raise InvalidInput("A map of {width}x{height} squares is not allowed: 1x1 to 702x999.", width=self.width, height=self.height)
         if self.adjacency not in (4, 8):
-            raise InvalidInput(f"Adjacency {self.adjacency!r} is not allowed: 8 (default) or 4 (RU-11).")
+            raise InvalidInput("Adjacency {adjacency!r} is not allowed: 8 (default) or 4 (RU-11).", adjacency=self.adjacency)
         for sq in self.cells:
             if not self.contains(sq):
-                raise InvalidInput(f"Square {sq} is outside the {self.width}x{self.height} map.")
+                raise InvalidInput("Square {sq} is outside the {width}x{height} map.", sq=sq, width=self.width, height=self.height)
 
     def contains(self, sq: Square) -> bool:
         return sq.col < self.width and sq.row < self.height
@@ -42,7 +42,7 @@ class CampaignMap:
     def require(self, sq: Square) -> Square:
         if not self.contains(sq):
             last = Square(self.width - 1, self.height - 1)
-            raise InvalidInput(f"Square {sq} is off the map: squares run from A1 to {last}.")
+            raise InvalidInput("Square {sq} is off the map: squares run from A1 to {last}.", sq=sq, last=last)
         return sq
 
     def parse(self, text: str) -> Square:
@@ -85,16 +85,16 @@ class CampaignMap:
         """Every step must go to an adjacent square on the map (RU-11)."""
         steps = tuple(path)
         if not steps:
-            raise InvalidInput(f"The path goes nowhere: name at least one square after {start}.")
+            raise InvalidInput("The path goes nowhere: name at least one square after {start}.", start=start)
         prev = start
         for sq in steps:
             self.require(sq)
             if sq == prev:
-                raise InvalidInput(f"The path names {sq} twice in a row: list each square once.")
+                raise InvalidInput("The path names {sq} twice in a row: list each square once.", sq=sq)
             if not self.adjacent(prev, sq):
                 how = "8 directions" if self.adjacency == 8 else "4 directions (no diagonals)"
                 raise InvalidInput(  # malformed input (errors.InvalidInput), not a rules refusal
-                    f"The path has a gap between {prev} and {sq}: each step must be to an adjacent square ({how}, RU-11)."
+                    "The path has a gap between {prev} and {sq}: each step must be to an adjacent square ({how}, RU-11).", prev=prev, sq=sq, how=how
                 )
             prev = sq
         return steps
@@ -105,7 +105,7 @@ class CampaignMap:
         for name, d in COMPASS.items():
             if d == step:
                 return name
-        raise InvalidInput(f"{a} and {b} are not adjacent.")
+        raise InvalidInput("{a} and {b} are not adjacent.", a=a, b=b)
 
 
 _OPEN = Cell()

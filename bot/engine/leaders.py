@@ -108,7 +108,7 @@ def fate_odds(circumstance: Circumstance | str, *, tables: CcTables | None = Non
 def apply_fate(leader: Leader, fate: LeaderFate) -> Leader:
     """The leader with his new status (CC-1); who replaces him is :func:`next_battle_command`."""
     if fate.leader != leader.name:
-        raise InvalidInput(f"This fate was rolled for {fate.leader!r}, not for {leader.name!r}.")
+        raise InvalidInput("This fate was rolled for {leader!r}, not for {name!r}.", leader=fate.leader, name=leader.name)
     return replace(leader, status=fate.status)
 
 
@@ -195,14 +195,12 @@ def next_battle_command(
     if commander is Commander.LEADER:
         if designated is not None:
             raise InvalidInput(
-                f"{spec.label}: the leader commands himself; only a New or Temporary Leader is "
-                f"designated infantry, cavalry or artillery (CC-2), so drop {str(designated)!r}."
+                "{label}: the leader commands himself; only a New or Temporary Leader is designated infantry, cavalry or artillery (CC-2), so drop {designated!r}.", label=spec.label, designated=str(designated)
             )
     else:
         if designated is None:
             raise InvalidInput(
-                f"{spec.label}: the leader is replaced by a {commander.label}, who must be designated "
-                "infantry, cavalry or artillery (CC-2)."
+                "{label}: the leader is replaced by a {label2}, who must be designated infantry, cavalry or artillery (CC-2).", label=spec.label, label2=commander.label
             )
         kind = parse_enum(UnitType, designated, f"{commander.label} type")
     carriage = spec.next_battle is Presence.CARRIAGE

@@ -152,7 +152,7 @@ def parse_enum(kind: type[E], value: object, what: str) -> E:
         if member.value == text:
             return member
     allowed = ", ".join(m.value for m in kind)
-    raise InvalidInput(f"Unknown {what} {value!r}: use one of {allowed}.")
+    raise InvalidInput("Unknown {what} {value!r}: use one of {allowed}.", what=what, value=value, allowed=allowed)
 
 
 @dataclass(frozen=True, slots=True)
@@ -170,7 +170,7 @@ class Leader:
 
     def __post_init__(self) -> None:
         if not -3 <= self.cv <= 10:
-            raise InvalidInput(f"Leader {self.name!r} has a Command Value of {self.cv!r}: use -3 to 10.")
+            raise InvalidInput("Leader {name!r} has a Command Value of {cv!r}: use -3 to 10.", name=self.name, cv=self.cv)
 
 
 @dataclass(frozen=True, slots=True)
@@ -186,9 +186,9 @@ class Unit:
 
     def __post_init__(self) -> None:
         if isinstance(self.sp, bool) or not isinstance(self.sp, int):
-            raise InvalidInput(f"Unit {self.name!r}: strength must be a whole number of SP, got {self.sp!r}.")
+            raise InvalidInput("Unit {name!r}: strength must be a whole number of SP, got {sp!r}.", name=self.name, sp=self.sp)
         if self.sp < 0:
-            raise InvalidInput(f"Unit {self.name!r} cannot have {self.sp} SP: strength is 0 or more.")
+            raise InvalidInput("Unit {name!r} cannot have {sp} SP: strength is 0 or more.", name=self.name, sp=self.sp)
 
     def with_sp(self, sp: int) -> Unit:
         # Direct construction: dataclasses.replace is several times slower on a hot path.
@@ -211,7 +211,7 @@ class Force:
 
     def __post_init__(self) -> None:
         if self.scouts < 0:
-            raise InvalidInput(f"Force {self.name!r} cannot have {self.scouts} scouts.")
+            raise InvalidInput("Force {name!r} cannot have {scouts} scouts.", name=self.name, scouts=self.scouts)
 
     @property
     def sp(self) -> int:
@@ -227,7 +227,7 @@ class Square:
 
     def __post_init__(self) -> None:
         if self.col < 0 or self.row < 0:
-            raise InvalidInput(f"Square ({self.col}, {self.row}) is off the map.")
+            raise InvalidInput("Square ({col}, {row}) is off the map.", col=self.col, row=self.row)
 
     @classmethod
     def parse(cls, text: str) -> Square:
@@ -236,12 +236,12 @@ class Square:
         digits = raw[len(letters) :]
         if not letters or not digits.isdigit() or not raw.startswith(letters) or int(digits) < 1:
             raise InvalidInput(
-                f"{text!r} is not a square name: use column letters then a row number, like D4 or AA12."
+                "{text!r} is not a square name: use column letters then a row number, like D4 or AA12.", text=text
             )
         col = 0
         for ch in letters:
             if not "A" <= ch <= "Z":
-                raise InvalidInput(f"{text!r} is not a square name: columns are letters A to Z.")
+                raise InvalidInput("{text!r} is not a square name: columns are letters A to Z.", text=text)
             col = col * 26 + (ord(ch) - ord("A") + 1)
         return cls(col - 1, int(digits) - 1)
 

@@ -21,8 +21,7 @@ WEATHER_RULE = "MC-10"
 def _require_may_move(force: Force) -> None:
     if force.order is Order.DEFEND:
         raise RuleViolation(
-            f"{force.name} holds the Defend order and does not move (MC-1, MC-5.1): "
-            "change its order with a Force test in Phase 1 first."
+            "{name} holds the Defend order and does not move (MC-1, MC-5.1): change its order with a Force test in Phase 1 first.", name=force.name
         )
 
 
@@ -115,13 +114,12 @@ def check_land_path(cmap: CampaignMap, start: Square, path: Sequence[Square], ru
     longest = max_squares(rules)
     if len(path) > longest:
         raise InvalidInput(
-            f"The path names {len(path)} squares: a land move covers at most {longest} (MC-5.1). "
-            "Name the squares you want to reach, in order."
+            "The path names {n_path} squares: a land move covers at most {longest} (MC-5.1). Name the squares you want to reach, in order.", n_path=len(path), longest=longest
         )
     for sq in path:
         if cmap.cell(sq).terrain.is_water:
             raise RuleViolation(
-                f"{sq} is {cmap.cell(sq).terrain.value}: a Force cannot march into water; move by water (MC-5.3)."
+                "{sq} is {value}: a Force cannot march into water; move by water (MC-5.3).", sq=sq, value=cmap.cell(sq).terrain.value
             )
 
 
@@ -174,7 +172,7 @@ class WaterRoute:
 
     def __post_init__(self) -> None:
         if self.body not in ("sea", "river"):
-            raise InvalidInput(f"Water movement is by 'sea' (or lake) or 'river', not {self.body!r}.")
+            raise InvalidInput("Water movement is by 'sea' (or lake) or 'river', not {body!r}.", body=self.body)
         if self.upstream and self.downstream:
             raise InvalidInput("A river move cannot be both upstream and downstream.")
 
@@ -300,7 +298,7 @@ def declare_water_move(
     steps = cmap.check_path(force.square, path)
     longest = max_squares(rules, by_water=True)
     if len(steps) > longest:
-        raise InvalidInput(f"The path names {len(steps)} squares: a move by water covers at most {longest} (MC-5.3).")
+        raise InvalidInput("The path names {n_steps} squares: a move by water covers at most {longest} (MC-5.3).", n_steps=len(steps), longest=longest)
     check = water_movement_check(
         force, cmap.cell(force.square), route, weather=weather, weather_label=weather_label, allies=allies, rules=rules
     )
@@ -331,7 +329,7 @@ def roll_initiative(
         if len(sides) == 1:
             return list(sides)
         if rnd > max_rounds:
-            raise RuleViolation(f"Initiative still tied after {max_rounds} rounds.")
+            raise RuleViolation("Initiative still tied after {max_rounds} rounds.", max_rounds=max_rounds)
         totals: dict[int, list[str]] = defaultdict(list)
         for side in sides:
             check = Check("RU-4", "Initiative", (Modifier(highest_cv[side], "RU-4", "highest Command Value"),), table, subject=side)
@@ -397,7 +395,7 @@ def resolve_movement(
     by_id = {f.id: f for f in forces}
     for fid in moves:
         if fid not in by_id:
-            raise InvalidInput(f"A move was declared for an unknown Force {fid!r}.")
+            raise InvalidInput("A move was declared for an unknown Force {fid!r}.", fid=fid)
     positions = {f.id: f.square for f in forces}
     travelled: dict[str, tuple[Square, ...]] = {f.id: () for f in forces}
     stopped: set[str] = set()
@@ -417,7 +415,7 @@ def resolve_movement(
     else:
         unknown = {f.side for f in forces} - set(side_order)
         if unknown:
-            raise InvalidInput(f"The movement order leaves out side(s) {', '.join(sorted(unknown))}.")
+            raise InvalidInput("The movement order leaves out side(s) {unknown}.", unknown=', '.join(sorted(unknown)))
         for side in side_order:
             for fid, move in moves.items():
                 if by_id[fid].side != side:

@@ -13,6 +13,7 @@ from enum import IntEnum
 from typing import Any, Literal
 
 from .errors import RuleViolation
+from .text import Msg
 
 Actor = Literal["bot", "players", "gm"]
 
@@ -132,13 +133,13 @@ def pending(phase: Phase, facts: PhaseFacts) -> tuple[Pending, ...]:
     """Who the phase still waits for, and for what."""
     match phase:
         case Phase.ORDERS | Phase.MOVEMENT:
-            verb = "give orders" if phase is Phase.ORDERS else "declare moves"
-            return tuple(Pending(s, f"{verb}, then mark done") for s in facts.sides if s not in facts.done)
+            what = Msg("give orders, then mark done") if phase is Phase.ORDERS else Msg("declare moves, then mark done")
+            return tuple(Pending(s, what) for s in facts.sides if s not in facts.done)
         case Phase.BATTLE:
-            return tuple(Pending("gm", f"report battle {b}") for b in facts.unreported_battles)
+            return tuple(Pending("gm", Msg("report battle {battle}", battle=b)) for b in facts.unreported_battles)
         case Phase.AFTERMATH:
-            due = [Pending(s, f"roll the aftermath of battle {b}") for s, b in facts.aftermath_due]
-            due += [Pending(s, f"choose a retreat square for {f}") for s, f in facts.retreats_due]
+            due = [Pending(s, Msg("roll the aftermath of battle {battle}", battle=b)) for s, b in facts.aftermath_due]
+            due += [Pending(s, Msg("choose a retreat square for {force}", force=f)) for s, f in facts.retreats_due]
             return tuple(due)
     return ()
 
@@ -156,5 +157,5 @@ def can_end(phase: Phase, facts: PhaseFacts, *, forced: bool = False) -> bool:
 
 def require_can_end(phase: Phase, facts: PhaseFacts, *, forced: bool = False) -> None:
     if not can_end(phase, facts, forced=forced):
-        missing = "; ".join(f"{p.who}: {p.what}" for p in pending(phase, facts))
-        raise RuleViolation(f"{PHASES[phase].title} is still waiting: {missing}.")
+        missing = Msg.join("; ", (Msg("{who}: {what}", who=p.who, what=p.what) for p in pending(phase, facts)))
+        raise RuleViolation("{title} is still waiting: {missing}.", title=PHASES[phase].title, missing=missing)

@@ -46,6 +46,7 @@ from .errors import InvalidInput
 from .glory import GloryAward, battle_glory
 from .leaders import LeaderFate
 from .model import Force, LeaderStatus, Outcome, Reaction, Unit, parse_enum
+from .text import Msg
 from .trophies import TrophyEligibility, TrophyResult, trophy_eligibility
 
 # --- the report -----------------------------------------------------------------------------
@@ -108,7 +109,7 @@ class BattleReport:
         for s in self.sides:
             if s.side == side:
                 return s
-        raise InvalidInput(f"Side {side!r} is not in battle {self.battle_id!r}: {', '.join(s.side for s in self.sides)}.")
+        raise InvalidInput("Side {side!r} is not in battle {battle_id!r}: {sides}.", side=side, battle_id=self.battle_id, sides=', '.join(s.side for s in self.sides))
 
 
 # --- validation -----------------------------------------------------------------------------
@@ -150,29 +151,29 @@ def _check_sides(report: BattleReport, forces: Mapping[str, Force]) -> dict[str,
     battle_sides = sorted({f.side for f in forces.values()})
     names = [s.side for s in report.sides]
     if len(names) != 2:
-        raise InvalidInput(f"Battle {bid!r}: a report gives exactly two sides, got {len(names)} ({_listing(names)}).")
+        raise InvalidInput("Battle {bid!r}: a report gives exactly two sides, got {n_names} ({listing}).", bid=bid, n_names=len(names), listing=_listing(names))
     if names[0] == names[1]:
-        raise InvalidInput(f"Battle {bid!r}: side {names[0]!r} is listed twice.")
+        raise InvalidInput("Battle {bid!r}: side {names!r} is listed twice.", bid=bid, names=names[0])
     present: dict[str, tuple[str, ...]] = {}
     for s in report.sides:
         if s.side not in battle_sides:
-            raise InvalidInput(f"Battle {bid!r}: side {s.side!r} has no Force in this battle; the sides are {_listing(battle_sides)}.")
+            raise InvalidInput("Battle {bid!r}: side {side!r} has no Force in this battle; the sides are {listing}.", bid=bid, side=s.side, listing=_listing(battle_sides))
         own = tuple(fid for fid, f in forces.items() if f.side == s.side)
         for fid in s.forces:
             if fid not in forces:
-                raise InvalidInput(f"Battle {bid!r}: Force {fid!r} is not in this battle; its Forces are {_listing(forces)}.")
+                raise InvalidInput("Battle {bid!r}: Force {fid!r} is not in this battle; its Forces are {listing}.", bid=bid, fid=fid, listing=_listing(forces))
             if forces[fid].side != s.side:
-                raise InvalidInput(f"Battle {bid!r}: Force {fid!r} fights for {forces[fid].side!r}, not {s.side!r}.")
+                raise InvalidInput("Battle {bid!r}: Force {fid!r} fights for {side!r}, not {side2!r}.", bid=bid, fid=fid, side=forces[fid].side, side2=s.side)
         if s.forces:
             if len(set(s.forces)) != len(s.forces):
-                raise InvalidInput(f"Battle {bid!r}: {s.side} lists a Force twice ({_listing(s.forces)}).")
+                raise InvalidInput("Battle {bid!r}: {side} lists a Force twice ({listing}).", bid=bid, side=s.side, listing=_listing(s.forces))
             if missing := [fid for fid in own if fid not in s.forces]:
                 raise InvalidInput(
-                    f"Battle {bid!r}: Force {missing[0]!r} ({s.side}) fought in this battle but the report leaves it out."
+                    "Battle {bid!r}: Force {missing!r} ({side}) fought in this battle but the report leaves it out.", bid=bid, missing=missing[0], side=s.side
                 )
         present[s.side] = own
     if missing_sides := [s for s in battle_sides if s not in present]:
-        raise InvalidInput(f"Battle {bid!r}: side {missing_sides[0]!r} fought in this battle but the report leaves it out.")
+        raise InvalidInput("Battle {bid!r}: side {missing_sides!r} fought in this battle but the report leaves it out.", bid=bid, missing_sides=missing_sides[0])
     return present
 
 
@@ -184,12 +185,10 @@ def _check_outcomes(report: BattleReport) -> None:
         return
     if a.outcome is b.outcome:
         raise InvalidInput(
-            f"Battle {bid!r}: both {a.side!r} and {b.side!r} are reported as {a.outcome.value}: "
-            "one side wins and the other loses, or both draw."
+            "Battle {bid!r}: both {side!r} and {side2!r} are reported as {value}: one side wins and the other loses, or both draw.", bid=bid, side=a.side, side2=b.side, value=a.outcome.value
         )
     raise InvalidInput(
-        f"Battle {bid!r}: {a.side!r} {a.outcome.value} but {b.side!r} {b.outcome.value}: "
-        "one side wins and the other loses, or both draw."
+        "Battle {bid!r}: {side!r} {value} but {side2!r} {value2}: one side wins and the other loses, or both draw.", bid=bid, side=a.side, value=a.outcome.value, side2=b.side, value2=b.outcome.value
     )
 
 
@@ -197,33 +196,31 @@ def _check_banners(report: BattleReport) -> None:
     bid, system = report.battle_id, report.system
     if not system.uses_banners:
         if report.banners_required is not None or any(s.banners is not None for s in report.sides):
-            raise InvalidInput(f"Battle {bid!r}: a {system.label} battle has no Victory Banners; leave the banners out.")
+            raise InvalidInput("Battle {bid!r}: a {label} battle has no Victory Banners; leave the banners out.", bid=bid, label=system.label)
         return
     required = report.banners_required
     if required is None:
-        raise InvalidInput(f"Battle {bid!r}: a {system.label} battle reports the Victory Banners required to win.")
+        raise InvalidInput("Battle {bid!r}: a {label} battle reports the Victory Banners required to win.", bid=bid, label=system.label)
     if isinstance(required, bool) or not isinstance(required, int) or required < 1:
-        raise InvalidInput(f"Battle {bid!r}: Victory Banners required must be 1 or more, got {required!r}.")
+        raise InvalidInput("Battle {bid!r}: Victory Banners required must be 1 or more, got {required!r}.", bid=bid, required=required)
     for s in report.sides:
         if s.banners is None:
-            raise InvalidInput(f"Battle {bid!r}: a {system.label} battle reports the Victory Banners {s.side} won.")
+            raise InvalidInput("Battle {bid!r}: a {label} battle reports the Victory Banners {side} won.", bid=bid, label=system.label, side=s.side)
         if isinstance(s.banners, bool) or not isinstance(s.banners, int) or s.banners < 0:
-            raise InvalidInput(f"Battle {bid!r}: {s.side}'s Victory Banners must be 0 or more, got {s.banners!r}.")
+            raise InvalidInput("Battle {bid!r}: {side}'s Victory Banners must be 0 or more, got {banners!r}.", bid=bid, side=s.side, banners=s.banners)
         if s.banners > required:
             raise InvalidInput(
-                f"Battle {bid!r}: {s.side} won {s.banners} Victory Banners but {required} win the battle: "
-                f"a side stops at {required}."
+                "Battle {bid!r}: {side} won {banners} Victory Banners but {required} win the battle: a side stops at {required}.", bid=bid, side=s.side, banners=s.banners, required=required
             )
     reached = [s for s in report.sides if s.banners == required]
     if len(reached) == 2:
         raise InvalidInput(
-            f"Battle {bid!r}: both sides reached the {required} Victory Banners required: only the winner can."
+            "Battle {bid!r}: both sides reached the {required} Victory Banners required: only the winner can.", bid=bid, required=required
         )
     if reached and reached[0].outcome is not Outcome.WON:
         s = reached[0]
         raise InvalidInput(
-            f"Battle {bid!r}: {s.side} reached the {required} Victory Banners required but is reported as "
-            f"{s.outcome.value}: a side that reaches them wins."
+            "Battle {bid!r}: {side} reached the {required} Victory Banners required but is reported as {value}: a side that reaches them wins.", bid=bid, side=s.side, required=required, value=s.outcome.value
         )
 
 
@@ -235,7 +232,7 @@ def validate_report(report: BattleReport, forces: Iterable[Force]) -> ValidatedR
     by_id: dict[str, Force] = {}
     for f in forces:
         if f.id in by_id:
-            raise InvalidInput(f"Battle {bid!r}: Force {f.id!r} is given twice.")
+            raise InvalidInput("Battle {bid!r}: Force {id!r} is given twice.", bid=bid, id=f.id)
         by_id[f.id] = f
     _check_sides(report, by_id)
     _check_outcomes(report)
@@ -245,17 +242,17 @@ def validate_report(report: BattleReport, forces: Iterable[Force]) -> ValidatedR
     for fid, f in by_id.items():
         for u in f.units:
             if u.id in force_of:
-                raise InvalidInput(f"Battle {bid!r}: unit id {u.id!r} is in both Force {force_of[u.id]!r} and {fid!r}.")
+                raise InvalidInput("Battle {bid!r}: unit id {id!r} is in both Force {force_of!r} and {fid!r}.", bid=bid, id=u.id, force_of=force_of[u.id], fid=fid)
             force_of[u.id] = fid
 
     def unit_of(uid: str, side: str | None, what: str) -> Unit:
         if uid not in force_of:
             where = f"{side}'s units" if side else "the units"
             own = [u for u, f in force_of.items() if side is None or by_id[f].side == side]
-            raise InvalidInput(f"Battle {bid!r}: {what} {uid!r} is not in the battle; {where} are {_listing(own)}.")
+            raise InvalidInput("Battle {bid!r}: {what} {uid!r} is not in the battle; {where} are {listing}.", bid=bid, what=what, uid=uid, where=where, listing=_listing(own))
         real = by_id[force_of[uid]].side
         if side is not None and real != side:
-            raise InvalidInput(f"Battle {bid!r}: {what} {uid!r} is listed under {side} but fights for {real}.")
+            raise InvalidInput("Battle {bid!r}: {what} {uid!r} is listed under {side} but fights for {real}.", bid=bid, what=what, uid=uid, side=side, real=real)
         return next(u for u in by_id[force_of[uid]].units if u.id == uid)
 
     losses: dict[str, UnitLosses] = {uid: UnitLosses(uid) for uid in force_of}
@@ -264,7 +261,7 @@ def validate_report(report: BattleReport, forces: Iterable[Force]) -> ValidatedR
         for ul in s.units:
             unit = unit_of(ul.unit_id, s.side, "unit")
             if ul.unit_id in seen:
-                raise InvalidInput(f"Battle {bid!r}: unit {ul.unit_id!r} is listed twice under {s.side}.")
+                raise InvalidInput("Battle {bid!r}: unit {unit_id!r} is listed twice under {side}.", bid=bid, unit_id=ul.unit_id, side=s.side)
             seen.add(ul.unit_id)
             ul.check_against(unit)
             losses[ul.unit_id] = ul
@@ -280,23 +277,22 @@ def validate_report(report: BattleReport, forces: Iterable[Force]) -> ValidatedR
         for c in s.leader_casualties:
             if leaders.get(c.leader) != s.side:
                 own = [n for n, side in leaders.items() if side == s.side]
-                raise InvalidInput(f"Battle {bid!r}: leader {c.leader!r} does not lead a Force of {s.side} here; its leaders are {_listing(own)}.")
+                raise InvalidInput("Battle {bid!r}: leader {leader!r} does not lead a Force of {side} here; its leaders are {listing}.", bid=bid, leader=c.leader, side=s.side, listing=_listing(own))
             if c.leader in fallen:
-                raise InvalidInput(f"Battle {bid!r}: leader {c.leader!r} is reported as a casualty twice.")
+                raise InvalidInput("Battle {bid!r}: leader {leader!r} is reported as a casualty twice.", bid=bid, leader=c.leader)
             fallen.add(c.leader)
     captured: set[str] = set()
     for s in report.sides:
         for name in s.leaders_captured:
             if name not in leaders or leaders[name] == s.side:
                 enemy = [n for n, side in leaders.items() if side != s.side]
-                raise InvalidInput(f"Battle {bid!r}: {s.side} captured {name!r}, who is not an enemy leader here; they are {_listing(enemy)}.")
+                raise InvalidInput("Battle {bid!r}: {side} captured {name!r}, who is not an enemy leader here; they are {listing}.", bid=bid, side=s.side, name=name, listing=_listing(enemy))
             if name in fallen:
                 raise InvalidInput(
-                    f"Battle {bid!r}: leader {name!r} is reported both captured and a casualty: a casualty's "
-                    "capture comes from his fate roll (CC-1)."
+                    "Battle {bid!r}: leader {name!r} is reported both captured and a casualty: a casualty's capture comes from his fate roll (CC-1).", bid=bid, name=name
                 )
             if name in captured:
-                raise InvalidInput(f"Battle {bid!r}: leader {name!r} is reported captured twice.")
+                raise InvalidInput("Battle {bid!r}: leader {name!r} is reported captured twice.", bid=bid, name=name)
             captured.add(name)
 
     eliminated: set[str] = set()
@@ -304,16 +300,15 @@ def validate_report(report: BattleReport, forces: Iterable[Force]) -> ValidatedR
         victim = unit_of(m.unit_id, None, "unit eliminated in melee")
         unit_of(m.by, None, "unit credited with the melee")
         if by_id[force_of[m.unit_id]].side == by_id[force_of[m.by]].side:
-            raise InvalidInput(f"Battle {bid!r}: {m.by!r} and {m.unit_id!r} fight on the same side: a melee is against the enemy.")
+            raise InvalidInput("Battle {bid!r}: {by!r} and {unit_id!r} fight on the same side: a melee is against the enemy.", bid=bid, by=m.by, unit_id=m.unit_id)
         if m.unit_id in eliminated:
-            raise InvalidInput(f"Battle {bid!r}: unit {m.unit_id!r} is reported eliminated twice.")
+            raise InvalidInput("Battle {bid!r}: unit {unit_id!r} is reported eliminated twice.", bid=bid, unit_id=m.unit_id)
         eliminated.add(m.unit_id)
         ul = losses[m.unit_id]
         total = ul.killed + ul.rout + ul.other_order
         if total != victim.sp:
             raise InvalidInput(
-                f"Battle {bid!r}: {victim.name} ({m.unit_id!r}) is reported eliminated in melee but its losses add "
-                f"up to {total} of its {victim.sp} SP: report all {victim.sp} SP."
+                "Battle {bid!r}: {name} ({unit_id!r}) is reported eliminated in melee but its losses add up to {total} of its {sp} SP: report all {sp} SP.", bid=bid, name=victim.name, unit_id=m.unit_id, total=total, sp=victim.sp
             )
     for uid in report.lost_block:
         unit_of(uid, None, "unit that lost a block")
@@ -440,14 +435,14 @@ class AftermathPlan:
         flags: dict[str, int] = {}
         for t in trophies:
             if (t.captor_id, t.victim_id) not in captor_side:
-                raise InvalidInput(f"Battle {self.battle_id!r} has no trophy attempt by {t.captor_id!r} on {t.victim_id!r}.")
+                raise InvalidInput("Battle {battle_id!r} has no trophy attempt by {captor_id!r} on {victim_id!r}.", battle_id=self.battle_id, captor_id=t.captor_id, victim_id=t.victim_id)
             if t.taken:
                 side = captor_side[(t.captor_id, t.victim_id)]
                 flags[side] = flags.get(side, 0) + 1
         taken: dict[str, int] = {}
         for f in fates:
             if f.leader not in fallen_side:
-                raise InvalidInput(f"Leader {f.leader!r} is not a casualty of battle {self.battle_id!r}.")
+                raise InvalidInput("Leader {leader!r} is not a casualty of battle {battle_id!r}.", leader=f.leader, battle_id=self.battle_id)
             if f.status is LeaderStatus.CAPTURED:
                 enemy = next(s for s, _ in self.outcomes if s != fallen_side[f.leader])
                 taken[enemy] = taken.get(enemy, 0) + 1
@@ -564,15 +559,17 @@ class _Field:
     def __init__(self, value: Any, path: str) -> None:
         self.value, self.path = value, path
 
-    def fail(self, what: str) -> InvalidInput:
-        return InvalidInput(f"{self.path or 'report'}: {what}")
+    def fail(self, what: str, /, **params: object) -> InvalidInput:
+        """The error at this field; ``what`` is a template filled with ``params`` (or a Msg)."""
+        text = what if isinstance(what, Msg) and not params else Msg(what, **params)
+        return InvalidInput("{field}: {what}", field=self.path or "report", what=text)
 
     def mapping(self, allowed: Iterable[str]) -> dict[str, Any]:
         if not isinstance(self.value, Mapping):
-            raise self.fail(f"expected a mapping of fields, got {self.value!r}")
+            raise self.fail("expected a mapping of fields, got {value!r}", value=self.value)
         allowed = set(allowed)
         if extra := sorted(str(k) for k in self.value if k not in allowed):
-            raise self.fail(f"unknown field {extra[0]!r}; allowed: {', '.join(sorted(allowed))}")
+            raise self.fail("unknown field {extra!r}; allowed: {allowed}", extra=extra[0], allowed=', '.join(sorted(allowed)))
         return dict(self.value)
 
     def child(self, part: str, value: Any) -> _Field:
@@ -580,7 +577,7 @@ class _Field:
 
     def key(self, name: str) -> _Field:
         if not isinstance(self.value, Mapping) or name not in self.value:
-            raise self.fail(f"missing {name!r}")
+            raise self.fail("missing {name!r}", name=name)
         return self.child(name, self.value[name])
 
     def opt(self, name: str) -> _Field:
@@ -594,29 +591,29 @@ class _Field:
         if self.value is None:
             return []
         if not isinstance(self.value, list | tuple):
-            raise self.fail(f"expected a list, got {self.value!r}")
+            raise self.fail("expected a list, got {value!r}", value=self.value)
         return [_Field(v, f"{self.path}[{i}]") for i, v in enumerate(self.value)]
 
     def text(self) -> str:
         if isinstance(self.value, bool) or not isinstance(self.value, str | int) or not str(self.value).strip():
-            raise self.fail(f"expected a name or id, got {self.value!r}")
+            raise self.fail("expected a name or id, got {value!r}", value=self.value)
         return str(self.value).strip()
 
     def count(self) -> int:
         if isinstance(self.value, bool) or not isinstance(self.value, int) or self.value < 0:
-            raise self.fail(f"expected a whole number, 0 or more; got {self.value!r}")
+            raise self.fail("expected a whole number, 0 or more; got {value!r}", value=self.value)
         return self.value
 
     def flag(self) -> bool:
         if not isinstance(self.value, bool):
-            raise self.fail(f"expected true or false, got {self.value!r}")
+            raise self.fail("expected true or false, got {value!r}", value=self.value)
         return self.value
 
     def choice(self, kind: Any, what: str) -> Any:
         try:
             return parse_enum(kind, self.value, what)
         except InvalidInput as exc:
-            raise self.fail(str(exc)) from None
+            raise self.fail(exc.text) from None
 
 
 _TOP = ("battle", "system", "banners_required", "sides", "melee_eliminations", "lost_block")

@@ -78,7 +78,7 @@ class BandTable:
         for band in self.bands:
             if band.contains(total):
                 return band
-        raise InvalidInput(f"No table row for a total of {total}.")  # unreachable once validated
+        raise InvalidInput("No table row for a total of {total}.", total=total)  # unreachable once validated
 
     def by_result(self, result: str) -> Band:
         for band in self.bands:
@@ -175,7 +175,7 @@ class Check:
         if self.dice != 1:
             raise InvalidInput("Only single-die checks can be rolled per strength point.")
         if count < 0:
-            raise InvalidInput(f"Cannot roll for {count!r} SP: the count cannot be negative.")
+            raise InvalidInput("Cannot roll for {count!r} SP: the count cannot be negative.", count=count)
         # Classify faces, not dice: count each face once, in C (bytes.count), then map face to result.
         packer = getattr(source, "packed_faces", None)
         packed: bytes | tuple[int, ...]

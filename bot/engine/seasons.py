@@ -23,7 +23,7 @@ HOUSE_RULE = "RU-10"
 def turn_date(start: dt.date, turn: int, *, rules: RuleBook | None = None) -> dt.date:
     """The date of a turn: one turn is one week by default (RU-10 calendar)."""
     if turn < 1:
-        raise InvalidInput(f"Turns are numbered from 1, got {turn!r}.")
+        raise InvalidInput("Turns are numbered from 1, got {turn!r}.", turn=turn)
     days = (rules or default_rulebook()).calendar.turn_days
     return start + dt.timedelta(days=days * (turn - 1))
 

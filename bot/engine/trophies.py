@@ -30,6 +30,7 @@ from .dice import DiceSource
 from .errors import InvalidInput, RuleViolation
 from .model import Unit, UnitType, parse_enum
 from .rolls import BatchRoll, Check, Roll
+from .text import Msg
 
 TAKEN = "taken"
 NO_TROPHY = "none"
@@ -50,7 +51,7 @@ def roll_battle_dice(
 ) -> BatchRoll:
     """Roll ``count`` battle dice at once: one record with the faces and a tally per symbol."""
     if isinstance(count, bool) or not isinstance(count, int) or count < 0:
-        raise InvalidInput(f"Cannot roll {count!r} battle dice: give a whole number, 0 or more.")
+        raise InvalidInput("Cannot roll {count!r} battle dice: give a whole number, 0 or more.", count=count)
     return battle_die_check(subject=subject, tables=tables).roll_many(dice, key, count)
 
 
@@ -76,7 +77,7 @@ class TrophyEligibility:
 
     def require(self) -> None:
         if self.reasons:
-            raise RuleViolation(" ".join(self.reasons))
+            raise RuleViolation(Msg.join(" ", self.reasons))
 
 
 def trophy_eligibility(
@@ -92,19 +93,18 @@ def trophy_eligibility(
     takes = (tables or default_cc_tables()).trophy.captures[captor.type]
     reasons: list[str] = []
     if not victim.flag:
-        reasons.append(f"{victim.name} carries no flag: there is no trophy to take (CC-3).")
+        reasons.append(Msg("{name} carries no flag: there is no trophy to take (CC-3).", name=victim.name))
     if not takes:
-        reasons.append(f"{captor.name} is {captor.type.value}: {captor.type.value} never takes a trophy (CC-3).")
+        reasons.append(Msg("{name} is {value}: {value} never takes a trophy (CC-3).", name=captor.name, value=captor.type.value))
     elif victim.type not in takes:
         allowed = " or ".join(sorted(t.value for t in takes))
-        reasons.append(
-            f"{captor.name} is {captor.type.value} and may take only {allowed} flags, "
-            f"not the flag of {victim.name} ({victim.type.value}) (CC-3)."
-        )
+        reasons.append(Msg(
+            "{name} is {value} and may take only {allowed} flags, not the flag of {name2} ({value2}) (CC-3).", name=captor.name, value=captor.type.value, allowed=allowed, name2=victim.name, value2=victim.type.value
+        ))
     if not ordered:
-        reasons.append(f"{captor.name} was not ordered: only an ordered unit that takes ground may take a trophy (CC-3).")
+        reasons.append(Msg("{name} was not ordered: only an ordered unit that takes ground may take a trophy (CC-3).", name=captor.name))
     if not took_ground:
-        reasons.append(f"{captor.name} did not take ground: only an ordered unit that takes ground may take a trophy (CC-3).")
+        reasons.append(Msg("{name} did not take ground: only an ordered unit that takes ground may take a trophy (CC-3).", name=captor.name))
     return TrophyEligibility(captor.id, victim.id, tuple(reasons))
 
 
@@ -139,7 +139,7 @@ class TrophyCheck:
 
     def resolve(self, key: str, faces: Sequence[int]) -> Roll:
         if len(faces) != self.dice or any(not 1 <= f <= 6 for f in faces):
-            raise InvalidInput(f"A trophy roll is {self.dice} battle dice, faces 1 to 6; got {list(faces)!r}.")
+            raise InvalidInput("A trophy roll is {dice} battle dice, faces 1 to 6; got {faces!r}.", dice=self.dice, faces=list(faces))
         rolled = self.symbols(faces)
         combo = self.winning(faces)
         shown = " + ".join(self.die.label(s) for s in rolled)

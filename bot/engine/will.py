@@ -27,7 +27,7 @@ class Tallies:
         for name in ("battles_won", "battles_lost", "strongholds_taken", "strongholds_lost"):
             n = getattr(self, name)
             if isinstance(n, bool) or not isinstance(n, int) or n < 0:
-                raise InvalidInput(f"Will-to-Fight tally {name.replace('_', ' ')} must be 0 or more, got {n!r}.")
+                raise InvalidInput("Will-to-Fight tally {replace} must be 0 or more, got {n!r}.", replace=name.replace('_', ' '), n=n)
 
 
 @dataclass(frozen=True)

@@ -50,12 +50,12 @@ async def standing(session: AsyncSession, campaign: Campaign, actor: Actor) -> S
 
 def require_gm(campaign: Campaign, actor: Actor) -> None:
     if not is_gm(campaign, actor):
-        raise PermissionDenied(f"Only the GM of {campaign.name!r} can do that.")
+        raise PermissionDenied("Only the GM of {name!r} can do that.", name=campaign.name)
 
 
 async def require_player(session: AsyncSession, campaign: Campaign, actor: Actor) -> str:
     """The side the actor plays, or a clear refusal."""
     st = await standing(session, campaign, actor)
     if st.side is None:
-        raise PermissionDenied(f"You are not on a side in {campaign.name!r}: use /campaign join first.")
+        raise PermissionDenied("You are not on a side in {name!r}: use /campaign join first.", name=campaign.name)
     return st.side

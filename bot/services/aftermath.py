@@ -127,7 +127,7 @@ async def report_battle(db: Database, campaign_id: int, gm: Actor, battle: int |
         require_phase(campaign, Phase.BATTLE, "Reporting a battle")
         row = await get_battle(s, campaign, battle)
         if row.state != "pending":
-            raise RuleViolation(f"Battle {row.number} is already reported; /gm undo reverts a whole phase.")
+            raise RuleViolation("Battle {number} is already reported; /gm undo reverts a whole phase.", number=row.number)
         state = await load_state(s, campaign)
         report = _report_for(row, data)
         plan, _ = _plan(state, row, report)
@@ -219,9 +219,9 @@ async def roll_aftermath(db: Database, campaign_id: int, actor: Actor, battle: i
         if side is None:
             raise PermissionDenied("Players roll their own aftermath; the bot rolls what is left when the phase ends.")
         if row.state != "reported":
-            raise RuleViolation(f"Battle {row.number} has no report to roll the aftermath of.")
+            raise RuleViolation("Battle {number} has no report to roll the aftermath of.", number=row.number)
         if row.aftermath.get("rolled", {}).get(side):
-            raise RuleViolation(f"Your side has already rolled the aftermath of battle {row.number}.")
+            raise RuleViolation("Your side has already rolled the aftermath of battle {number}.", number=row.number)
         state = await load_state(s, campaign)
         out = await _roll_side(s, campaign, state, row, side, rules)
         await log_event(s, campaign, f"{state.sides[side].name} rolled the aftermath of battle {row.number}: "
@@ -251,12 +251,12 @@ async def retreat(db: Database, campaign_id: int, actor: Actor, battle: int | st
         state = await load_state(s, campaign)
         frow = state.find_force(force)
         if side is not None and frow.side_key != side:
-            raise PermissionDenied(f"{frow.name} is not one of your side's Forces.")
+            raise PermissionDenied("{name} is not one of your side's Forces.", name=frow.name)
         retreats = row.aftermath.get("retreats", {})
         if frow.key not in retreats:
-            raise RuleViolation(f"{frow.name} does not have to leave the battle square (MC-7.3).")
+            raise RuleViolation("{name} does not have to leave the battle square (MC-7.3).", name=frow.name)
         if retreats[frow.key] is not None:
-            raise RuleViolation(f"{frow.name} has already retreated to {retreats[frow.key]}.")
+            raise RuleViolation("{name} has already retreated to {retreats}.", name=frow.name, retreats=retreats[frow.key])
         dest = state.cmap.parse(square)
         check_retreat(state.cmap, Square.parse(row.square), frow.side_key, dest, _positions(state, frow.key))
         for other, where in retreats.items():

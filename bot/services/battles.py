@@ -27,11 +27,11 @@ from .orders import require_phase
 async def get_battle(s: AsyncSession, campaign: Campaign, number: int | str) -> BattleRow:
     text = str(number).strip().lstrip("#")
     if not text.isdigit():
-        raise NotFound(f"{number!r} is not a battle number: battles are numbered 1, 2, 3...")
+        raise NotFound("{number!r} is not a battle number: battles are numbered 1, 2, 3...", number=number)
     row = (await s.exec(select(BattleRow).where(BattleRow.campaign_id == campaign.id,
                                                 BattleRow.number == int(text)))).first()
     if row is None:
-        raise NotFound(f"There is no battle {text} in this campaign.")
+        raise NotFound("There is no battle {text} in this campaign.", text=text)
     return row
 
 
@@ -58,9 +58,9 @@ async def scout(db: Database, campaign_id: int, actor: Actor, battle: int | str,
         side = await require_player(s, campaign, actor)
         row = await get_battle(s, campaign, battle)
         if side not in row.side_keys:
-            raise PermissionDenied(f"Your side does not fight battle {row.number}.")
+            raise PermissionDenied("Your side does not fight battle {number}.", number=row.number)
         if side in row.scouting:
-            raise RuleViolation(f"Your side has already scouted battle {row.number} (RU-5).")
+            raise RuleViolation("Your side has already scouted battle {number} (RU-5).", number=row.number)
         state = await load_state(s, campaign)
         dice = await turn_dice(s, campaign)
         best, rolls, reasons = 0, [], []
@@ -100,7 +100,7 @@ async def require_in_battle(s: AsyncSession, campaign: Campaign, actor: Actor, b
         return st.side
     if st.gm:
         return None
-    raise PermissionDenied(f"Only the sides in battle {battle.number} and the GM can do that.")
+    raise PermissionDenied("Only the sides in battle {number} and the GM can do that.", number=battle.number)
 
 
 @dataclass(frozen=True)

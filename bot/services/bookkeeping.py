@@ -109,7 +109,7 @@ def _coerce(name: str, value: str) -> Any:
         if str(choice).lower() == text or (isinstance(choice, bool) and text in (("on", "yes") if choice else ("off", "no"))):
             return choice
     allowed = ", ".join(str(c).lower() for c in BOT_CHOICES[name])
-    raise InvalidInput(f"Setting {name!r} cannot be {value!r}: choose {allowed}.")
+    raise InvalidInput("Setting {name!r} cannot be {value!r}: choose {allowed}.", name=name, value=value, allowed=allowed)
 
 
 def _snowflake(value: str) -> int | None:
@@ -118,7 +118,7 @@ def _snowflake(value: str) -> int | None:
         return None
     m = re.fullmatch(r"<[@#]&?(\d{15,21})>|(\d{15,21})", text)
     if m is None:
-        raise InvalidInput(f"{value!r} is not a role or channel: mention it, give its id, or say none.")
+        raise InvalidInput("{value!r} is not a role or channel: mention it, give its id, or say none.", value=value)
     return int(m.group(1) or m.group(2))
 
 
@@ -136,7 +136,7 @@ async def change_bot_setting(db: Database, campaign_id: int, gm: Actor, name: st
         elif name == "language":
             shown = value.strip().lower()[:2]
             if shown not in LANGUAGES:
-                raise InvalidInput(f"Language {value!r} is not offered: choose {', '.join(LANGUAGES)}.")
+                raise InvalidInput("Language {value!r} is not offered: choose {languages}.", value=value, languages=', '.join(LANGUAGES))
             campaign.language = shown
         elif name == "gm_role":
             campaign.gm_role_id = shown = _snowflake(value)
@@ -144,11 +144,11 @@ async def change_bot_setting(db: Database, campaign_id: int, gm: Actor, name: st
             key = name[len(SIDE_CHANNEL):]
             side = (await s.exec(select(SideRow).where(SideRow.campaign_id == campaign_id, SideRow.key == key))).first()
             if side is None:
-                raise NotFound(f"There is no side {key!r} in this campaign.")
+                raise NotFound("There is no side {key!r} in this campaign.", key=key)
             side.channel_id = shown = _snowflake(value)
             s.add(side)
         else:
-            raise InvalidInput(f"Unknown setting {name!r}.")
+            raise InvalidInput("Unknown setting {name!r}.", name=name)
         s.add(campaign)
         await log_event(s, campaign, f"The GM set {name} to {shown!r}.", kind="gm")
         return shown

@@ -35,11 +35,11 @@ def check_options(options: dict[str, Any], rules: RuleBook) -> dict[str, Any]:
     out = rules.mc.default_options()
     for name, value in options.items():
         if name not in specs:
-            raise InvalidInput(f"Unknown campaign option {name!r}: options are {', '.join(specs)}.")
+            raise InvalidInput("Unknown campaign option {name!r}: options are {specs}.", name=name, specs=', '.join(specs))
         spec = specs[name]
         if value not in spec.choices:
             allowed = ", ".join(str(c).lower() for c in spec.choices)
-            raise InvalidInput(f"Option {name!r} cannot be {value!r} ({spec.rule}): choose {allowed}.")
+            raise InvalidInput("Option {name!r} cannot be {value!r} ({rule}): choose {allowed}.", name=name, value=value, rule=spec.rule, allowed=allowed)
         out[name] = value
     return out
 
@@ -75,7 +75,7 @@ async def create_campaign(
         ).first()
         if existing is not None:
             raise InvalidInput(
-                f"This channel already runs the campaign {existing.name!r}: end it first, or use another channel."
+                "This channel already runs the campaign {name!r}: end it first, or use another channel.", name=existing.name
             )
         pos = first_position(opts)
         campaign = Campaign(
@@ -126,14 +126,14 @@ async def join_side(db: Database, campaign_id: int, actor: Actor, side: str) -> 
     async with db.transaction() as s:
         campaign = await get_campaign(s, campaign_id, lock=True)
         if campaign.status != "active":
-            raise InvalidInput(f"The campaign {campaign.name!r} has ended.")
+            raise InvalidInput("The campaign {name!r} has ended.", name=campaign.name)
         row = await _side(s, campaign, side)
         current = (
             await s.exec(select(Player).where(Player.campaign_id == campaign_id, Player.member_id == actor.member_id))
         ).first()
         if current is not None:
             if current.side_key == row.key:
-                raise InvalidInput(f"You already play {row.name}.")
+                raise InvalidInput("You already play {name}.", name=row.name)
             raise PermissionDenied("You already play another side; ask the GM to move you (/gm assign).")
         s.add(Player(campaign_id=campaign_id, side_key=row.key, member_id=actor.member_id))
         await log_event(s, campaign, f"{actor.name or 'A member'} joined {row.name}.")
@@ -163,7 +163,7 @@ async def _side(s: Any, campaign: Campaign, text: str) -> SideRow:
     for row in sides:
         if text.strip().lower() in (row.key, row.name.lower()):
             return row
-    raise NotFound(f"There is no side {text!r}: sides are {', '.join(r.name for r in sides)}.")
+    raise NotFound("There is no side {text!r}: sides are {names}.", text=text, names=', '.join(r.name for r in sides))
 
 
 async def change_setting(db: Database, campaign_id: int, gm: Actor, name: str, value: Any,

@@ -62,7 +62,7 @@ def _fate_due(state: State, battles: list[BattleRow], leader: str) -> tuple[Batt
                     for c in side.get("leader_casualties", []) or []:
                         if str(c.get("leader", "")).lower() == name.lower():
                             return b, name, parse_enum(Circumstance, c.get("fell", "other"), "circumstance")
-    raise NotFound(f"{leader!r} has no fate roll due: only leaders reported fallen in a battle of this turn roll (CC-1).")
+    raise NotFound("{leader!r} has no fate roll due: only leaders reported fallen in a battle of this turn roll (CC-1).", leader=leader)
 
 
 async def _reported_battles(s: AsyncSession, campaign: Campaign) -> list[BattleRow]:
@@ -75,7 +75,7 @@ async def _apply_fate(s: AsyncSession, campaign: Campaign, state: State, battle:
                       circumstance: Circumstance) -> FateOutcome:
     leader_row = next((ld for ld in state.leaders.values() if ld.name == name), None)
     if leader_row is None:
-        raise NotFound(f"There is no leader {name!r} in this campaign.")
+        raise NotFound("There is no leader {name!r} in this campaign.", name=name)
     dice = await turn_dice(s, campaign)
     key = roll_key(campaign.turn, Phase.AFTERMATH, f"battle:{battle.number}/leader:{leader_row.key}", "fate")
     fate = roll_leader_fate(name, circumstance, dice, key)
@@ -127,11 +127,11 @@ async def leader_fate(db: Database, campaign_id: int, actor: Actor, leader: str,
         state = await load_state(s, campaign)
         battle, name, reported = _fate_due(state, await _reported_battles(s, campaign), leader)
         if circumstance is not None and parse_enum(Circumstance, circumstance, "circumstance") is not reported:
-            raise RuleViolation(f"The report says {name} fell in {reported.label}: the fate uses that table (CC-1).")
+            raise RuleViolation("The report says {name} fell in {label}: the fate uses that table (CC-1).", name=name, label=reported.label)
         row = next(ld for ld in state.leaders.values() if ld.name == name)
         side = state.forces[row.force_key].side_key if row.force_key else None
         if not st.gm and st.side != side:
-            raise PermissionDenied(f"{name} is not one of your side's leaders.")
+            raise PermissionDenied("{name} is not one of your side's leaders.", name=name)
         out = await _apply_fate(s, campaign, state, battle, name, reported)
         await log_event(s, campaign, " ".join(out.lines))
         return out
@@ -151,7 +151,7 @@ def _attempt(battle: BattleRow, unit: str, target: str) -> tuple[str, dict[str, 
     for m in (battle.report or {}).get("melee_eliminations", []) or []:
         if str(m.get("by")) == unit and str(m.get("unit")) == target:
             return f"{unit}>{target}", {"ordered": bool(m.get("ordered")), "took_ground": bool(m.get("took_ground"))}
-    raise NotFound(f"Battle {battle.number}'s report has no melee in which {unit!r} eliminated {target!r} (CC-3).")
+    raise NotFound("Battle {number}'s report has no melee in which {unit!r} eliminated {target!r} (CC-3).", number=battle.number, unit=unit, target=target)
 
 
 async def _roll_trophy(s: AsyncSession, campaign: Campaign, state: State, battle: BattleRow, unit: str,
@@ -159,7 +159,7 @@ async def _roll_trophy(s: AsyncSession, campaign: Campaign, state: State, battle
     key, flags = _attempt(battle, unit, target)
     units = {u.key: (fk, u) for fk, rows in state.units.items() for u in rows}
     if unit not in units or target not in units:
-        raise NotFound(f"Unknown unit {unit!r} or {target!r}.")
+        raise NotFound("Unknown unit {unit!r} or {target!r}.", unit=unit, target=target)
     forces = {k: state.force(k) for k in battle.force_keys}
     captor = next(u for f in forces.values() for u in f.units if u.id == unit)
     victim_force = state.force(units[target][0])
@@ -192,12 +192,12 @@ async def trophy_roll(db: Database, campaign_id: int, actor: Actor, battle: int 
         key, _ = _attempt(row, unit, target)
         pending = row.aftermath.get("trophies", {})
         if key not in pending:
-            raise RuleViolation(f"{unit} cannot take a trophy from {target}: see the battle report's summary (CC-3).")
+            raise RuleViolation("{unit} cannot take a trophy from {target}: see the battle report's summary (CC-3).", unit=unit, target=target)
         if pending[key] is not None:
-            raise RuleViolation(f"{unit} has already tried for {target}'s flag.")
+            raise RuleViolation("{unit} has already tried for {target}'s flag.", unit=unit, target=target)
         owner = next((fk for fk, rows in state.units.items() for u in rows if u.key == unit), None)
         if owner is None or state.forces[owner].side_key != side:
-            raise PermissionDenied(f"{unit} is not one of your side's units.")
+            raise PermissionDenied("{unit} is not one of your side's units.", unit=unit)
         out = await _roll_trophy(s, campaign, state, row, unit, target)
         await log_event(s, campaign, out.text)
         return out
@@ -274,7 +274,7 @@ async def spend_glory(db: Database, campaign_id: int, actor: Actor, kind: str, *
     Every limit is the engine's, refused with its reason."""
     kind = kind.strip().lower().replace("-", "_").replace(" ", "_")
     if kind not in SPENDS:
-        raise InvalidInput(f"Unknown Glory spend {kind!r}: choose {', '.join(SPENDS)}.")
+        raise InvalidInput("Unknown Glory spend {kind!r}: choose {spends}.", kind=kind, spends=', '.join(SPENDS))
     async with db.transaction() as s:
         campaign = await get_campaign(s, campaign_id, lock=True)
         side = await require_player(s, campaign, actor)
@@ -283,11 +283,11 @@ async def spend_glory(db: Database, campaign_id: int, actor: Actor, kind: str, *
         unit_row = None
         if kind in ("heroic", "rally", "leadership"):
             if not unit:
-                raise InvalidInput(f"Say which unit the {kind} spend is for.")
+                raise InvalidInput("Say which unit the {kind} spend is for.", kind=kind)
             unit_row = next((u for fk, rows in state.units.items() for u in rows
                              if u.key == unit and state.forces[fk].side_key == side), None)
             if unit_row is None:
-                raise NotFound(f"{unit!r} is not one of your side's units.")
+                raise NotFound("{unit!r} is not one of your side's units.", unit=unit)
         roll = None
         if kind == "heroic":
             assert unit_row is not None

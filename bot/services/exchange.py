@@ -62,15 +62,15 @@ def _plain(v: Any) -> Any:
 
 def parse_export(raw: bytes | str) -> dict[str, Any]:
     if len(raw) > MAX_IMPORT_BYTES:
-        raise ImportRejected(f"The file is {len(raw):,} bytes: at most {MAX_IMPORT_BYTES:,} can be imported.")
+        raise ImportRejected("The file is {n_raw:,} bytes: at most {max_import_bytes:,} can be imported.", n_raw=len(raw), max_import_bytes=MAX_IMPORT_BYTES)
     try:
         data = json.loads(raw)
     except (ValueError, UnicodeDecodeError) as exc:
-        raise ImportRejected(f"The file is not a campaign export (not JSON: {exc}).") from None
+        raise ImportRejected("The file is not a campaign export (not JSON: {exc}).", exc=exc) from None
     if not isinstance(data, dict) or data.get("format") != FORMAT:
-        raise ImportRejected(f"The file is not a campaign export: \"format\" must be \"{FORMAT}\".")
+        raise ImportRejected("The file is not a campaign export: \"format\" must be \"{format}\".", format=FORMAT)
     if data.get("version") != 1:
-        raise ImportRejected(f"Unsupported export version {data.get('version')!r}: this bot reads version 1.")
+        raise ImportRejected("Unsupported export version {get!r}: this bot reads version 1.", get=data.get('version'))
     return data
 
 
@@ -89,43 +89,43 @@ def _check_value(where: str, value: Any, hint: Any) -> Any:
         return _check_value(where, value, inner[0])
     if hint is bool:
         if not isinstance(value, bool):
-            raise ImportRejected(f"{where}: expected true or false, got {value!r}")
+            raise ImportRejected("{where}: expected true or false, got {value!r}", where=where, value=value)
         return value
     if hint is int:
         if isinstance(value, bool) or not isinstance(value, int) or abs(value) > MAX_INT:
-            raise ImportRejected(f"{where}: expected a whole number (at most {MAX_INT:,} in size), got {str(value)[:40]!r}")
+            raise ImportRejected("{where}: expected a whole number (at most {max_int:,} in size), got {value!r}", where=where, max_int=MAX_INT, value=str(value)[:40])
         return value
     if hint is str:
         if not isinstance(value, str):
-            raise ImportRejected(f"{where}: expected text, got {type(value).__name__}")
+            raise ImportRejected("{where}: expected text, got {name}", where=where, name=type(value).__name__)
         return value
     if hint is dt.datetime or hint is dt.date:
         if not isinstance(value, str):
-            raise ImportRejected(f"{where}: expected a date or time, got {value!r}")
+            raise ImportRejected("{where}: expected a date or time, got {value!r}", where=where, value=value)
         try:
             parsed = dt.datetime.fromisoformat(value) if hint is dt.datetime else dt.date.fromisoformat(value)
         except ValueError:
-            raise ImportRejected(f"{where}: {value[:40]!r} is not an ISO date or time") from None
+            raise ImportRejected("{where}: {value!r} is not an ISO date or time", where=where, value=value[:40]) from None
         if isinstance(parsed, dt.datetime) and parsed.tzinfo is None:
-            raise ImportRejected(f"{where}: times must carry their time zone")
+            raise ImportRejected("{where}: times must carry their time zone", where=where)
         return value
     if origin is dict or hint is dict:
         if not isinstance(value, dict):
-            raise ImportRejected(f"{where}: expected an object, got {type(value).__name__}")
+            raise ImportRejected("{where}: expected an object, got {name}", where=where, name=type(value).__name__)
         return value
     if origin is list or hint is list:
         if not isinstance(value, list):
-            raise ImportRejected(f"{where}: expected a list, got {type(value).__name__}")
+            raise ImportRejected("{where}: expected a list, got {name}", where=where, name=type(value).__name__)
         return value
     return value
 
 
 def _check_row(model: type[SQLModel], where: str, row: Any) -> dict[str, Any]:
     if not isinstance(row, dict):
-        raise ImportRejected(f"{where}: expected an object")
+        raise ImportRejected("{where}: expected an object", where=where)
     fields = _field_types(model)
     if unknown := sorted(set(row) - set(fields)):
-        raise ImportRejected(f"{where}: unknown field(s) {', '.join(map(str, unknown))[:200]}")
+        raise ImportRejected("{where}: unknown field(s) {map}", where=where, map=', '.join(map(str, unknown))[:200])
     out = {}
     for name, hint in fields.items():
         if name not in row:
@@ -133,7 +133,7 @@ def _check_row(model: type[SQLModel], where: str, row: Any) -> dict[str, Any]:
         out[name] = _check_value(f"{where}.{name}", row[name], hint)
         max_len = _max_length(model, name)
         if max_len and isinstance(out[name], str) and len(out[name]) > max_len:
-            raise ImportRejected(f"{where}.{name}: at most {max_len} characters")
+            raise ImportRejected("{where}.{name}: at most {max_len} characters", where=where, name=name, max_len=max_len)
     return out
 
 
@@ -154,14 +154,14 @@ def _check_references(tables: dict[str, list[dict[str, Any]]]) -> None:
     ):
         for i, row in enumerate(tables.get(table, [])):
             if row.get(field) not in known:
-                raise ImportRejected(f"tables.{table}[{i}].{field}: unknown {what} {str(row.get(field))[:40]!r}")
+                raise ImportRejected("tables.{table}[{i}].{field}: unknown {what} {get!r}", table=table, i=i, field=field, what=what, get=str(row.get(field))[:40])
     for i, row in enumerate(tables.get("leader", [])):
         if row.get("force_key") is not None and row["force_key"] not in forces:
-            raise ImportRejected(f"tables.leader[{i}].force_key: unknown Force {str(row['force_key'])[:40]!r}")
+            raise ImportRejected("tables.leader[{i}].force_key: unknown Force {row!r}", i=i, row=str(row['force_key'])[:40])
     for table in ("side", "force", "unit"):
         keys = [r.get("key") for r in tables.get(table, [])]
         if len(keys) != len(set(keys)):
-            raise ImportRejected(f"tables.{table}: two rows share a key")
+            raise ImportRejected("tables.{table}: two rows share a key", table=table)
 
 
 async def import_campaign(db: Database, raw: bytes | str, *, guild_id: int, channel_id: int, gm: Actor) -> int:
@@ -174,7 +174,7 @@ async def import_campaign(db: Database, raw: bytes | str, *, guild_id: int, chan
     checked_campaign = {}
     for k in CAMPAIGN_FIELDS:
         if k not in camp:
-            raise ImportRejected(f"campaign.{k}: missing")
+            raise ImportRejected("campaign.{k}: missing", k=k)
         checked_campaign[k] = _check_value(f"campaign.{k}", camp[k], camp_fields[k])
     if not (2 <= checked_campaign["map_width"] <= 200 and 2 <= checked_campaign["map_height"] <= 200):
         raise ImportRejected("campaign.map_width/map_height: a map is 2 to 200 squares each way")
@@ -185,21 +185,21 @@ async def import_campaign(db: Database, raw: bytes | str, *, guild_id: int, chan
         raise ImportRejected("tables: expected an object")
     models = {table_name(m): m for m in EXPORT_TABLES}
     if unknown := sorted(set(tables_in) - set(models)):
-        raise ImportRejected(f"tables: unknown table(s) {', '.join(map(str, unknown))[:200]}")
+        raise ImportRejected("tables: unknown table(s) {map}", map=', '.join(map(str, unknown))[:200])
     total = 0
     tables: dict[str, list[dict[str, Any]]] = {}
     for name, model in models.items():
         rows = tables_in.get(name, [])
         if not isinstance(rows, list):
-            raise ImportRejected(f"tables.{name}: expected a list")
+            raise ImportRejected("tables.{name}: expected a list", name=name)
         total += len(rows)
         if total > MAX_ROWS:
-            raise ImportRejected(f"tables: more than {MAX_ROWS:,} rows")
+            raise ImportRejected("tables: more than {max_rows:,} rows", max_rows=MAX_ROWS)
         tables[name] = [_check_row(model, f"tables.{name}[{i}]", r) for i, r in enumerate(rows)]
     _check_references(tables)
     for i, sq in enumerate(tables.get("map_square", [])):
         if not (0 <= sq.get("col", -1) < checked_campaign["map_width"] and 0 <= sq.get("row", -1) < checked_campaign["map_height"]):
-            raise ImportRejected(f"tables.map_square[{i}]: square outside the map")
+            raise ImportRejected("tables.map_square[{i}]: square outside the map", i=i)
     log_in = data.get("log", [])
     if not isinstance(log_in, list) or len(log_in) > MAX_ROWS:
         raise ImportRejected("log: expected a list of at most 200,000 entries")
@@ -207,15 +207,15 @@ async def import_campaign(db: Database, raw: bytes | str, *, guild_id: int, chan
     log_rows = []
     for i, e in enumerate(log_in):
         if not isinstance(e, dict):
-            raise ImportRejected(f"log[{i}]: expected an object")
+            raise ImportRejected("log[{i}]: expected an object", i=i)
         if unknown := sorted(set(e) - set(LOG_FIELDS)):
-            raise ImportRejected(f"log[{i}]: unknown field(s) {', '.join(map(str, unknown))[:200]}")
+            raise ImportRejected("log[{i}]: unknown field(s) {map}", i=i, map=', '.join(map(str, unknown))[:200])
         log_rows.append({k: _check_value(f"log[{i}].{k}", e[k], log_fields[k]) for k in LOG_FIELDS if k in e})
 
     async with db.transaction() as s:
         existing = (await s.exec(select(Campaign).where(Campaign.channel_id == channel_id, Campaign.status == "active"))).first()
         if existing is not None:
-            raise ImportRejected(f"This channel already runs the campaign {existing.name!r}: end it first.")
+            raise ImportRejected("This channel already runs the campaign {name!r}: end it first.", name=existing.name)
         values = dict(checked_campaign)
         values["start_date"] = dt.date.fromisoformat(values["start_date"])
         campaign = Campaign(guild_id=guild_id, channel_id=channel_id, gm_id=gm.member_id, **values)

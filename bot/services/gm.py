@@ -39,7 +39,7 @@ async def edit_force(db: Database, campaign_id: int, gm: Actor, force: str, *, s
         if square is not None:
             sq = state.cmap.parse(square)
             if state.cmap.cell(sq).terrain.is_water:
-                raise InvalidInput(f"{sq} is water: put the Force on land.")
+                raise InvalidInput("{sq} is water: put the Force on land.", sq=sq)
             changes.append(f"square {row.square} -> {sq}")
             row.square = str(sq)
         if order is not None:
@@ -54,10 +54,10 @@ async def edit_force(db: Database, campaign_id: int, gm: Actor, force: str, *, s
             raise InvalidInput("To correct a unit's strength give both the unit and its SP.")
         if unit is not None and sp is not None:
             if not 0 <= sp <= 10_000:
-                raise InvalidInput(f"A unit's strength is 0 to 10,000 SP, not {sp}.")
+                raise InvalidInput("A unit's strength is 0 to 10,000 SP, not {sp}.", sp=sp)
             urow = next((u for u in state.units.get(row.key, []) if u.key == unit or u.name.lower() == unit.lower()), None)
             if urow is None:
-                raise InvalidInput(f"{row.name} has no unit {unit!r}.")
+                raise InvalidInput("{name} has no unit {unit!r}.", name=row.name, unit=unit)
             changes.append(f"{urow.name} {urow.sp} -> {sp} SP")
             urow.sp = sp
             s.add(urow)
@@ -72,7 +72,7 @@ async def set_deadline(db: Database, campaign_id: int, gm: Actor, hours: float,
                        *, now: dt.datetime | None = None) -> dt.datetime:
     """GM: the current phase ends ``hours`` from now (reminders go to those who have not acted)."""
     if not 0 < hours <= MAX_DEADLINE_HOURS:
-        raise InvalidInput(f"A deadline is 1 minute to {MAX_DEADLINE_HOURS} hours away, not {hours!r} hours.")
+        raise InvalidInput("A deadline is 1 minute to {max_deadline_hours} hours away, not {hours!r} hours.", max_deadline_hours=MAX_DEADLINE_HOURS, hours=hours)
     async with db.transaction() as s:
         campaign = await get_campaign(s, campaign_id, lock=True)
         require_gm(campaign, gm)
@@ -87,7 +87,7 @@ async def declare_away(db: Database, campaign_id: int, actor: Actor, days: int,
                        *, now: dt.datetime | None = None) -> dt.datetime | None:
     """A player declares an absence (0 days ends it)."""
     if not 0 <= days <= MAX_AWAY_DAYS:
-        raise InvalidInput(f"An absence is 0 to {MAX_AWAY_DAYS} days, not {days!r}.")
+        raise InvalidInput("An absence is 0 to {max_away_days} days, not {days!r}.", max_away_days=MAX_AWAY_DAYS, days=days)
     async with db.transaction() as s:
         campaign = await get_campaign(s, campaign_id, lock=True)
         await require_player(s, campaign, actor)

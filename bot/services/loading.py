@@ -50,7 +50,7 @@ async def get_campaign(session: AsyncSession, campaign_id: int, *, lock: bool = 
         stmt = stmt.with_for_update()
     campaign = (await session.exec(stmt)).first()
     if campaign is None:
-        raise NotFound(f"There is no campaign #{campaign_id}.")
+        raise NotFound("There is no campaign #{campaign_id}.", campaign_id=campaign_id)
     return campaign
 
 
@@ -147,7 +147,7 @@ class State:
         for f in self.forces.values():
             if f.name.lower() == t.lower():
                 return f
-        raise NotFound(f"There is no Force {text!r} in this campaign.")
+        raise NotFound("There is no Force {text!r} in this campaign.", text=text)
 
 
 async def load_state(session: AsyncSession, campaign: Campaign, *, force: str | None = None) -> State:

@@ -49,7 +49,7 @@ async def snapshot(s: AsyncSession, campaign_id: int, actor: Actor, *, view: str
     campaign = await get_campaign(s, campaign_id)
     st = await standing(s, campaign, actor)
     if view not in ("side", "full", "public"):
-        raise InvalidInput(f"Unknown map view {view!r}: side, full (GM only) or public.")
+        raise InvalidInput("Unknown map view {view!r}: side, full (GM only) or public.", view=view)
     if view == "full" and not st.gm:
         raise PermissionDenied("Only the GM may see the full map.")
     state = await load_state(s, campaign)

@@ -59,10 +59,10 @@ class MoveOutcome:
 
 def require_phase(campaign: Campaign, phase: Phase, what: str) -> None:
     if campaign.status != "active":
-        raise WrongPhase(f"The campaign {campaign.name!r} has ended.")
+        raise WrongPhase("The campaign {name!r} has ended.", name=campaign.name)
     if campaign.phase != phase:
         raise WrongPhase(
-            f"{what} belongs to {phase.spec.title}; the campaign is in {Phase(campaign.phase).spec.title}."
+            "{what} belongs to {title}; the campaign is in {title2}.", what=what, title=phase.spec.title, title2=Phase(campaign.phase).spec.title
         )
 
 
@@ -72,9 +72,9 @@ async def _own_force(s: AsyncSession, campaign: Campaign, actor: Actor, force: s
     row = state.find_force(force)
     if row.side_key != side:
         # Answer as for an unknown Force: naming it would tell the player it exists (fog of war).
-        raise NotFound(f"You have no Force {force!r}.")
+        raise NotFound("You have no Force {force!r}.", force=force)
     if row.state != "active":
-        raise RuleViolation(f"{row.name} is not on the map.")
+        raise RuleViolation("{name} is not on the map.", name=row.name)
     return state, row
 
 
@@ -123,7 +123,7 @@ async def give_order(db: Database, campaign_id: int, actor: Actor, force: str, o
         require_phase(campaign, Phase.ORDERS, "Giving orders")
         state, row = await _own_force(s, campaign, actor, force)
         if await _declaration(s, campaign, row.key) is not None:
-            raise RuleViolation(f"{row.name} has already taken its Force test this turn (MC-4).")
+            raise RuleViolation("{name} has already taken its Force test this turn (MC-4).", name=row.name)
         engine_force = state.force(row.key)
         require_test(engine_force, new_order)
         dice = await turn_dice(s, campaign)
@@ -213,7 +213,7 @@ async def mark_done(db: Database, campaign_id: int, actor: Actor, done: bool = T
     async with db.transaction() as s:
         campaign = await get_campaign(s, campaign_id, lock=True)
         if campaign.phase not in (Phase.ORDERS, Phase.MOVEMENT):
-            raise WrongPhase(f"{Phase(campaign.phase).spec.title} does not wait for players to be done.")
+            raise WrongPhase("{title} does not wait for players to be done.", title=Phase(campaign.phase).spec.title)
         side = await require_player(s, campaign, actor)
         state = await load_state(s, campaign)
         row = state.sides[side]

@@ -83,11 +83,10 @@ async def resolve_phase(db: Database, campaign_id: int, actor: Actor, *, expecte
         campaign = await get_campaign(s, campaign_id, lock=True)
         require_gm(campaign, actor)
         if campaign.status != "active":
-            raise RuleViolation(f"The campaign {campaign.name!r} has ended.")
+            raise RuleViolation("The campaign {name!r} has ended.", name=campaign.name)
         if campaign.version != expected_version:
             raise AlreadyResolved(
-                f"This phase was already resolved (or undone) by someone else: the campaign is now at "
-                f"{TurnPosition(campaign.turn, Phase(campaign.phase))}."
+                "This phase was already resolved (or undone) by someone else: the campaign is now at {turnposition}.", turnposition=TurnPosition(campaign.turn, Phase(campaign.phase))
             )
         before = TurnPosition(campaign.turn, Phase(campaign.phase))
         state = await load_state(s, campaign)

@@ -185,7 +185,7 @@ async def force_info(db: Database, campaign_id: int, actor: Actor, force: str) -
         except NotFound:
             row = None
         if row is None or row.key not in visible_force_keys(state, st):
-            raise NotFound(f"No Force {force!r} is in your sight.")
+            raise NotFound("No Force {force!r} is in your sight.", force=force)
         return force_view(state, row.key, own=st.gm or row.side_key == st.side)
 
 

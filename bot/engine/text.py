@@ -1,0 +1,39 @@
+"""Text for players that can be said in another language.
+
+The engine and the services speak English. A :class:`Msg` is that English (it *is* a ``str``, so
+logs, tests and JSON see plain text) and also remembers its template and parameters, so the bot can
+look the template up in a language's catalogue (:mod:`bot.i18n.text`) and fill in the same values.
+Text that loses the type (sliced, concatenated) simply stays English.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+
+class Msg(str):
+    """English text from ``template.format(**params)`` that keeps ``template`` and ``params``."""
+
+    template: str
+    params: dict[str, Any]
+
+    def __new__(cls, template: str, /, **params: Any) -> Msg:
+        self = super().__new__(cls, template.format(**params) if params else template)
+        self.template = template
+        self.params = params
+        return self
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (_rebuild, (self.template, self.params))
+
+    @classmethod
+    def join(cls, separator: str, items: Iterable[str]) -> Msg:
+        """``separator.join(items)`` keeping each item translatable: the joining template has no words."""
+        params = {f"p{i}": item for i, item in enumerate(items)}
+        escaped = separator.replace("{", "{{").replace("}", "}}")
+        return cls(escaped.join("{" + k + "}" for k in params), **params)
+
+
+def _rebuild(template: str, params: dict[str, Any]) -> Msg:
+    return Msg(template, **params)

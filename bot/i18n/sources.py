@@ -1,0 +1,116 @@
+"""Every English text the engine and the services can show a player, found in the source.
+
+* templates of :class:`~bot.engine.text.Msg` and of the errors players read (``RuleViolation("...")``),
+  read from the code's syntax tree (so a new message cannot be forgotten by the catalogues);
+* the labels, reasons, meanings and help texts of ``rules/*.yaml``;
+* what each phase needs and what ends it (MC-3).
+
+``python -m bot.i18n.sources it`` prints the entries ``text_it.py`` still lacks, ready to fill in.
+"""
+
+from __future__ import annotations
+
+import ast
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import yaml
+
+ROOT = Path(__file__).resolve().parents[2]
+CODE = ("bot/engine", "bot/services", "bot/scenario.py", "bot/freeroll.py")
+CALLS = frozenset({
+    "Msg", "InvalidInput", "RuleViolation", "NotFound", "PermissionDenied", "WrongPhase", "AlreadyResolved",
+    "ImportRejected", "ServiceError",
+})
+"""Calls whose first argument is text for players (errors the bot shows as they are)."""
+FAIL_FILES = frozenset({"bot/scenario.py", "bot/engine/reports.py"})
+"""Where `at.fail("...")` builds an error for a GM (scenario and report files)."""
+YAML_FIELDS = frozenset({"label", "reason", "meaning", "help"})
+
+
+def _code_files() -> Iterator[Path]:
+    for part in CODE:
+        path = ROOT / part
+        yield from sorted(path.rglob("*.py")) if path.is_dir() else [path]
+
+
+def _name(func: ast.expr) -> str | None:
+    if isinstance(func, ast.Name):
+        return func.id
+    if isinstance(func, ast.Attribute) and func.attr == "fail":  # scenario.py: at.fail("...")
+        return "fail"
+    return None
+
+
+def code_texts() -> tuple[dict[str, list[str]], list[str]]:
+    """(template -> where it is written, calls whose text is not a literal and so cannot be translated)."""
+    found: dict[str, list[str]] = {}
+    dynamic: list[str] = []
+    for path in _code_files():
+        rel = path.relative_to(ROOT).as_posix()
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if not isinstance(node, ast.Call) or not (_name(node.func) in CALLS or (_name(node.func) == "fail" and rel in FAIL_FILES)):
+                continue
+            if not node.args:
+                continue
+            first = node.args[0]
+            if isinstance(first, ast.Constant) and isinstance(first.value, str):
+                found.setdefault(first.value, []).append(f"{rel}:{node.lineno}")
+            else:
+                dynamic.append(f"{rel}:{node.lineno}")
+    return found, dynamic
+
+
+def yaml_texts() -> dict[str, list[str]]:
+    found: dict[str, list[str]] = {}
+
+    def walk(node: object, where: str) -> None:
+        if isinstance(node, dict):
+            for k, v in node.items():
+                if k in YAML_FIELDS and isinstance(v, str):
+                    found.setdefault(v, []).append(where)
+                else:
+                    walk(v, where)
+        elif isinstance(node, list):
+            for v in node:
+                walk(v, where)
+
+    for path in sorted((ROOT / "rules").glob("*.yaml")):
+        walk(yaml.safe_load(path.read_text(encoding="utf-8")), path.relative_to(ROOT).as_posix())
+    return found
+
+
+def phase_texts() -> dict[str, list[str]]:
+    from bot.engine.phases import PHASES
+
+    found: dict[str, list[str]] = {}
+    for spec in PHASES.values():
+        for text in (spec.needs, spec.ends):
+            found.setdefault(text, []).append(f"MC-3 phase {int(spec.phase)}")
+    return found
+
+
+def english_texts() -> dict[str, list[str]]:
+    """Every English text a catalogue must translate, with where it comes from."""
+    out: dict[str, list[str]] = {}
+    for part in (code_texts()[0], yaml_texts(), phase_texts()):
+        for text, where in part.items():
+            out.setdefault(text, []).extend(where)
+    return out
+
+
+def main(argv: list[str]) -> int:
+    from bot.i18n.text import CATALOGUES
+
+    lang = argv[0] if argv else "it"
+    catalogue = CATALOGUES[lang]
+    missing = [(text, where) for text, where in english_texts().items() if text not in catalogue]
+    for text, where in missing:
+        print(f"    {text!r}: '',  # {where[0]}")
+    print(f"# {len(missing)} missing in {lang}", file=sys.stderr)
+    return 1 if missing else 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main(sys.argv[1:]))

@@ -1,0 +1,47 @@
+"""The engine's and the services' English, said in the member's language.
+
+The catalogues (``text_it.py``, ``text_es.py``) map an English template, exactly as the code or
+``rules/*.yaml`` writes it, to its translation with the same ``{placeholders}`` (gettext's way: the
+English is the key, so a reader finds a message's translations by searching for its text).
+:func:`tr` translates a :class:`~bot.engine.text.Msg` (template and parameters, the parameters
+translated in turn) or a plain string the catalogue knows (a table's label, a modifier's reason);
+anything else stays as it is. Rule names and rule IDs are never translated.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from bot.engine.errors import EngineError
+from bot.engine.text import Msg
+
+from . import text_es, text_it
+
+CATALOGUES: dict[str, dict[str, str]] = {"it": text_it.TEXT, "es": text_es.TEXT}
+
+
+def tr(lang: str, text: Any) -> str:
+    """``text`` in ``lang`` (English, and anything the catalogue lacks, as it is)."""
+    if text is None:
+        return ""
+    catalogue = CATALOGUES.get(lang)
+    if catalogue is None:
+        return str(text)
+    if isinstance(text, EngineError):
+        text = text.text
+    if isinstance(text, Msg):
+        if not text.params:
+            return catalogue.get(text.template, str(text))
+        template = catalogue.get(text.template, text.template)
+        params = {k: tr(lang, v) if isinstance(v, str) else v for k, v in text.params.items()}
+        try:
+            return template.format(**params)
+        except (KeyError, IndexError, ValueError):  # a faulty translation must not hide the message
+            return str(text)
+    if isinstance(text, str):
+        return catalogue.get(text, text)
+    return str(text)
+
+
+def tr_lines(lang: str, lines: Any) -> list[str]:
+    return [tr(lang, line) for line in lines]
