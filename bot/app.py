@@ -19,6 +19,7 @@ from discord.ext import commands
 from bot.engine.errors import EngineError, InvalidInput, RuleViolation
 from bot.engine.tables import RuleBook, default_rulebook
 from bot.i18n import Translator, lang_of, t
+from bot.i18n.text import tr
 from bot.services.errors import AlreadyResolved, NotFound, PermissionDenied, WrongPhase
 from bot.settings import Settings
 from bot.store.db import Database
@@ -119,7 +120,7 @@ class AideMixin:
             original = original.__cause__
         lang = lang_of(interaction.locale)
         if isinstance(original, EngineError):
-            text = t(lang, "error.domain", message=str(original), hint=t(lang, _hint(original)))
+            text = t(lang, "error.domain", message=tr(lang, original), hint=t(lang, _hint(original)))
             log.info("event=refused command=%s user=%s kind=%s", _command_name(interaction), interaction.user.id,
                      type(original).__name__)
         elif isinstance(original, app_commands.CheckFailure):

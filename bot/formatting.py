@@ -17,6 +17,7 @@ import discord
 
 from bot.engine.rolls import BatchRoll, Roll
 from bot.i18n import t
+from bot.i18n.text import tr
 from bot.services.views import ForceView, StatusView
 
 TITLE = 256
@@ -158,8 +159,9 @@ def _faces(dice: Sequence[int], shown: int = 60) -> str:
 def roll_embed(record: Roll | BatchRoll, lang: str, *, private: bool = False) -> discord.Embed:
     """A roll as players see it: the rule (ID and name), the natural dice, each modifier with its
     reason and rule ID, the total and the outcome."""
-    e = discord.Embed(title=record.title, colour=PRIVATE if private else COLOUR)
-    mods = "\n".join(f"{m.value:+d} {m.reason} ({m.rule})" for m in record.modifiers) or t(lang, "roll.no_modifiers")
+    e = discord.Embed(title=tr(lang, record.title), colour=PRIVATE if private else COLOUR)
+    mods = "\n".join(f"{m.value:+d} {tr(lang, m.reason)} ({m.rule})" for m in record.modifiers) \
+        or t(lang, "roll.no_modifiers")
     if isinstance(record, Roll):
         e.add_field(name=t(lang, "roll.dice"), value=f"{len(record.dice)}d{record.sides}: {_faces(record.dice)}",
                     inline=True)
@@ -167,7 +169,7 @@ def roll_embed(record: Roll | BatchRoll, lang: str, *, private: bool = False) ->
         if record.multiplier != 1:
             e.add_field(name=t(lang, "roll.multiplier"), value=f"x{record.multiplier}", inline=True)
         e.add_field(name=t(lang, "roll.total"), value=f"**{record.total}**", inline=True)
-        outcome = record.label
+        outcome = tr(lang, record.label)
         if record.natural:
             outcome = t(lang, "roll.natural", face=record.dice[0]) + " " + outcome
         e.add_field(name=t(lang, "roll.outcome"), value=outcome, inline=False)
@@ -176,7 +178,7 @@ def roll_embed(record: Roll | BatchRoll, lang: str, *, private: bool = False) ->
                     inline=False)
         e.add_field(name=t(lang, "roll.modifiers"), value=mods, inline=True)
         labels = dict(record.labels)
-        tally = "\n".join(f"**{n}** {labels.get(r, r)}" for r, n in record.counts) or "-"
+        tally = "\n".join(f"**{n}** {tr(lang, labels.get(r, r))}" for r, n in record.counts) or "-"
         e.add_field(name=t(lang, "roll.outcome"), value=tally, inline=True)
     e.set_footer(text=t(lang, "roll.key", key=record.key))
     return fit(e)
@@ -192,11 +194,11 @@ def percent(p: Fraction) -> str:
 def odds_embed(title: str, odds: Mapping[object, Fraction], labels: Mapping[object, str], lang: str,
                *, note: str = "") -> discord.Embed:
     """The exact chance of each outcome, before the player commits."""
-    lines = [f"**{percent(p)}** {labels.get(k, str(k))}" for k, p in odds.items()]
+    lines = [f"**{percent(p)}** {tr(lang, labels.get(k, str(k)))}" for k, p in odds.items()]
     desc = "\n".join(lines)
     if note:
-        desc += f"\n\n{note}"
-    e = discord.Embed(title=t(lang, "odds.title", what=title), description=desc, colour=PRIVATE)
+        desc += f"\n\n{tr(lang, note)}"
+    e = discord.Embed(title=t(lang, "odds.title", what=tr(lang, title)), description=desc, colour=PRIVATE)
     e.set_footer(text=t(lang, "odds.footer"))
     return fit(e)
 
@@ -218,16 +220,17 @@ def status_embed(sv: StatusView, lang: str, *, public: bool = False) -> discord.
     spec = sv.position.phase.spec
     e = discord.Embed(title=f"{sv.name}: {t(lang, 'status.turn', turn=sv.position.turn)}", description=f"**{spec.title}**",
                       colour=COLOUR if sv.status == "active" else NEUTRAL)
-    e.add_field(name=t(lang, "status.date"), value=f"{sv.date.isoformat()} ({sv.season})", inline=True)
-    e.add_field(name=t(lang, "status.weather"), value=sv.weather or t(lang, "status.not_rolled"), inline=True)
+    e.add_field(name=t(lang, "status.date"), value=f"{sv.date.isoformat()} ({tr(lang, sv.season)})", inline=True)
+    e.add_field(name=t(lang, "status.weather"), value=tr(lang, sv.weather) or t(lang, "status.not_rolled"),
+                inline=True)
     deadline = (f"{timestamp(sv.deadline)} ({timestamp(sv.deadline, 'R')})" if sv.deadline
                 else t(lang, "status.no_deadline"))
     e.add_field(name=t(lang, "status.deadline"), value=deadline, inline=True)
     if sv.status != "active":
         e.add_field(name=t(lang, "status.state"), value=t(lang, "status.ended"), inline=False)
-    waiting = "\n".join(f"**{w.who}**: {w.what}" for w in sv.waiting) or t(lang, "status.waiting_nobody")
+    waiting = "\n".join(f"**{w.who}**: {tr(lang, w.what)}" for w in sv.waiting) or t(lang, "status.waiting_nobody")
     e.add_field(name=t(lang, "status.waiting"), value=waiting, inline=False)
-    e.add_field(name=t(lang, "status.needs"), value=spec.needs, inline=False)
+    e.add_field(name=t(lang, "status.needs"), value=tr(lang, spec.needs), inline=False)
     if not public:
         if sv.gm:
             e.add_field(name=t(lang, "status.you"), value=t(lang, "status.you_gm"), inline=False)
@@ -244,10 +247,15 @@ def status_embed(sv: StatusView, lang: str, *, public: bool = False) -> discord.
 def force_line(f: ForceView, lang: str) -> str:
     if not f.own:
         return t(lang, "force.line_enemy", name=f.name, square=f.square, side=f.side)
-    extra = f", {f.reaction}" if f.reaction else ""
-    todo = f" — {f.todo}" if f.todo else ""
-    return t(lang, "force.line_own", name=f.name, square=f.square, sp=f.sp, order=(f.order or "").replace("_", " "),
+    extra = f", {word(lang, f.reaction)}" if f.reaction else ""
+    todo = f" — {tr(lang, f.todo)}" if f.todo else ""
+    return t(lang, "force.line_own", name=f.name, square=f.square, sp=f.sp, order=word(lang, f.order),
              extra=extra) + todo
+
+
+def word(lang: str, value: str | None) -> str:
+    """A model word (``forced_march``) in the reader's language."""
+    return tr(lang, value).replace("_", " ") if value else ""
 
 
 def force_embed(f: ForceView, lang: str) -> discord.Embed:
@@ -257,20 +265,21 @@ def force_embed(f: ForceView, lang: str) -> discord.Embed:
     if not f.own:
         e.description = t(lang, "force.enemy_only")
         return fit(e)
-    e.add_field(name=t(lang, "force.order"), value=(f.order or "-").replace("_", " "), inline=True)
-    e.add_field(name=t(lang, "force.reaction"), value=f.reaction or t(lang, "force.no_reaction"), inline=True)
+    e.add_field(name=t(lang, "force.order"), value=word(lang, f.order) or "-", inline=True)
+    e.add_field(name=t(lang, "force.reaction"), value=word(lang, f.reaction) or t(lang, "force.no_reaction"),
+                inline=True)
     e.add_field(name=t(lang, "force.scouts"), value=str(f.scouts or 0), inline=True)
     e.add_field(name=t(lang, "force.sp"), value=str(f.sp), inline=True)
     if f.leader:
         e.add_field(name=t(lang, "force.leader"),
-                    value=f"{f.leader} (CV {f.leader_cv}, {(f.leader_status or 'fit').replace('_', ' ')})", inline=False)
+                    value=f"{f.leader} (CV {f.leader_cv}, {word(lang, f.leader_status or 'fit')})", inline=False)
     units = []
     for u in f.units:
-        marks = [u.quality, u.type] + (["mercenary"] if u.mercenary else []) + (["Heroic"] if u.heroic else []) \
-            + ([] if u.flag else ["no flag"])
+        marks = [word(lang, u.quality), word(lang, u.type)] + ([t(lang, "unit.mercenary")] if u.mercenary else []) \
+            + ([t(lang, "unit.heroic")] if u.heroic else []) + ([] if u.flag else [t(lang, "unit.no_flag")])
         units.append(f"`{u.key}` {u.name}: {u.sp}/{u.original_sp} SP ({', '.join(marks)})")
     for i, chunk in enumerate(pages(units, FIELD_VALUE)):
         e.add_field(name=t(lang, "force.units") if i == 0 else "\u200b", value=chunk or "-", inline=False)
     if f.todo:
-        e.add_field(name=t(lang, "force.todo"), value=f.todo, inline=False)
+        e.add_field(name=t(lang, "force.todo"), value=tr(lang, f.todo), inline=False)
     return fit(e)

@@ -104,7 +104,7 @@ class Scenario:
 
 
 def _text(what: str, params: Mapping[str, object]) -> str:
-    return what if isinstance(what, Msg) and not params else Msg(what, **params)
+    return what if isinstance(what, Msg) and not params else Msg(what, **params)  # i18n: passes a template on
 
 
 class _At:
@@ -174,7 +174,7 @@ def _square(cmap_w: int, cmap_h: int, v: Any, at: _At) -> Square:
     try:
         sq = Square.parse(str(v))
     except InvalidInput as exc:
-        raise at.fail(exc.text) from None
+        raise at.fail(exc.text) from None  # i18n: passes a template on
     if sq.col >= cmap_w or sq.row >= cmap_h:
         raise at.fail("square {sq} is outside the {cmap_w}x{cmap_h} map", sq=sq, cmap_w=cmap_w, cmap_h=cmap_h)
     return sq

@@ -16,6 +16,7 @@ from bot import formatting as fmt
 from bot.engine.errors import EngineError
 from bot.engine.phases import Phase
 from bot.i18n import t
+from bot.i18n.text import tr, tr_lines
 from bot.services import battles, resolution, views
 from bot.services import bookkeeping as state
 from bot.services.actors import Actor
@@ -114,8 +115,8 @@ async def publish_resolution(bot: AideBot, campaign_id: int, res: Resolution) ->
     if target is None:
         log.warning("event=channel_missing campaign=%s channel=%s", campaign_id, m.channel_id)
         return
-    title = t(lang, "publish.resolved", before=str(res.before), after=str(res.after))
-    embeds = fmt.paged_embeds(title, res.events or [t(lang, "publish.nothing")])
+    title = t(lang, "publish.resolved", before=tr(lang, str(res.before)), after=tr(lang, str(res.after)))
+    embeds = fmt.paged_embeds(title, tr_lines(lang, res.events) or [t(lang, "publish.nothing")])
     embeds += [fmt.roll_embed(r, lang) for r in res.rolls]
     await send_embeds(target, embeds)
     for number in res.battles:
@@ -146,7 +147,7 @@ async def post_phase_card(bot: AideBot, campaign_id: int, lang: str,
 
 async def post_turn_summary(bot: AideBot, campaign_id: int, turn: int, lang: str,
                             target: discord.abc.Messageable) -> None:
-    lines = [line.text for line in await views.read_log(bot.db, campaign_id, PUBLIC, turn=turn, limit=500)
+    lines = [tr(lang, line.text) for line in await views.read_log(bot.db, campaign_id, PUBLIC, turn=turn, limit=500)
              if not line.undone and line.kind != "roll"]
     embeds, file = fmt.long_text(t(lang, "publish.turn_summary", turn=turn), lines or [t(lang, "publish.nothing")],
                                  filename=f"turn-{turn}.txt", lang=lang)
@@ -202,7 +203,7 @@ async def open_battle_thread(bot: AideBot, campaign_id: int, number: int, m: sta
     try:
         brief = await battles.brief(bot.db, campaign_id, m.gm, number, rules=bot.rules)
     except EngineError as exc:
-        await thread.send(fmt.message_text(str(exc)))
+        await thread.send(fmt.message_text(tr(lang, exc)))
         return thread
     await send_embeds(thread, brief_embeds(brief, lang))
     return thread
@@ -215,9 +216,9 @@ async def _side_names(bot: AideBot, campaign_id: int) -> list[tuple[str, str]]:
 
 def brief_embeds(brief: battles.Brief, lang: str) -> list[discord.Embed]:
     title = t(lang, "battle.brief_title", number=brief.number, square=brief.square)
-    head = [t(lang, "battle.brief_terrain", terrain=brief.terrain,
-              features=", ".join(brief.features) or "-", weather=brief.weather)]
-    return fmt.paged_embeds(title, head + list(brief.lines))
+    head = [t(lang, "battle.brief_terrain", terrain=tr(lang, brief.terrain),
+              features=", ".join(tr_lines(lang, brief.features)) or "-", weather=tr(lang, brief.weather))]
+    return fmt.paged_embeds(title, head + tr_lines(lang, brief.lines))
 
 
 async def post_in_battle_thread(bot: AideBot, campaign_id: int, number: int, *, embeds: list[discord.Embed],

@@ -15,6 +15,7 @@ from bot import formatting as fmt
 from bot.engine.errors import InvalidInput
 from bot.engine.rolls import BatchRoll, Roll
 from bot.i18n import t
+from bot.i18n.text import tr, tr_lines
 from bot.services import aftermath, battles, cc, views
 from bot.services import bookkeeping as state
 from bot.services.aftermath import AftermathOutcome
@@ -75,12 +76,12 @@ def load_report_text(raw: str | bytes) -> Any:
 def record_text(record: Roll | BatchRoll, lc: str) -> str:
     """A roll in a few lines, for an embed field: natural dice, modifiers with rule IDs, outcome."""
     dice = " ".join(str(f) for f in record.dice[:40]) + (" …" if len(record.dice) > 40 else "")
-    mods = "; ".join(f"{m.value:+d} {m.reason} ({m.rule})" for m in record.modifiers)
+    mods = "; ".join(f"{m.value:+d} {tr(lc, m.reason)} ({m.rule})" for m in record.modifiers)
     if isinstance(record, Roll):
-        outcome = f"= **{record.total}** → {record.label}"
+        outcome = f"= **{record.total}** → {tr(lc, record.label)}"
     else:
         labels = dict(record.labels)
-        outcome = "→ " + ", ".join(f"**{n}** {labels.get(r, r)}" for r, n in record.counts)
+        outcome = "→ " + ", ".join(f"**{n}** {tr(lc, labels.get(r, r))}" for r, n in record.counts)
     return "\n".join(x for x in (f"d{record.sides}: {dice or '-'}", mods, outcome) if x)
 
 
@@ -89,9 +90,9 @@ def aftermath_embeds(out: AftermathOutcome, side_name: str, lc: str) -> list[dis
     embeds = []
     for ua, line in zip(out.units, out.lines, strict=False):
         e = discord.Embed(title=t(lc, "aftermath.unit_title", unit=ua.unit.name, battle=out.battle),
-                          description=line, colour=fmt.COLOUR)
+                          description=tr(lc, line), colour=fmt.COLOUR)
         for r in ua.rolls:
-            e.add_field(name=r.title, value=record_text(r, lc), inline=False)
+            e.add_field(name=tr(lc, r.title), value=record_text(r, lc), inline=False)
         embeds.append(fmt.fit(e))
     if not embeds:
         embeds.append(fmt.fit(discord.Embed(title=t(lc, "aftermath.title", side=side_name, battle=out.battle),
@@ -159,7 +160,7 @@ class ReportConfirm(View):
         await interaction.response.edit_message(content=t(lc, "report.saved", number=summary.battle), embeds=[],
                                                 view=None)
         m = await state.meta(bot.db, self.cid)
-        embeds = fmt.paged_embeds(t(m.language, "report.public_title", number=summary.battle), list(summary.lines))
+        embeds = fmt.paged_embeds(t(m.language, "report.public_title", number=summary.battle), tr_lines(m.language, summary.lines))
         line = next((b for b in await battles.list_battles(bot.db, self.cid) if b.number == summary.battle), None)
         glory = [f"**{g.name}**: {g.balance}" for g in await cc.glory_balance(bot.db, self.cid)
                  if line is None or g.name in line.sides]
@@ -180,7 +181,7 @@ class ReportConfirm(View):
 async def show_preview(interaction: discord.Interaction, cid: int, battle: str, data: Any) -> None:
     bot, actor, lc = bot_of(interaction), actor_of(interaction), lang(interaction)
     summary = await aftermath.preview_report(bot.db, cid, actor, battle, data)
-    embed = fmt.paged_embeds(t(lc, "report.preview_title", number=summary.battle), list(summary.lines))[0]
+    embed = fmt.paged_embeds(t(lc, "report.preview_title", number=summary.battle), tr_lines(lc, summary.lines))[0]
     embed.set_footer(text=t(lc, "report.preview_footer"))
     await reply(interaction, embeds=[fmt.fit(embed)], view=ReportConfirm(cid, battle, data, interaction.user.id, lc))
 
@@ -238,7 +239,7 @@ class Battle(commands.Cog):
         cid = await campaign_id(interaction)
         out = await battles.scout(bot.db, cid, actor_of(interaction), battle, rules=bot.rules)
         head = discord.Embed(title=t(lc, "scout.title", number=out.battle, score=out.score),
-                             description="\n".join(out.reasons) or "-", colour=fmt.PRIVATE)
+                             description="\n".join(tr_lines(lc, out.reasons)) or "-", colour=fmt.PRIVATE)
         embeds = [fmt.fit(head)] + [fmt.roll_embed(r, lc, private=True) for r in out.rolls]
         await reply(interaction, embeds=embeds[: fmt.EMBEDS_PER_MESSAGE])
         if out.complete:

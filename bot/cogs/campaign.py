@@ -11,6 +11,7 @@ from discord.ext import commands
 
 from bot import formatting as fmt
 from bot.engine.errors import InvalidInput
+from bot.i18n.text import tr
 from bot.scenario import bundled_scenarios
 from bot.services import bookkeeping as state
 from bot.services import campaigns, exchange, gm, views
@@ -180,7 +181,7 @@ class Campaign(commands.Cog):
         lines = await views.read_log(bot_of(interaction).db, cid, actor_of(interaction), turn=turn, limit=LOG_LINES)
         text = [
             ("~~" if line.undone else "") + f"`T{line.turn}P{line.phase}` " + ("🔒 " if line.private else "")
-            + line.text + ("~~" if line.undone else "")
+            + tr(lc, line.text) + ("~~" if line.undone else "")
             for line in lines
         ] or [t(lc, "log.empty")]
         title = t(lc, "log.title", turn=turn) if turn else t(lc, "log.title_all")

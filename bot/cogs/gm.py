@@ -15,6 +15,7 @@ from discord.ext import commands
 
 from bot import formatting as fmt
 from bot.engine.phases import Phase
+from bot.i18n.text import tr, tr_lines
 from bot.services import bookkeeping as state
 from bot.services import campaigns, gm, resolution, views
 from bot.services.views import StatusView
@@ -73,7 +74,8 @@ class Advance(discord.ui.DynamicItem[discord.ui.Button[Any]],
             res = await publish.resolve(bot_of(interaction), self.cid, actor_of(interaction),
                                         expected_version=self.version, forced=self.forced)
             await interaction.edit_original_response(
-                content=t(lang(interaction), "gm.resolved", before=str(res.before), after=str(res.after)),
+                content=t(lang(interaction), "gm.resolved", before=tr(lang(interaction), str(res.before)),
+                          after=tr(lang(interaction), str(res.after))),
                 embeds=[], view=None)
 
         await guarded(interaction, work)
@@ -174,7 +176,7 @@ class GM(commands.Cog):
         fix = await gm.edit_force(bot_of(interaction).db, cid, actor_of(interaction), force, square=square,
                                   order=order, reaction=reaction, unit=unit, sp=sp)
         await reply(interaction, content=t(lang(interaction), "gm.edited", force=fix.force,
-                                           changes="; ".join(fix.changes)), ephemeral=False)
+                                           changes="; ".join(tr_lines(lang(interaction), fix.changes))), ephemeral=False)
 
     @edit.autocomplete("unit")
     async def _units(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:

@@ -7,6 +7,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot import formatting as fmt
+from bot.i18n.text import tr, tr_lines
 from bot.services import cc, views
 
 from ._common import (
@@ -47,7 +48,7 @@ class Leaders(commands.Cog):
         cid = await campaign_id(interaction)
         out = await cc.leader_fate(bot_of(interaction).db, cid, actor_of(interaction), leader, circumstance)
         embeds = [fmt.roll_embed(r, lc) for r in out.fate.rolls]
-        await reply(interaction, content=fmt.message_text(" ".join(out.lines)), embeds=embeds, ephemeral=False)
+        await reply(interaction, content=fmt.message_text(" ".join(tr_lines(lc, out.lines))), embeds=embeds, ephemeral=False)
 
     @leader.command(name="roster", description="Your leaders, their status, and what it means at the next battle")
     async def roster(self, interaction: discord.Interaction) -> None:
@@ -64,7 +65,7 @@ class Leaders(commands.Cog):
         lc = lang(interaction)
         cid = await campaign_id(interaction)
         out = await cc.trophy_roll(bot_of(interaction).db, cid, actor_of(interaction), battle, unit, target)
-        await reply(interaction, content=fmt.message_text(out.text), embeds=[fmt.roll_embed(out.result.roll, lc)],
+        await reply(interaction, content=fmt.message_text(tr(lc, out.text)), embeds=[fmt.roll_embed(out.result.roll, lc)],
                     ephemeral=False)
 
     @trophy_roll.autocomplete("target")
@@ -94,7 +95,7 @@ class Leaders(commands.Cog):
         sides = await cc.glory_balance(bot_of(interaction).db, cid)
         embeds = []
         for g in sides:
-            embeds += fmt.paged_embeds(t(lc, "glory.side", side=g.name, balance=g.balance), list(g.lines) or ["-"])
+            embeds += fmt.paged_embeds(t(lc, "glory.side", side=g.name, balance=g.balance), tr_lines(lc, g.lines) or ["-"])
         await reply(interaction, embeds=fmt.batches(embeds)[0] if embeds else [])
 
     @glory.command(name="spend", description="Spend Glory: heroic, rally, leadership, stragglers, anti-guerrilla, ordenanza")
@@ -108,7 +109,7 @@ class Leaders(commands.Cog):
         cid = await campaign_id(interaction)
         out = await cc.spend_glory(bot_of(interaction).db, cid, actor_of(interaction), kind, unit=unit, points=points)
         embeds = [fmt.roll_embed(out.roll, lc)] if out.roll is not None else []
-        await reply(interaction, content=fmt.message_text(t(lc, "glory.spent", text=out.text, balance=out.balance)),
+        await reply(interaction, content=fmt.message_text(t(lc, "glory.spent", text=tr(lc, out.text), balance=out.balance)),
                     embeds=embeds, ephemeral=False)
 
 

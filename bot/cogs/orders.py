@@ -18,6 +18,7 @@ from discord.ext import commands
 from bot import formatting as fmt
 from bot.engine.errors import InvalidInput
 from bot.engine.phases import Phase
+from bot.i18n.text import tr
 from bot.services import bookkeeping as state
 from bot.services import orders, views
 from bot.services.errors import AlreadyResolved, NotFound
@@ -94,7 +95,7 @@ class ConfirmOrder(discord.ui.DynamicItem[discord.ui.Button[Any]],
             out = await orders.give_order(bot.db, self.cid, actor_of(interaction), self.force, self.order,
                                           rules=bot.rules)
             embed = fmt.roll_embed(out.roll, lc, private=True)
-            embed.description = t(lc, "order.given", force=out.force, order=out.order.label)
+            embed.description = t(lc, "order.given", force=out.force, order=tr(lc, out.order.label))
             await interaction.response.edit_message(content=None, embeds=[fmt.fit(embed)], view=None)
 
         await guarded(interaction, work)

@@ -17,8 +17,9 @@ import discord
 from discord.ext import commands, tasks
 
 from bot import formatting as fmt
-from bot.engine.errors import EngineError, RuleViolation
+from bot.engine.errors import EngineError
 from bot.i18n import t
+from bot.i18n.text import tr
 from bot.services import bookkeeping as state
 from bot.services import views
 from bot.services.errors import AlreadyResolved
@@ -158,10 +159,8 @@ class Scheduler(commands.Cog):
                 return
             except AlreadyResolved:
                 return  # another process (or the GM) was first
-            except RuleViolation as exc:
-                reason = str(exc)  # e.g. battles cannot end without their reports
-            except EngineError as exc:
-                reason = str(exc)
+            except EngineError as exc:  # e.g. battles cannot end without their reports
+                reason = tr(m.language, exc)
         else:
             reason = ""
         if not await state.claim(bot.db, m.campaign_id, ("expired",), version=version):  # type: ignore[attr-defined]

@@ -11,6 +11,7 @@ from .errors import InvalidInput
 from .model import Cell, Force, Order, Reaction, Territory, territory_for
 from .rolls import Check, Modifier, Roll
 from .tables import RuleBook, default_rulebook
+from .text import Msg
 
 
 @dataclass(frozen=True)
@@ -22,11 +23,11 @@ class ExplorationAbility:
 def exploration_ability(force: Force) -> ExplorationAbility:
     """MC-6.1 with MC-1 and MC-2: who may explore, and why not."""
     if force.reaction in (Reaction.UNSTEADY, Reaction.ROUTED):
-        return ExplorationAbility(False, f"{force.reaction.label} Forces cannot explore (MC-2)")
+        return ExplorationAbility(False, Msg("{label} Forces cannot explore (MC-2)", label=force.reaction.label))
     needs_scouts = force.reaction is Reaction.CONFUSED or force.order is Order.FORCED_MARCH
     if needs_scouts and force.scouts <= 0:
         why = "Confused" if force.reaction is Reaction.CONFUSED else "on Forced March"
-        return ExplorationAbility(False, f"{why}, it may explore only with scouts, and has none (MC-6.1)")
+        return ExplorationAbility(False, Msg("{why}, it may explore only with scouts, and has none (MC-6.1)", why=why))
     if needs_scouts:
         return ExplorationAbility(True, "explores with its scouts (MC-6.1, RU-2)")
     return ExplorationAbility(True, "full exploration" + (" doubled for Defend" if force.order is Order.DEFEND else ""))

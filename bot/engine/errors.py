@@ -18,7 +18,7 @@ class EngineError(Exception):
     """
 
     def __init__(self, message: str = "", /, **params: object) -> None:
-        self.text = message if isinstance(message, Msg) and not params else Msg(message, **params)
+        self.text = message if isinstance(message, Msg) and not params else Msg(message, **params)  # i18n: passes a template on
         super().__init__(str(self.text))
 
 

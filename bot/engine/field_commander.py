@@ -27,6 +27,7 @@ from .dice import DiceSource
 from .errors import InvalidInput, RuleViolation
 from .model import Force, Quality, Unit
 from .rolls import Check, Modifier, Roll
+from .text import Msg
 
 # --- FC-1 overwhelm -------------------------------------------------------------------------
 
@@ -65,15 +66,14 @@ def overwhelm_check(forces: Iterable[Force], *, tables: FcTables | None = None) 
     ratio = fc.overwhelm_ratio
     ordered = ((strong, s_sp), (weak, w_sp))
     if s_sp == w_sp:
-        return OverwhelmResult(ordered, ratio, False, None, None, (), f"Both sides have {s_sp} SP: no overwhelm.", fc.overwhelm_rule)
+        return OverwhelmResult(ordered, ratio, False, None, None, (), Msg("Both sides have {s_sp} SP: no overwhelm.", s_sp=s_sp), fc.overwhelm_rule)
     if s_sp >= ratio * w_sp:
         destroyed = tuple(f.id for f in forces if f.side == weak)
         text = (
-            f"{strong} has {s_sp} SP against {weak}'s {w_sp}, at least {ratio}x: "
-            f"{weak}'s Forces are destroyed without a battle ({fc.overwhelm_rule})."
+            Msg("{strong} has {s_sp} SP against {weak}'s {w_sp}, at least {ratio}x: {weak}'s Forces are destroyed without a battle ({overwhelm_rule}).", strong=strong, s_sp=s_sp, weak=weak, w_sp=w_sp, ratio=ratio, overwhelm_rule=fc.overwhelm_rule)
         )
         return OverwhelmResult(ordered, ratio, True, strong, weak, destroyed, text, fc.overwhelm_rule)
-    text = f"{strong} has {s_sp} SP against {weak}'s {w_sp}, less than {ratio}x: the battle is fought."
+    text = Msg("{strong} has {s_sp} SP against {weak}'s {w_sp}, less than {ratio}x: the battle is fought.", strong=strong, s_sp=s_sp, weak=weak, w_sp=w_sp, ratio=ratio)
     return OverwhelmResult(ordered, ratio, False, strong, weak, (), text, fc.overwhelm_rule)
 
 
@@ -178,15 +178,23 @@ class SupplyPhase:
                     raise RuleViolation("{unit_id} is already refitted to full strength in this supply phase ({rule}).", unit_id=p.unit_id, rule=rule)
                 if p.unit_id not in self.reduced_units:
                     raise RuleViolation("{unit_id!r} is not a reduced unit of {side}: only a reduced unit is refitted ({rule}).", unit_id=p.unit_id, side=self.side, rule=rule)
-                return fc.refit_cost, f"refit {p.unit_id} to full strength"
+                return fc.refit_cost, Msg("refit {unit_id} to full strength", unit_id=p.unit_id)
             case PurchaseKind.SCOUT:
                 n = p.count
-                return fc.scout_cost * n, f"buy {n} scout{'s' if n > 1 else ''}" + (f" for {p.force_id}" if p.force_id else "")
+                if p.force_id:
+                    text = (Msg("buy {n} scout for {force}", n=n, force=p.force_id) if n == 1
+                            else Msg("buy {n} scouts for {force}", n=n, force=p.force_id))
+                else:
+                    text = Msg("buy {n} scout", n=n) if n == 1 else Msg("buy {n} scouts", n=n)
+                return fc.scout_cost * n, text
             case PurchaseKind.FORCED_MARCH:
                 n = p.count
-                return fc.forced_march_cost * n, f"force-march {n} unit{'s' if n > 1 else ''}" + (
-                    f" of {p.force_id}" if p.force_id else ""
-                )
+                if p.force_id:
+                    text = (Msg("force-march {n} unit of {force}", n=n, force=p.force_id) if n == 1
+                            else Msg("force-march {n} units of {force}", n=n, force=p.force_id))
+                else:
+                    text = Msg("force-march {n} unit", n=n) if n == 1 else Msg("force-march {n} units", n=n)
+                return fc.forced_march_cost * n, text
             case PurchaseKind.UNIT:
                 offer = next((o for o in self.offers if o.unit_id == p.unit_id), None)
                 if offer is None:
@@ -197,8 +205,8 @@ class SupplyPhase:
                 if p.reduced:
                     if offer.reduced_cost is None:
                         raise RuleViolation("{unit_id} cannot be bought on its reduced side ({rule}).", unit_id=p.unit_id, rule=rule)
-                    return offer.reduced_cost, f"buy {p.unit_id} reduced, at its combat value {offer.reduced_cost}"
-                return offer.full_cost, f"buy {p.unit_id} at its combat value {offer.full_cost}"
+                    return offer.reduced_cost, Msg("buy {unit_id} reduced, at its combat value {reduced_cost}", unit_id=p.unit_id, reduced_cost=offer.reduced_cost)
+                return offer.full_cost, Msg("buy {unit_id} at its combat value {full_cost}", unit_id=p.unit_id, full_cost=offer.full_cost)
         raise InvalidInput("Unknown purchase {kind!r}: use one of {values}.", kind=p.kind, values=', '.join(k.value for k in PurchaseKind))
 
     def buy(self, purchase: Purchase) -> SupplyPhase:

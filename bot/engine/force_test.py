@@ -9,6 +9,7 @@ from .errors import RuleViolation
 from .model import Cell, Force, Order, Reaction, Terrain, Territory, territory_for, worse_reaction
 from .rolls import Check, Modifier, Roll
 from .tables import RuleBook, default_rulebook
+from .text import Msg
 
 _REACTION_MODS = {Reaction.ROUTED: "routed", Reaction.UNSTEADY: "unsteady", Reaction.CONFUSED: "confused"}
 
@@ -29,7 +30,7 @@ def force_test_check(
 ) -> Check:
     """1D6 + the leader's Command Value + the MC-4 modifiers."""
     proc = (rules or default_rulebook()).mc.force_test
-    mods: list[Modifier] = [Modifier(force.leader.cv, proc.rule, f"{force.leader.name}'s Command Value")]
+    mods: list[Modifier] = [Modifier(force.leader.cv, proc.rule, Msg("{name}'s Command Value", name=force.leader.name))]
     if force.reaction is not None:
         mods.append(proc.mod(_REACTION_MODS[force.reaction]))
     if cell.terrain is Terrain.MOUNTAIN:

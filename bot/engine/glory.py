@@ -33,6 +33,7 @@ from .dice import DiceSource
 from .errors import InvalidInput, RuleViolation
 from .model import Outcome, Unit, UnitType, parse_enum
 from .rolls import BatchRoll
+from .text import Msg
 from .trophies import roll_battle_dice
 
 
@@ -65,8 +66,10 @@ class GloryEntry:
             raise InvalidInput("A Glory award adds points and a spend removes them; got {amount:+d} for {value}.", amount=self.amount, value=self.kind.value)
 
     def __str__(self) -> str:
-        where = f" [battle {self.battle_id}]" if self.battle_id else ""
-        return f"{self.amount:+d} {self.reason} ({self.rule}){where}"
+        if self.battle_id:
+            return Msg("{amount:+d} {reason} ({rule}) [battle {battle}]", amount=self.amount, reason=self.reason,
+                       rule=self.rule, battle=self.battle_id)
+        return Msg("{amount:+d} {reason} ({rule})", amount=self.amount, reason=self.reason, rule=self.rule)
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -129,7 +132,7 @@ class GloryLedger:
         return next((e.battle_id for e in reversed(self.entries) if e.kind is GloryKind.AWARD), None)
 
     def lines(self) -> tuple[str, ...]:
-        return (*(str(e) for e in self.entries), f"Balance: {self.balance} Glory")
+        return (*(str(e) for e in self.entries), Msg("Balance: {balance} Glory", balance=self.balance))
 
     def to_dict(self) -> dict[str, Any]:
         return {"side": self.side, "entries": [e.to_dict() for e in self.entries]}
@@ -157,7 +160,8 @@ class GloryAward:
 
 
 def _plural(n: int, one: str, many: str) -> str:
-    return f"{n} {one if n == 1 else many}"
+    """``one`` or ``many`` (templates with ``{n}``, found by bot.i18n.sources) for ``n``."""
+    return Msg(one if n == 1 else many, n=n)  # i18n: passes a template on
 
 
 def battle_glory(
@@ -202,14 +206,14 @@ def battle_glory(
         lead = max(0, won - enemy)  # ruling: a winner behind on banners still gets the base
         add(
             aw.winner_base + lead // aw.winner_divisor,
-            f"won the battle {won} banners to {enemy}: {aw.winner_base} + {lead}/{aw.winner_divisor} rounded down",
+            Msg("won the battle {won} banners to {enemy}: {winner_base} + {lead}/{winner_divisor} rounded down", won=won, enemy=enemy, winner_base=aw.winner_base, lead=lead, winner_divisor=aw.winner_divisor),
         )
     elif won >= aw.loser_banner_share * required:
         why = "lost the battle" if result is Outcome.LOST else "drew the battle"
         share = "half" if aw.loser_banner_share == Fraction(1, 2) else str(aw.loser_banner_share)
-        add(aw.loser, f"{why} with {won} of the {required} banners required (at least {share})")
-    add(leaders * aw.per_leader_captured, f"{_plural(leaders, 'enemy leader', 'enemy leaders')} captured")
-    add(flags * aw.per_trophy, f"{_plural(flags, 'trophy', 'trophies')} captured")
+        add(aw.loser, Msg("{why} with {won} of the {required} banners required (at least {share})", why=why, won=won, required=required, share=share))
+    add(leaders * aw.per_leader_captured, _plural(leaders, "{n} enemy leader captured", "{n} enemy leaders captured"))
+    add(flags * aw.per_trophy, _plural(flags, "{n} trophy captured", "{n} trophies captured"))
     return GloryAward(side, battle_id, result, tuple(entries))
 
 
@@ -274,7 +278,7 @@ def spend_heroic(
     done = ledger.spent_on(GloryKind.HEROIC, battle_id)
     if len(done) >= sp.heroic_per_battle:
         raise RuleViolation(
-            "{side} already made {plural} Heroic after battle {battle_id!r}: at most {heroic_per_battle} per battle (CC-4).", side=side, plural=_plural(len(done), 'unit', 'units'), battle_id=battle_id, heroic_per_battle=sp.heroic_per_battle
+            "{side} already made {plural} Heroic after battle {battle_id!r}: at most {heroic_per_battle} per battle (CC-4).", side=side, plural=_plural(len(done), "{n} unit", "{n} units"), battle_id=battle_id, heroic_per_battle=sp.heroic_per_battle
         )
     left = ledger.gained_in(battle_id) + sum(e.amount for e in done)
     if left < sp.heroic_cost:
@@ -283,7 +287,7 @@ def spend_heroic(
         )
     bonus = "battles as Grenadiers" if unit.type is UnitType.INFANTRY else "battles as Cuirassiers"
     return _pay(
-        ledger, GloryKind.HEROIC, sp.heroic_cost, f"{unit.name} made Heroic: {bonus} until it loses a block",
+        ledger, GloryKind.HEROIC, sp.heroic_cost, Msg("{name} made Heroic: {bonus} until it loses a block", name=unit.name, bonus=bonus),
         g.rule, battle_id=battle_id, subject=unit.id,
     )
 
@@ -321,7 +325,7 @@ def spend_rally(
     after = min(original, unit.sp + g.spend.rally_blocks)
     spent = _pay(
         ledger, GloryKind.RALLY, g.spend.rally_cost,
-        f"{unit.name} rallied to {after} blocks (not automatically ordered)", g.rule,
+        Msg("{name} rallied to {after} blocks (not automatically ordered)", name=unit.name, after=after), g.rule,
         battle_id=battle_id, subject=unit.id,
     )
     return RallyResult(spent, unit.with_sp(after))
@@ -348,7 +352,7 @@ def spend_leadership(
     n = g.spend.leadership_dice
     return _pay(
         ledger, GloryKind.LEADERSHIP, g.spend.leadership_cost,
-        f"{unit.name} rolls {_plural(n, 'extra die', 'extra dice')} if it battles this turn", g.rule,
+        Msg("{name} rolls {plural} if it battles this turn", name=unit.name, plural=_plural(n, "{n} extra die", "{n} extra dice")), g.rule,
         battle_id=battle_id, subject=unit.id,
     )
 
@@ -370,11 +374,11 @@ class StragglersResult:
     no_effect: int
 
     def lines(self) -> tuple[str, ...]:
-        out = [f"Remove {_plural(n, 'block', 'blocks')} from {t.value} units of your choice." for t, n in self.blocks if n]
+        out = [Msg("Remove {plural} from {value} units of your choice.", plural=_plural(n, "{n} block", "{n} blocks"), value=t.value) for t, n in self.blocks if n]
         if self.retreats:
-            out.append(f"Retreat {_plural(self.retreats, 'unit', 'units')} of your choice one hex.")
+            out.append(Msg("Retreat {plural} of your choice one hex.", plural=_plural(self.retreats, "{n} unit", "{n} units")))
         if self.no_effect:
-            out.append(f"{_plural(self.no_effect, 'die', 'dice')} with no effect.")
+            out.append(Msg("{plural} with no effect.", plural=_plural(self.no_effect, "{n} die", "{n} dice")))
         return tuple(out)
 
 
@@ -412,7 +416,7 @@ def spend_stragglers(
             nothing += n
     spent = _pay(
         ledger, GloryKind.STRAGGLERS, dice_count * g.spend.stragglers_cost,
-        f"Stragglers: {_plural(dice_count, 'battle die', 'battle dice')} against the enemy", g.rule,
+        Msg("Stragglers: {plural} against the enemy", plural=_plural(dice_count, "{n} battle die", "{n} battle dice")), g.rule,
         battle_id=battle_id,
     )
     return StragglersResult(spent, roll, tuple(blocks.items()), retreats, nothing)

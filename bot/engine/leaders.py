@@ -25,6 +25,7 @@ from .dice import DiceSource
 from .errors import InvalidInput
 from .model import Leader, LeaderStatus, UnitType, parse_enum
 from .rolls import Check, Roll
+from .text import Msg
 
 # --- CC-1 leader casualty fate --------------------------------------------------------------
 
@@ -165,13 +166,16 @@ class NextBattleCommand:
 
     def lines(self) -> tuple[str, ...]:
         """What a player reads on the roster, one fact a line."""
-        out = [f"{self.label}: {self.meaning} ({self.rule})."]
+        out = [Msg("{status}: {meaning} ({rule}).", status=self.label, meaning=self.meaning, rule=self.rule)]
         if self.commander is not Commander.LEADER:
             kind = self.attaches_to.value if self.attaches_to else "any"
-            out.append(f"A {self.commander.label} ({kind}) commands; he attaches only to {kind} units.")
+            out.append(Msg("A {commander} ({kind}) commands; he attaches only to {kind} units.",
+                           commander=self.commander.label, kind=kind))
         if self.movement is not None:
-            out.append(f"Movement {self.movement} for him and the unit he is attached to; no card may raise it.")
-        out.append(f"Command range {self.command_range}; at most {self.contiguous_orders} units in contiguous hexes.")
+            out.append(Msg("Movement {movement} for him and the unit he is attached to; no card may raise it.",
+                           movement=self.movement))
+        out.append(Msg("Command range {range}; at most {orders} units in contiguous hexes.", range=self.command_range,
+                       orders=self.contiguous_orders))
         return tuple(out)
 
 

@@ -14,6 +14,7 @@ from .grid import CampaignMap
 from .model import Cell, Feature, Force, Order, Reaction, Square, Terrain, Territory, territory_for
 from .rolls import Band, BandTable, Check, Modifier, Roll
 from .tables import RuleBook, default_rulebook
+from .text import Msg
 
 WEATHER_RULE = "MC-10"
 
@@ -43,7 +44,7 @@ def _force_mods(proc_mods: Mapping[str, Modifier], force: Force) -> list[Modifie
 
 
 def weather_modifier(value: int, label: str) -> list[Modifier]:
-    return [Modifier(value, WEATHER_RULE, f"weather: {label}")] if value else []
+    return [Modifier(value, WEATHER_RULE, Msg("weather: {label}", label=label))] if value else []
 
 
 def movement_check(

@@ -83,7 +83,7 @@ class TurnPosition:
     phase: Phase
 
     def __str__(self) -> str:
-        return f"turn {self.turn}, {self.phase.spec.title}"
+        return Msg("turn {turn}, {phase}", turn=self.turn, phase=self.phase.spec.title)
 
 
 def phase_enabled(phase: Phase, options: Mapping[str, Any]) -> bool:

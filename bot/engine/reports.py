@@ -561,7 +561,7 @@ class _Field:
 
     def fail(self, what: str, /, **params: object) -> InvalidInput:
         """The error at this field; ``what`` is a template filled with ``params`` (or a Msg)."""
-        text = what if isinstance(what, Msg) and not params else Msg(what, **params)
+        text = what if isinstance(what, Msg) and not params else Msg(what, **params)  # i18n: passes a template on
         return InvalidInput("{field}: {what}", field=self.path or "report", what=text)
 
     def mapping(self, allowed: Iterable[str]) -> dict[str, Any]:
@@ -613,7 +613,7 @@ class _Field:
         try:
             return parse_enum(kind, self.value, what)
         except InvalidInput as exc:
-            raise self.fail(exc.text) from None
+            raise self.fail(exc.text) from None  # i18n: passes a template on
 
 
 _TOP = ("battle", "system", "banners_required", "sides", "melee_eliminations", "lost_block")

@@ -23,6 +23,7 @@ from typing import Any, ClassVar
 
 from .dice import DiceSource
 from .errors import InvalidInput
+from .text import Msg
 
 
 @dataclass(frozen=True, slots=True)
@@ -36,7 +37,7 @@ class Modifier:
     """Why it applies, in a few words a player understands."""
 
     def __str__(self) -> str:
-        return f"{self.value:+d} {self.reason} ({self.rule})"
+        return Msg("{value:+d} {reason} ({rule})", value=self.value, reason=self.reason, rule=self.rule)
 
     def to_dict(self) -> dict[str, Any]:
         return {"value": self.value, "rule": self.rule, "reason": self.reason}
@@ -229,7 +230,7 @@ class Check:
 
 
 def _mods_text(modifiers: Sequence[Modifier]) -> str:
-    return "".join(f" {m}" for m in modifiers)
+    return Msg.join("", (Msg(" {modifier}", modifier=str(m)) for m in modifiers))
 
 
 @dataclass(frozen=True)
@@ -252,15 +253,20 @@ class Roll:
 
     @property
     def title(self) -> str:
-        return f"{self.name} ({self.rule})" + (f" for {self.subject}" if self.subject else "")
+        if self.subject:
+            return Msg("{name} ({rule}) for {subject}", name=self.name, rule=self.rule, subject=self.subject)
+        return f"{self.name} ({self.rule})"
 
     def __str__(self) -> str:
         faces = "+".join(str(f) for f in self.dice)
-        expr = f"{len(self.dice)}d{self.sides} [{faces}]{_mods_text(self.modifiers)}"
+        expr = Msg("{count}d{sides} [{faces}]{modifiers}", count=len(self.dice), sides=self.sides, faces=faces,
+                   modifiers=_mods_text(self.modifiers))
         if self.multiplier != 1:
-            expr = f"({expr}) x{self.multiplier}"
-        why = f"natural {self.dice[0]}: " if self.natural else ""
-        return f"{self.title}: {expr} = {self.total} -> {why}{self.label}"
+            expr = Msg("({expr}) x{multiplier}", expr=expr, multiplier=self.multiplier)
+        # A Msg (the text of logs and summaries), so the bot can say the outcome in the reader's language.
+        why = Msg("natural {face}: ", face=self.dice[0]) if self.natural else ""
+        return Msg("{title}: {expr} = {total} -> {why}{label}", title=self.title, expr=expr, total=self.total,
+                   why=why, label=self.label)
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -323,15 +329,19 @@ class BatchRoll:
 
     @property
     def title(self) -> str:
-        return f"{self.name} ({self.rule})" + (f" for {self.subject}" if self.subject else "")
+        if self.subject:
+            return Msg("{name} ({rule}) for {subject}", name=self.name, rule=self.rule, subject=self.subject)
+        return f"{self.name} ({self.rule})"
 
     def __str__(self) -> str:
         shown = " ".join(str(f) for f in self.dice[: self.SHOWN_DICE])
         if len(self.dice) > self.SHOWN_DICE:
             shown += f" ... ({len(self.dice) - self.SHOWN_DICE} more)"
         labels = dict(self.labels)
-        tally = ", ".join(f"{n} {labels.get(r, r)}" for r, n in self.counts)
-        return f"{self.title}: {len(self.dice)} SP, d{self.sides} [{shown}]{_mods_text(self.modifiers)} -> {tally}"
+        tally = Msg.join(", ", (Msg("{n} {label}", n=n, label=labels.get(r, r)) for r, n in self.counts))
+        return Msg("{title}: {count} SP, d{sides} [{shown}]{modifiers} -> {tally}", title=self.title,
+                   count=len(self.dice), sides=self.sides, shown=shown, modifiers=_mods_text(self.modifiers),
+                   tally=tally)
 
     def to_dict(self) -> dict[str, Any]:
         return {

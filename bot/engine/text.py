@@ -35,5 +35,30 @@ class Msg(str):
         return cls(escaped.join("{" + k + "}" for k in params), **params)
 
 
+    def to_json(self) -> dict[str, Any]:
+        """The template and parameters as JSON (parameters that are not numbers become text)."""
+        return {"t": self.template, "p": {k: _param_json(v) for k, v in self.params.items()}}
+
+    @classmethod
+    def from_json(cls, data: Any) -> str:
+        """The Msg :meth:`to_json` wrote; anything unreadable comes back as plain text."""
+        if not isinstance(data, dict) or not isinstance(data.get("t"), str):
+            return str(data)
+        params = {k: cls.from_json(v["msg"]) if isinstance(v, dict) and "msg" in v else v
+                  for k, v in (data.get("p") or {}).items()}
+        try:
+            return cls(data["t"], **params)
+        except (KeyError, IndexError, ValueError):
+            return data["t"]
+
+
+def _param_json(value: Any) -> Any:
+    if isinstance(value, Msg):
+        return {"msg": value.to_json()}
+    if isinstance(value, bool | int | float) or value is None:
+        return value
+    return str(value)
+
+
 def _rebuild(template: str, params: dict[str, Any]) -> Msg:
-    return Msg(template, **params)
+    return Msg(template, **params)  # i18n: passes a template on

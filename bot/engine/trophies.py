@@ -77,7 +77,7 @@ class TrophyEligibility:
 
     def require(self) -> None:
         if self.reasons:
-            raise RuleViolation(Msg.join(" ", self.reasons))
+            raise RuleViolation(Msg.join(" ", self.reasons))  # i18n: passes a template on
 
 
 def trophy_eligibility(
@@ -143,7 +143,7 @@ class TrophyCheck:
         rolled = self.symbols(faces)
         combo = self.winning(faces)
         shown = " + ".join(self.die.label(s) for s in rolled)
-        label = combo.label if combo else f"{shown}: no trophy"
+        label = combo.label if combo else Msg("{shown}: no trophy", shown=shown)
         return Roll(
             rule=self.rule,
             name=self.name,

@@ -8,6 +8,7 @@ from .dice import DiceSource
 from .errors import InvalidInput
 from .rolls import Check, Modifier, Roll
 from .tables import RuleBook, default_rulebook
+from .text import Msg
 
 
 @dataclass(frozen=True)
@@ -70,7 +71,7 @@ def will_to_fight_check(tallies: Tallies, *, subject: str = "", rules: RuleBook 
     ):
         if count:
             base = proc.mod(name)
-            reason = base.reason if count == 1 else f"{base.reason} x{count}"
+            reason = base.reason if count == 1 else Msg("{reason} x{count}", reason=base.reason, count=count)
             mods.append(Modifier(base.value * count, base.rule, reason))
     return Check(proc.rule, proc.name, tuple(mods), proc.bands, subject=subject)
 

@@ -64,6 +64,9 @@ MESSAGES: dict[str, str] = {
     "force.units": "Units",
     "force.todo": "This phase",
     "force.enemy_only": "An enemy Force in your sight: its details are hidden.",
+    "unit.mercenary": "mercenary",
+    "unit.heroic": "Heroic",
+    "unit.no_flag": "no flag",
     # campaign
     "campaign.created": "Campaign {name} begins",
     "campaign.created_text": "Scenario: {scenario}. GM: {gm}. Join a side with /campaign join.",

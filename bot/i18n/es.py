@@ -64,6 +64,9 @@ MESSAGES: dict[str, str] = {
     "force.units": "Unidades",
     "force.todo": "En esta fase",
     "force.enemy_only": "Una Fuerza enemiga a la vista: sus detalles están ocultos.",
+    "unit.mercenary": "mercenaria",
+    "unit.heroic": "Heroica",
+    "unit.no_flag": "sin bandera",
     # campaign
     "campaign.created": "Comienza la campaña {name}",
     "campaign.created_text": "Escenario: {scenario}. GM: {gm}. Únete a un bando con /campaña unirse.",

@@ -64,6 +64,9 @@ MESSAGES: dict[str, str] = {
     "force.units": "Unità",
     "force.todo": "In questa fase",
     "force.enemy_only": "Una Forza nemica in vista: i dettagli sono nascosti.",
+    "unit.mercenary": "mercenaria",
+    "unit.heroic": "Eroica",
+    "unit.no_flag": "senza bandiera",
     # campaign
     "campaign.created": "Inizia la campagna {name}",
     "campaign.created_text": "Scenario: {scenario}. GM: {gm}. Unisciti a uno schieramento con /campagna unisciti.",

@@ -3,7 +3,8 @@
 * templates of :class:`~bot.engine.text.Msg` and of the errors players read (``RuleViolation("...")``),
   read from the code's syntax tree (so a new message cannot be forgotten by the catalogues);
 * the labels, reasons, meanings and help texts of ``rules/*.yaml``;
-* what each phase needs and what ends it (MC-3).
+* what each phase needs and what ends it (MC-3);
+* the model's words (orders, terrain, qualities, leader statuses...).
 
 ``python -m bot.i18n.sources it`` prints the entries ``text_it.py`` still lacks, ready to fill in.
 """
@@ -26,6 +27,8 @@ CALLS = frozenset({
 """Calls whose first argument is text for players (errors the bot shows as they are)."""
 FAIL_FILES = frozenset({"bot/scenario.py", "bot/engine/reports.py"})
 """Where `at.fail("...")` builds an error for a GM (scenario and report files)."""
+PASS_ON = "# i18n: passes a template on"
+"""Marks a call whose text is a template made elsewhere (a Msg, a Msg.join): not a new message."""
 YAML_FIELDS = frozenset({"label", "reason", "meaning", "help"})
 
 
@@ -49,15 +52,26 @@ def code_texts() -> tuple[dict[str, list[str]], list[str]]:
     dynamic: list[str] = []
     for path in _code_files():
         rel = path.relative_to(ROOT).as_posix()
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-            if not isinstance(node, ast.Call) or not (_name(node.func) in CALLS or (_name(node.func) == "fail" and rel in FAIL_FILES)):
+        source = path.read_text(encoding="utf-8")
+        lines = source.splitlines()
+        for node in ast.walk(ast.parse(source)):
+            if not isinstance(node, ast.Call):
+                continue
+            name = _name(node.func)
+            if not (name in CALLS or name in ("_plural", "require_phase") or (name == "fail" and rel in FAIL_FILES)):
                 continue
             if not node.args:
+                continue
+            extra = {"_plural": 1, "require_phase": 2}.get(name or "")
+            if extra is not None:  # _plural(n, "{n} die", "{n} dice"); require_phase(campaign, phase, "Scouting")
+                for arg in node.args[extra:]:
+                    if isinstance(arg, ast.Constant) and isinstance(arg.value, str):
+                        found.setdefault(arg.value, []).append(f"{rel}:{node.lineno}")
                 continue
             first = node.args[0]
             if isinstance(first, ast.Constant) and isinstance(first.value, str):
                 found.setdefault(first.value, []).append(f"{rel}:{node.lineno}")
-            else:
+            elif PASS_ON not in lines[node.lineno - 1]:
                 dynamic.append(f"{rel}:{node.lineno}")
     return found, dynamic
 
@@ -91,10 +105,30 @@ def phase_texts() -> dict[str, list[str]]:
     return found
 
 
+def vocabulary() -> dict[str, list[str]]:
+    """The words of the model (orders, reactions, terrain, qualities, statuses...) as the services
+    write them (``forced_march``): a message's parameter that is one of them is translated too."""
+    from bot.engine import cc_model, model
+
+    found: dict[str, list[str]] = {}
+    for enum in (model.Order, model.Reaction, model.Terrain, model.Feature, model.Quality, model.UnitType,
+                 model.LeaderStatus, model.Outcome, model.Season, model.Territory, cc_model.Circumstance,
+                 cc_model.Commander, cc_model.GloryKind):
+        for member in enum:
+            where = f"{enum.__module__.replace('.', '/')}.py {enum.__name__}"
+            found.setdefault(str(member.value), []).append(where)
+            if "_" in str(member.value):  # the services also write it as words: "forced march"
+                found.setdefault(str(member.value).replace("_", " "), []).append(where)
+            label = getattr(member, "label", None)
+            if isinstance(label, str):
+                found.setdefault(label, []).append(where + " label")
+    return found
+
+
 def english_texts() -> dict[str, list[str]]:
     """Every English text a catalogue must translate, with where it comes from."""
     out: dict[str, list[str]] = {}
-    for part in (code_texts()[0], yaml_texts(), phase_texts()):
+    for part in (code_texts()[0], yaml_texts(), phase_texts(), vocabulary()):
         for text, where in part.items():
             out.setdefault(text, []).extend(where)
     return out

@@ -10,18 +10,46 @@ anything else stays as it is. Rule names and rule IDs are never translated.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from bot.engine.errors import EngineError
 from bot.engine.text import Msg
 
-from . import text_es, text_it
+from . import es, it, text_es, text_it
 
 CATALOGUES: dict[str, dict[str, str]] = {"it": text_it.TEXT, "es": text_es.TEXT}
 
 
+_COMMAND = re.compile(r"(?<![\w/])/([a-z]+)(?: ([a-z]+))?")
+_NAMES: dict[str, dict[str, tuple[str, str]]] = {"it": it.COMMANDS, "es": es.COMMANDS}
+
+
+def localise_commands(lang: str, text: str) -> str:
+    """``/campaign status`` as the member's Discord shows it (``/campagna stato``)."""
+    names = _NAMES.get(lang)
+    if not names or "/" not in text:
+        return text
+
+    def name(match: re.Match[str]) -> str:
+        group, sub = match.group(1), match.group(2)
+        if group not in names:
+            return match.group(0)
+        head = "/" + names[group][0]
+        if sub is None:
+            return head
+        return f"{head} {names[f'{group} {sub}'][0]}" if f"{group} {sub}" in names else f"{head} {sub}"
+
+    return _COMMAND.sub(name, text)
+
+
 def tr(lang: str, text: Any) -> str:
-    """``text`` in ``lang`` (English, and anything the catalogue lacks, as it is)."""
+    """``text`` in ``lang`` (English, and anything the catalogue lacks, as it is); slash commands
+    named in it are given their names in that language."""
+    return localise_commands(lang, _tr(lang, text))
+
+
+def _tr(lang: str, text: Any) -> str:
     if text is None:
         return ""
     catalogue = CATALOGUES.get(lang)
@@ -33,7 +61,7 @@ def tr(lang: str, text: Any) -> str:
         if not text.params:
             return catalogue.get(text.template, str(text))
         template = catalogue.get(text.template, text.template)
-        params = {k: tr(lang, v) if isinstance(v, str) else v for k, v in text.params.items()}
+        params = {k: _tr(lang, v) if isinstance(v, str) else v for k, v in text.params.items()}
         try:
             return template.format(**params)
         except (KeyError, IndexError, ValueError):  # a faulty translation must not hide the message

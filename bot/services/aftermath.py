@@ -11,6 +11,7 @@ A battle row tracks its Phase 4 in ``battle.aftermath``::
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -31,6 +32,7 @@ from bot.engine.reports import (
     validate_report,
 )
 from bot.engine.tables import RuleBook, default_rulebook
+from bot.engine.text import Msg
 from bot.store.db import Database
 from bot.store.models import BattleRow, Campaign, GloryEntry
 
@@ -85,24 +87,31 @@ class ReportSummary:
 def summarise(state: State, plan: AftermathPlan) -> tuple[str, ...]:
     name = {k: sd.name for k, sd in state.sides.items()}
     unit = {u.key: u.name for rows in state.units.values() for u in rows}
-    lines = [", ".join(f"{name.get(s, s)} {o.value}" for s, o in plan.outcomes)]
+    lines = [Msg.join(", ", (Msg("{side} {outcome}", side=name.get(s, s), outcome=o.value) for s, o in plan.outcomes))]
     for w in plan.wounded:
-        lines.append(f"{state.forces[w.force_id].name}: {w.sp} SP killed in {unit.get(w.unit_id, w.unit_id)} take the wounded check (MC-7.1)")
+        lines.append(Msg("{force}: {sp} SP killed in {unit} take the wounded check (MC-7.1)", force=state.forces[w.force_id].name,
+                         sp=w.sp, unit=unit.get(w.unit_id, w.unit_id)))
     for d in plan.deserters:
         sp = sum(p.sp for p in d.duty.pools)
-        lines.append(f"{state.forces[d.force_id].name}: {sp} SP of {unit.get(d.unit_id, d.unit_id)} take the deserter check (MC-7.2)"
-                     + (f", {d.duty.lost_outright} desert outright (RU-6)" if d.duty.lost_outright else ""))
+        args = {"force": state.forces[d.force_id].name, "sp": sp, "unit": unit.get(d.unit_id, d.unit_id)}
+        lines.append(Msg("{force}: {sp} SP of {unit} take the deserter check (MC-7.2), {outright} desert outright (RU-6)",
+                         outright=d.duty.lost_outright, **args) if d.duty.lost_outright
+                     else Msg("{force}: {sp} SP of {unit} take the deserter check (MC-7.2)", **args))
     for f in plan.leader_fates:
-        lines.append(f"{f.leader} fell ({f.circumstance.label}): fate roll due (CC-1)")
+        lines.append(Msg("{leader} fell ({label}): fate roll due (CC-1)", leader=f.leader, label=f.circumstance.label))
     for a in plan.trophy_attempts:
         captor, victim = unit.get(a.captor_id, a.captor_id), unit.get(a.victim_id, a.victim_id)
-        lines.append(f"{captor} may try for the flag of {victim} (CC-3)" if a.eligibility.eligible
-                     else f"{captor} cannot take a trophy from {victim}: {'; '.join(a.eligibility.reasons)}")
+        lines.append(Msg("{captor} may try for the flag of {victim} (CC-3)", captor=captor, victim=victim)
+                     if a.eligibility.eligible
+                     else Msg("{captor} cannot take a trophy from {victim}: {reasons}", captor=captor, victim=victim,
+                              reasons=Msg.join("; ", a.eligibility.reasons)))
     for r in plan.reactions:
-        lines.append(f"{state.forces[r.force_id].name} becomes {r.after.label} (MC-7.4)")
+        lines.append(Msg("{force} becomes {reaction} (MC-7.4)", force=state.forces[r.force_id].name,
+                         reaction=r.after.label))
     for r in plan.retreats:
         if r.duty.must_move:
-            lines.append(f"{state.forces[r.force_id].name} must retreat: {r.duty.reason} (MC-7.3)")
+            lines.append(Msg("{force} must retreat: {reason} (MC-7.3)", force=state.forces[r.force_id].name,
+                             reason=r.duty.reason))
     return tuple(lines)
 
 
@@ -162,7 +171,8 @@ async def report_battle(db: Database, campaign_id: int, gm: Actor, battle: int |
                 s.add(GloryEntry(campaign_id=campaign.id, side_key=due.side, turn=campaign.turn, amount=e.amount,
                                  reason=e.reason, rule=e.rule, battle=row.number))
         lines = summarise(state, plan)
-        await log_event(s, campaign, f"Battle {row.number} at {row.square} reported: " + "; ".join(lines) + ".")
+        await log_event(s, campaign, Msg("Battle {number} at {square} reported: {lines}.", number=row.number,
+                                         square=row.square, lines=Msg.join("; ", lines)))
         return ReportSummary(row.number, lines)
 
 
@@ -200,8 +210,9 @@ async def _roll_side(s: AsyncSession, campaign: Campaign, state: State, row: Bat
                 if urow.key == unit.id:
                     urow.sp = ua.unit.sp
                     s.add(urow)
-            lines.append(f"{unit.name}: {ua.dead} dead, {ua.returned_wounded} wounded return, "
-                         f"{ua.deserted} deserted, {ua.returned} return to the ranks: {unit.sp} -> {ua.unit.sp} SP")
+            lines.append(Msg("{unit}: {dead} dead, {wounded} wounded return, {deserted} deserted, {returned} return to the ranks: "
+                             "{before} -> {after} SP", unit=unit.name, dead=ua.dead, wounded=ua.returned_wounded,
+                             deserted=ua.deserted, returned=ua.returned, before=unit.sp, after=ua.unit.sp))
     row.aftermath = {**row.aftermath, "rolled": {**row.aftermath.get("rolled", {}), side: True}}
     s.add(row)
     return AftermathOutcome(row.number, side, tuple(results), tuple(lines))
@@ -224,8 +235,8 @@ async def roll_aftermath(db: Database, campaign_id: int, actor: Actor, battle: i
             raise RuleViolation("Your side has already rolled the aftermath of battle {number}.", number=row.number)
         state = await load_state(s, campaign)
         out = await _roll_side(s, campaign, state, row, side, rules)
-        await log_event(s, campaign, f"{state.sides[side].name} rolled the aftermath of battle {row.number}: "
-                                     + ("; ".join(out.lines) or "nothing to roll") + ".")
+        await log_event(s, campaign, Msg("{side} rolled the aftermath of battle {number}: {what}.",
+                                         side=state.sides[side].name, number=row.number, what=_done(out.lines)))
         return out
 
 
@@ -266,8 +277,13 @@ async def retreat(db: Database, campaign_id: int, actor: Actor, battle: int | st
         s.add(frow)
         row.aftermath = {**row.aftermath, "retreats": {**retreats, frow.key: str(dest)}}
         s.add(row)
-        await log_event(s, campaign, f"{frow.name} retreats from {row.square} to {dest} (MC-7.3).")
+        await log_event(s, campaign, Msg("{force} retreats from {square} to {dest} (MC-7.3).", force=frow.name,
+                                         square=row.square, dest=str(dest)))
         return RetreatOutcome(row.number, frow.name, str(dest))
+
+
+def _done(lines: Sequence[str]) -> str:
+    return Msg.join("; ", lines) if lines else Msg("nothing to roll")
 
 
 async def finish_battle(s: AsyncSession, campaign: Campaign, row: BattleRow, rules: RuleBook) -> list[str]:
@@ -281,8 +297,8 @@ async def finish_battle(s: AsyncSession, campaign: Campaign, row: BattleRow, rul
     for side in row.side_keys:
         if not row.aftermath.get("rolled", {}).get(side):
             out = await _roll_side(s, campaign, state, row, side, rules)
-            lines.append(f"Battle {row.number}: the bot rolled {state.sides[side].name}'s aftermath: "
-                         + ("; ".join(out.lines) or "nothing to roll") + ".")
+            lines.append(Msg("Battle {number}: the bot rolled {side}'s aftermath: {what}.", number=row.number,
+                             side=state.sides[side].name, what=_done(out.lines)))
     lines += await roll_pending_fates_and_trophies(s, campaign, state, row)
     state = await load_state(s, campaign)
     plan, _ = _plan(state, row, _report_for(row, row.report))
@@ -297,18 +313,19 @@ async def finish_battle(s: AsyncSession, campaign: Campaign, row: BattleRow, rul
                  if all(state.cmap.distance(sq, c) >= 2 for c in chosen)]
         if not legal:
             frow.state = "removed"
-            lines.append(f"{frow.name} has nowhere to retreat and surrenders (RU-8).")
+            lines.append(Msg("{name} has nowhere to retreat and surrenders (RU-8).", name=frow.name))
         else:
             frow.square = str(legal[0])
             retreats[fkey] = str(legal[0])
             chosen.append(legal[0])
-            lines.append(f"{frow.name} retreats to {legal[0]} (MC-7.3; chosen by the bot).")
+            lines.append(Msg("{force} retreats to {square} (MC-7.3; chosen by the bot).", force=frow.name,
+                             square=str(legal[0])))
         s.add(frow)
     for r in plan.reactions:
         frow = state.forces[r.force_id]
         frow.reaction = r.after.value
         s.add(frow)
-        lines.append(f"{frow.name} is now {Reaction(r.after).label} (MC-7.4).")
+        lines.append(Msg("{force} is now {reaction} (MC-7.4).", force=frow.name, reaction=Reaction(r.after).label))
     row.aftermath = {**row.aftermath, "retreats": retreats}
     row.state = "done"
     s.add(row)

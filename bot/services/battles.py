@@ -14,6 +14,7 @@ from bot.engine.errors import RuleViolation
 from bot.engine.phases import Phase
 from bot.engine.rolls import Roll
 from bot.engine.tables import RuleBook, default_rulebook
+from bot.engine.text import Msg
 from bot.store.db import Database
 from bot.store.models import BattleRow, Campaign
 
@@ -71,7 +72,8 @@ async def scout(db: Database, campaign_id: int, actor: Actor, battle: int | str,
             ex = explore(force, state.cmap.cell(force.square), dice,
                          roll_key(campaign.turn, 3, f"force:{fkey}", f"battle{row.number}-exploration"), rules=rules)
             best = max(best, ex.score)
-            reasons.append(f"{force.name}: {ex.reason}" + ("" if ex.roll else " (scores 0)"))
+            reasons.append(Msg("{force}: {reason}", force=force.name, reason=ex.reason) if ex.roll
+                           else Msg("{force}: {reason} (scores 0)", force=force.name, reason=ex.reason))
             if ex.roll:
                 rolls.append(ex.roll)
                 await log_roll(s, campaign, ex.roll, visibility=f"side:{side}")
@@ -80,8 +82,9 @@ async def scout(db: Database, campaign_id: int, actor: Actor, battle: int | str,
         winner = scouting_winner(row.scouting) if complete else None
         if complete:
             row.scouting = {**row.scouting, "_winner": winner}
-            who = state.sides[winner].name if winner else "nobody (a tie)"
-            await log_event(s, campaign, f"Battle {row.number}: the scouting contest goes to {who} (RU-5).")
+            who = state.sides[winner].name if winner else Msg("nobody (a tie)")
+            await log_event(s, campaign, Msg("Battle {number}: the scouting contest goes to {who} (RU-5).",
+                                             number=row.number, who=who))
         s.add(row)
         return ScoutingOutcome(row.number, side, best, tuple(rolls), tuple(reasons), winner, complete)
 
@@ -115,11 +118,11 @@ class BattleLine:
 
 async def list_battles(db: Database, campaign_id: int, *, turn: int | None = None) -> tuple[BattleLine, ...]:
     """Battles of a turn (this one by default) and their state: public."""
-    async with db.sessions() as s:
-        campaign = await get_campaign(s, campaign_id)
-        state = await load_state(s, campaign)
+    from .readcache import read  # the campaign's cached rows, checked against the database
+
+    async def lines(s: AsyncSession, state: State) -> tuple[BattleLine, ...]:
         rows = (await s.exec(select(BattleRow).where(BattleRow.campaign_id == campaign_id,
-                                                     BattleRow.turn == (turn or campaign.turn))
+                                                     BattleRow.turn == (turn or state.campaign.turn))
                              .order_by(BattleRow.number))).all()
         return tuple(
             BattleLine(b.number, b.turn, b.square, tuple(state.sides[k].name for k in b.side_keys),
@@ -127,10 +130,13 @@ async def list_battles(db: Database, campaign_id: int, *, turn: int | None = Non
             for b in rows
         )
 
+    key = ("battles", turn)
+    return (await read(db, campaign_id, {key: lines})).parts[key]  # type: ignore[no-any-return]
+
 
 REACTION_AT_START = {
-    "confused": "all its units start the battle disordered (MC-2)",
-    "unsteady": "all its units start the battle demoralised and disordered (MC-2)",
+    "confused": Msg("all its units start the battle disordered (MC-2)"),
+    "unsteady": Msg("all its units start the battle demoralised and disordered (MC-2)"),
 }
 
 
@@ -173,27 +179,36 @@ async def brief(db: Database, campaign_id: int, actor: Actor, battle: int | str,
             if f.side_key != side:
                 continue
             units = state.units.get(fkey, [])
-            lines.append(f"{f.name}: {sum(u.sp for u in units)} SP, order {f.order.replace('_', ' ')}"
-                         + (f", {f.reaction}: {REACTION_AT_START.get(f.reaction, '')}" if f.reaction else ""))
+            args = {"force": f.name, "sp": sum(u.sp for u in units), "order": f.order.replace("_", " ")}
+            lines.append(Msg("{force}: {sp} SP, order {order}, {reaction}: {effect}", reaction=f.reaction,
+                             effect=REACTION_AT_START.get(f.reaction, ""), **args) if f.reaction
+                         else Msg("{force}: {sp} SP, order {order}", **args))
             for u in units:
-                marks = [u.quality, u.type] + (["mercenary"] if u.mercenary else []) + (["Heroic"] if u.heroic else []) \
-                    + ([] if u.flag else ["no flag"])
-                lines.append(f"  {u.name}: {u.sp}/{u.original_sp} SP ({', '.join(marks)})")
+                marks = [u.quality, u.type] + ([Msg("mercenary")] if u.mercenary else []) \
+                    + ([Msg("Heroic")] if u.heroic else []) + ([] if u.flag else [Msg("no flag")])
+                lines.append(Msg("  {unit}: {sp}/{original_sp} SP ({marks})", unit=u.name, sp=u.sp,
+                                 original_sp=u.original_sp, marks=Msg.join(", ", marks)))
             ld = state.leaders.get(fkey)
             if ld is not None:
                 cmd = next_battle_command(LeaderStatus(ld.status),
                                           designated=UnitType(ld.designation) if ld.designation else None)
-                extra = "" if cmd.presence is Presence.COMMANDS and ld.kind == "leader" else ": " + "; ".join(cmd.lines())
-                lines.append(f"  Leader {ld.name} (CV {ld.cv}), {ld.status.replace('_', ' ')}{extra}")
+                args = {"leader": ld.name, "cv": ld.cv, "status": ld.status.replace("_", " ")}
+                lines.append(Msg("  Leader {leader} (CV {cv}), {status}", **args)
+                             if cmd.presence is Presence.COMMANDS and ld.kind == "leader"
+                             else Msg("  Leader {leader} (CV {cv}), {status}: {meaning}", meaning=Msg.join("; ", cmd.lines()),
+                                      **args))
     scouting = row.scouting
     if "_winner" in scouting:
         winner = scouting["_winner"]
-        lines.append("Scouting (RU-5): " + (f"{state.sides[winner].name} wins: deploys second and sees the enemy deployment"
-                                            if winner else "a tie: nobody gains the advantage"))
+        lines.append(Msg("Scouting (RU-5): {side} wins: deploys second and sees the enemy deployment",
+                         side=state.sides[winner].name) if winner
+                     else Msg("Scouting (RU-5): a tie: nobody gains the advantage"))
     else:
-        lines.append("Scouting (RU-5): not complete (/battle scout).")
+        lines.append(Msg("Scouting (RU-5): not complete (/battle scout)."))
     for g in await glory_balance(db, campaign_id):
         if g.side in row.side_keys:
-            lines.append(f"{g.name} has {g.balance} Glory (Stragglers: at most {stragglers_limit(g.balance)}, CC-4)")
+            lines.append(Msg("{side} has {balance} Glory (Stragglers: at most {limit}, CC-4)", side=g.name,
+                                 balance=g.balance, limit=stragglers_limit(g.balance)))
     return Brief(row.number, row.square, cell.terrain.value, tuple(sorted(f.value for f in cell.features)),
-                 f"{weather.label} (house rule RU-10)" if weather else "not rolled", tuple(lines))
+                 Msg("{weather} (house rule RU-10)", weather=weather.label) if weather else Msg("not rolled"),
+                 tuple(lines))

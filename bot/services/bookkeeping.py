@@ -22,6 +22,7 @@ from typing import Any
 from sqlmodel import select
 
 from bot.engine.errors import InvalidInput
+from bot.engine.text import Msg
 from bot.services.actors import Actor, require_gm
 from bot.services.errors import NotFound
 from bot.services.loading import get_campaign
@@ -150,7 +151,7 @@ async def change_bot_setting(db: Database, campaign_id: int, gm: Actor, name: st
         else:
             raise InvalidInput("Unknown setting {name!r}.", name=name)
         s.add(campaign)
-        await log_event(s, campaign, f"The GM set {name} to {shown!r}.", kind="gm")
+        await log_event(s, campaign, Msg("The GM set {name} to {shown!r}.", name=name, shown=shown), kind="gm")
         return shown
 
 

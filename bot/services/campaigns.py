@@ -10,6 +10,7 @@ from sqlmodel import select
 from bot.engine.errors import InvalidInput
 from bot.engine.phases import first_position
 from bot.engine.tables import RuleBook, default_rulebook
+from bot.engine.text import Msg
 from bot.scenario import Scenario, load_bundled, parse_scenario_text
 from bot.store.db import Database
 from bot.store.models import Campaign, ForceRow, LeaderRow, MapSquare, Player, SideRow, UnitRow
@@ -87,7 +88,8 @@ async def create_campaign(
         s.add(campaign)
         await s.flush()
         await _populate(s, campaign, spec)
-        await log_event(s, campaign, f"Campaign {name!r} created from scenario {spec.name!r} by the GM.")
+        await log_event(s, campaign, Msg("Campaign {name!r} created from scenario {scenario!r} by the GM.", name=name,
+                                         scenario=spec.name))
         await turn_dice(s, campaign)  # creates turn 1's seed and logs its hash
         seed_hash = await _seed_hash(s, campaign)
         return Created(campaign.id or 0, name, spec.name, tuple((sd.key, sd.name) for sd in spec.sides), seed_hash)
@@ -136,7 +138,7 @@ async def join_side(db: Database, campaign_id: int, actor: Actor, side: str) -> 
                 raise InvalidInput("You already play {name}.", name=row.name)
             raise PermissionDenied("You already play another side; ask the GM to move you (/gm assign).")
         s.add(Player(campaign_id=campaign_id, side_key=row.key, member_id=actor.member_id))
-        await log_event(s, campaign, f"{actor.name or 'A member'} joined {row.name}.")
+        await log_event(s, campaign, Msg("{member} joined {side}.", member=actor.name or Msg("A member"), side=row.name))
         return row
 
 
@@ -154,7 +156,8 @@ async def assign(db: Database, campaign_id: int, gm: Actor, member_id: int, side
         else:
             current.side_key = row.key
             s.add(current)
-        await log_event(s, campaign, f"The GM put {member_name or 'a member'} on {row.name}.", kind="gm")
+        await log_event(s, campaign, Msg("The GM put {member} on {side}.", member=member_name or Msg("a member"),
+                                         side=row.name), kind="gm")
         return row
 
 
@@ -185,7 +188,7 @@ async def change_setting(db: Database, campaign_id: int, gm: Actor, name: str, v
 
             forget_map(campaign_id)
         s.add(campaign)
-        await log_event(s, campaign, f"The GM set {name} to {value!r}.", kind="gm")
+        await log_event(s, campaign, Msg("The GM set {name} to {value!r}.", name=name, value=value), kind="gm")
         return merged
 
 

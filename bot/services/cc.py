@@ -27,6 +27,7 @@ from bot.engine.leaders import LeaderFate, next_battle_command, roll_leader_fate
 from bot.engine.model import LeaderStatus, Outcome, Quality, Unit, UnitType, parse_enum
 from bot.engine.phases import Phase
 from bot.engine.rolls import BatchRoll, Roll
+from bot.engine.text import Msg
 from bot.engine.trophies import TrophyResult, roll_trophy
 from bot.store.db import Database
 from bot.store.models import BattleRow, Campaign, GloryEntry, LeaderEvent, LeaderRow, UnitRow
@@ -84,7 +85,7 @@ async def _apply_fate(s: AsyncSession, campaign: Campaign, state: State, battle:
     leader_row.status = fate.status.value
     s.add(LeaderEvent(campaign_id=campaign.id, leader_key=leader_row.key, turn=campaign.turn, status=fate.status.value,
                       reason=f"fell in battle {battle.number} ({circumstance.label}): {fate.label} (CC-1)"))
-    lines = [f"{name}: {fate.label} (CC-1)."]
+    lines = [Msg("{leader}: {fate} (CC-1).", leader=name, fate=fate.label)]
     replacement = None
     force_key = leader_row.force_key
     if fate.status in GONE and force_key:
@@ -95,16 +96,17 @@ async def _apply_fate(s: AsyncSession, campaign: Campaign, state: State, battle:
         replacement = f"New Leader ({arm}) of {state.forces[force_key].name}"
         s.add(LeaderRow(campaign_id=campaign.id, force_key=force_key, key=f"{leader_row.key}-new{campaign.turn}",
                         name=replacement, cv=leader_row.cv, kind="new", designation=arm))
-        lines.append(f"{replacement} takes command (CC-2), with {name}'s Command Value until the GM says otherwise.")
+        lines.append(Msg("{replacement} takes command (CC-2), with {leader}'s Command Value until the GM says "
+                         "otherwise.", replacement=replacement, leader=name))
     elif fate.status is LeaderStatus.MODERATE_WOUND:
-        lines.append(f"{name} misses the next battle; a Temporary Leader stands in (CC-2).")
+        lines.append(Msg("{leader} misses the next battle; a Temporary Leader stands in (CC-2).", leader=name))
     elif fate.status is LeaderStatus.SERIOUS_WOUND:
-        lines.append(f"{name} commands from an open carriage until the campaign ends (CC-2).")
+        lines.append(Msg("{leader} commands from an open carriage until the campaign ends (CC-2).", leader=name))
     if fate.status is LeaderStatus.CAPTURED:
         side = next(sd for sd in battle.side_keys if sd != leader_row_side(state, force_key, battle))
         s.add(GloryEntry(campaign_id=campaign.id, side_key=side, turn=campaign.turn, amount=1, kind="award",
                          reason=f"enemy leader {name} captured", rule="CC-4", battle=battle.number))
-        lines.append(f"{state.sides[side].name} gains 1 Glory for capturing {name} (CC-4).")
+        lines.append(Msg("{side} gains 1 Glory for capturing {leader} (CC-4).", side=state.sides[side].name, leader=name))
     s.add(leader_row)
     battle.aftermath = {**battle.aftermath, "fates": {**battle.aftermath.get("fates", {}), name: fate.status.value}}
     s.add(battle)
@@ -170,11 +172,13 @@ async def _roll_trophy(s: AsyncSession, campaign: Campaign, state: State, battle
                          **flags)
     await log_roll(s, campaign, result.roll)
     side = state.forces[units[unit][0]].side_key
-    text = f"{captor.name} tries for the flag of {victim.name}: " + ("trophy taken!" if result.taken else "no trophy.")
+    text: str = (Msg("{captor} tries for the flag of {victim}: trophy taken!", captor=captor.name, victim=victim.name)
+                 if result.taken else
+                 Msg("{captor} tries for the flag of {victim}: no trophy.", captor=captor.name, victim=victim.name))
     if result.taken:
         s.add(GloryEntry(campaign_id=campaign.id, side_key=side, turn=campaign.turn, amount=1, kind="award",
                          reason=f"trophy of {victim.name} taken", rule="CC-4", battle=battle.number))
-        text += f" {state.sides[side].name} gains 1 Glory (CC-4)."
+        text = Msg.join(" ", [text, Msg("{side} gains 1 Glory (CC-4).", side=state.sides[side].name)])
     battle.aftermath = {**battle.aftermath, "trophies": {**battle.aftermath.get("trophies", {}), key: result.taken}}
     s.add(battle)
     return TrophyOutcome(battle.number, result, text)
@@ -211,12 +215,12 @@ async def roll_pending_fates_and_trophies(s: AsyncSession, campaign: Campaign, s
         if status is None:
             _, _, circ = _fate_due(state, [battle], name)
             out = await _apply_fate(s, campaign, state, battle, name, circ)
-            lines.append("Rolled by the bot: " + " ".join(out.lines))
+            lines.append(Msg("Rolled by the bot: {what}", what=Msg.join(" ", out.lines)))
     for key, taken in list(battle.aftermath.get("trophies", {}).items()):
         if taken is None:
             unit, target = key.split(">", 1)
             out2 = await _roll_trophy(s, campaign, state, battle, unit, target)
-            lines.append("Rolled by the bot: " + out2.text)
+            lines.append(Msg("Rolled by the bot: {what}", what=out2.text))
     return lines
 
 
@@ -246,15 +250,17 @@ async def _glory_rows(s: AsyncSession, campaign: Campaign) -> list[GloryEntry]:
 
 async def glory_balance(db: Database, campaign_id: int) -> tuple[SideGlory, ...]:
     """Glory per side with its history (public, CC-4)."""
-    async with db.sessions() as s:
-        campaign = await get_campaign(s, campaign_id)
-        state = await load_state(s, campaign)
-        rows = await _glory_rows(s, campaign)
+    from .readcache import read  # the campaign's cached rows, checked against the database
+
+    async def balances(s: AsyncSession, state: State) -> tuple[SideGlory, ...]:
+        rows = await _glory_rows(s, state.campaign)
         out = []
         for key, sd in state.sides.items():
             ledger = _ledger(key, rows)
             out.append(SideGlory(key, sd.name, ledger.balance, ledger.lines()))
         return tuple(out)
+
+    return (await read(db, campaign_id, {"glory": balances})).parts["glory"]  # type: ignore[no-any-return]
 
 
 SPENDS = ("heroic", "rally", "leadership", "stragglers", "anti_guerrilla", "ordenanza")
@@ -323,7 +329,7 @@ async def spend_glory(db: Database, campaign_id: int, actor: Actor, kind: str, *
         s.add(GloryEntry(campaign_id=campaign.id, side_key=side, turn=campaign.turn, amount=e.amount, kind=e.kind.value,
                          reason=e.reason, rule=e.rule, battle=int(e.battle_id) if e.battle_id and e.battle_id.isdigit() else None,
                          subject=e.subject))
-        await log_event(s, campaign, f"{state.sides[side].name} spends Glory: {spent.text}")
+        await log_event(s, campaign, Msg("{side} spends Glory: {text}", side=state.sides[side].name, text=spent.text))
         return SpendOutcome(kind, spent.text, spent.ledger.balance, roll)
 
 
@@ -344,13 +350,18 @@ def _engine_unit(row: UnitRow) -> Unit:
 async def leader_roster(db: Database, campaign_id: int, actor: Actor) -> list[str]:
     """Leaders the reader knows (own side's; all for the GM: an enemy's leader stays hidden even when
     his Force is in sight), their status and what it means at the next battle (CC-2)."""
-    async with db.sessions() as s:
-        campaign = await get_campaign(s, campaign_id)
-        st = await standing(s, campaign, actor)
-        state = await load_state(s, campaign)
-    known = {k: ld for k, ld in state.leaders.items()
-             if st.gm or (k in state.forces and state.forces[k].side_key == st.side)}
-    return leader_roster_lines(replace(state, leaders=known))
+    from .readcache import read  # the campaign's cached rows, checked against the database
+
+    cr = await read(db, campaign_id)
+    st = cr.standing(actor)
+    state = cr.state
+
+    def lines() -> tuple[str, ...]:
+        known = {k: ld for k, ld in state.leaders.items()
+                 if st.gm or (k in state.forces and state.forces[k].side_key == st.side)}
+        return tuple(leader_roster_lines(replace(state, leaders=known)))
+
+    return list(cr.memo(("leader_roster", st.gm, st.side), lines))
 
 
 def leader_roster_lines(state: State) -> list[str]:
@@ -359,6 +370,8 @@ def leader_roster_lines(state: State) -> list[str]:
     for fkey, ld in sorted(state.leaders.items()):
         cmd = next_battle_command(LeaderStatus(ld.status), designated=UnitType(ld.designation) if ld.designation else None)
         where = state.forces[fkey].name if fkey in state.forces else "-"
-        extra = "" if cmd.presence is Presence.COMMANDS and ld.kind == "leader" else "; " + "; ".join(cmd.lines())
-        out.append(f"{ld.name} ({where}, CV {ld.cv}): {ld.status.replace('_', ' ')}{extra}")
+        args = {"leader": ld.name, "where": where, "cv": ld.cv, "status": ld.status.replace("_", " ")}
+        out.append(Msg("{leader} ({where}, CV {cv}): {status}", **args)
+                   if cmd.presence is Presence.COMMANDS and ld.kind == "leader"
+                   else Msg("{leader} ({where}, CV {cv}): {status}; {meaning}", meaning=Msg.join("; ", cmd.lines()), **args))
     return out

@@ -9,6 +9,7 @@ from sqlmodel import select
 
 from bot.engine.errors import InvalidInput
 from bot.engine.model import Order, Reaction, parse_enum
+from bot.engine.text import Msg
 from bot.store.db import Database
 from bot.store.models import Player, utcnow
 
@@ -40,15 +41,16 @@ async def edit_force(db: Database, campaign_id: int, gm: Actor, force: str, *, s
             sq = state.cmap.parse(square)
             if state.cmap.cell(sq).terrain.is_water:
                 raise InvalidInput("{sq} is water: put the Force on land.", sq=sq)
-            changes.append(f"square {row.square} -> {sq}")
+            changes.append(Msg("square {before} -> {after}", before=row.square, after=str(sq)))
             row.square = str(sq)
         if order is not None:
             new = parse_enum(Order, order, "order")
-            changes.append(f"order {row.order} -> {new.value}")
+            changes.append(Msg("order {before} -> {after}", before=row.order, after=new.value))
             row.order = new.value
         if reaction is not None:
             new_r = None if reaction.strip().lower() in ("none", "") else parse_enum(Reaction, reaction, "reaction")
-            changes.append(f"reaction {row.reaction or 'none'} -> {new_r.value if new_r else 'none'}")
+            changes.append(Msg("reaction {before} -> {after}", before=row.reaction or Msg("none"),
+                               after=new_r.value if new_r else Msg("none")))
             row.reaction = new_r.value if new_r else None
         if (unit is None) != (sp is None):
             raise InvalidInput("To correct a unit's strength give both the unit and its SP.")
@@ -58,13 +60,14 @@ async def edit_force(db: Database, campaign_id: int, gm: Actor, force: str, *, s
             urow = next((u for u in state.units.get(row.key, []) if u.key == unit or u.name.lower() == unit.lower()), None)
             if urow is None:
                 raise InvalidInput("{name} has no unit {unit!r}.", name=row.name, unit=unit)
-            changes.append(f"{urow.name} {urow.sp} -> {sp} SP")
+            changes.append(Msg("{unit} {before} -> {after} SP", unit=urow.name, before=urow.sp, after=sp))
             urow.sp = sp
             s.add(urow)
         if not changes:
             raise InvalidInput("Nothing to correct: give a square, order, reaction, or a unit and its SP.")
         s.add(row)
-        await log_event(s, campaign, f"GM correction to {row.name}: {'; '.join(changes)}.", kind="gm")
+        await log_event(s, campaign, Msg("GM correction to {force}: {changes}.", force=row.name,
+                                         changes=Msg.join("; ", changes)), kind="gm")
         return Correction(row.name, tuple(changes))
 
 
@@ -79,7 +82,7 @@ async def set_deadline(db: Database, campaign_id: int, gm: Actor, hours: float,
         campaign.deadline = (now or utcnow()) + dt.timedelta(hours=hours)
         campaign.options = {**campaign.options, "_reminded": []}
         s.add(campaign)
-        await log_event(s, campaign, f"The GM set the phase deadline to {campaign.deadline:%Y-%m-%d %H:%M} UTC.", kind="gm")
+        await log_event(s, campaign, Msg("The GM set the phase deadline to {deadline:%Y-%m-%d %H:%M} UTC.", deadline=campaign.deadline), kind="gm")
         return campaign.deadline
 
 
@@ -95,6 +98,7 @@ async def declare_away(db: Database, campaign_id: int, actor: Actor, days: int,
                                                     Player.member_id == actor.member_id))).one()
         player.away_until = (now or utcnow()) + dt.timedelta(days=days) if days else None
         s.add(player)
-        await log_event(s, campaign, f"{actor.name or 'A player'} is away for {days} day(s)." if days
-                        else f"{actor.name or 'A player'} is back.")
+        who = actor.name or Msg("A player")
+        await log_event(s, campaign, Msg("{who} is away for {days} day(s).", who=who, days=days) if days
+                        else Msg("{who} is back.", who=who))
         return player.away_until

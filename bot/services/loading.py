@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import secrets
 from collections import defaultdict
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any
 
+from sqlalchemy import event
+from sqlalchemy.orm import Session
 from sqlmodel import col, func, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
@@ -26,6 +30,7 @@ from bot.engine.model import (
     Unit,
     UnitType,
 )
+from bot.engine.text import Msg
 from bot.store.models import Campaign, ForceRow, LeaderRow, MapSquare, SideRow, TurnSeed, UnitRow
 
 from .errors import NotFound
@@ -52,6 +57,56 @@ async def get_campaign(session: AsyncSession, campaign_id: int, *, lock: bool = 
     if campaign is None:
         raise NotFound("There is no campaign #{campaign_id}.", campaign_id=campaign_id)
     return campaign
+
+
+# --- the write stamp --------------------------------------------------------------------------
+#
+# ``Campaign.version`` only moves on a resolution or an undo (a GM's Resolve button and the deadline
+# bookkeeping carry it), but orders, moves, joins, GM edits and every other write change what readers
+# see too. So every transaction that changes a campaign's rows (through the ORM) also leaves a fresh
+# random token in the campaign's own row, ``options["_rev"]`` (``_`` keys are bookkeeping, never rule
+# options), in the same commit: the read cache (:mod:`.readcache`) keys a campaign's rows by
+# (created_at, version, token), which another process's write changes as surely as this one's.
+# Writes lock the campaign row first (``get_campaign(lock=True)``), so the token costs no extra lock.
+# Bulk UPDATE/DELETE statements are not seen here: the two that exist (resolution, undo) also bump
+# ``version``. A campaign created in the transaction needs no token (no reader can have cached it).
+
+WRITE_STAMP = "_rev"
+_TOKEN = "adc_write_token"
+_CREATED = "adc_created_campaigns"
+
+
+@event.listens_for(Session, "before_flush")
+def _stamp_write(session: Session, _context: Any, _instances: Any) -> None:
+    ids: set[int] = set()
+    for obj in (*session.new, *session.deleted, *session.dirty):
+        cid = obj.id if isinstance(obj, Campaign) else getattr(obj, "campaign_id", None)
+        if isinstance(cid, int) and cid not in ids and (obj in session.new or obj in session.deleted
+                                                         or session.is_modified(obj)):
+            ids.add(cid)
+    ids -= session.info.get(_CREATED, set())
+    if not ids:
+        return
+    token = session.info.setdefault(_TOKEN, secrets.token_hex(8))
+    for cid in ids:
+        campaign = session.get(Campaign, cid)  # the locked row, from the identity map
+        if campaign is not None and campaign not in session.deleted \
+                and (campaign.options or {}).get(WRITE_STAMP) != token:  # again after an undo restores the options
+            campaign.options = {**(campaign.options or {}), WRITE_STAMP: token}
+
+
+@event.listens_for(Session, "after_flush")
+def _note_created(session: Session, _context: Any) -> None:
+    created = {o.id for o in session.new if isinstance(o, Campaign) and o.id is not None}
+    if created:
+        session.info.setdefault(_CREATED, set()).update(created)
+
+
+@event.listens_for(Session, "after_transaction_end")
+def _forget_stamp(session: Session, transaction: Any) -> None:
+    if transaction.parent is None:
+        session.info.pop(_TOKEN, None)
+        session.info.pop(_CREATED, None)
 
 
 async def campaign_in_channel(session: AsyncSession, channel_id: int) -> Campaign:
@@ -99,7 +154,8 @@ async def turn_dice(session: AsyncSession, campaign: Campaign, turn: int | None 
         from .logbook import log_event
 
         await log_event(
-            session, campaign, f"Turn {turn} dice: SHA-256 of the turn seed is {row.sha256} (revealed when the turn ends).",
+            session, campaign, Msg("Turn {turn} dice: SHA-256 of the turn seed is {sha256} (revealed when the turn ends).",
+                                   turn=turn, sha256=row.sha256),
             kind="seed", data={"turn": turn, "seed_sha256": row.sha256},
         )
     return SeededDice(bytes.fromhex(row.seed_hex))

@@ -7,7 +7,8 @@ from typing import Any
 from sqlmodel import select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from bot.engine.rolls import BatchRoll, Roll
+from bot.engine.rolls import BatchRoll, Roll, record_from_dict
+from bot.engine.text import Msg
 from bot.engine.verify import FORMAT
 from bot.store.models import Campaign, LogEntry, TurnSeed
 
@@ -21,12 +22,27 @@ async def log_event(
     visibility: str = "public",
     data: dict[str, Any] | None = None,
 ) -> LogEntry:
+    if isinstance(text, Msg):  # kept as template and parameters, so each reader gets it in their language
+        data = {**(data or {}), "msg": text.to_json()}
     entry = LogEntry(
         campaign_id=campaign.id, turn=campaign.turn, phase=campaign.phase, kind=kind, visibility=visibility,
-        text=text, data=data, version=campaign.version,
+        text=str(text), data=data, version=campaign.version,
     )
     session.add(entry)
     return entry
+
+
+def entry_text(entry: LogEntry) -> str:
+    """The entry's text: a Msg again when it was written as one (events) or is a roll; else as stored."""
+    data = entry.data or {}
+    if "msg" in data:
+        return Msg.from_json(data["msg"])
+    if entry.kind == "roll" and data.get("kind") in ("roll", "batch"):
+        try:
+            return str(record_from_dict(data))
+        except (KeyError, TypeError, ValueError):
+            return entry.text
+    return entry.text
 
 
 async def log_roll(

@@ -24,6 +24,7 @@ from bot.engine.phases import Phase, PhaseFacts, TurnPosition, next_position, pe
 from bot.engine.rolls import Roll
 from bot.engine.seasons import roll_event, roll_weather, season_of, turn_date
 from bot.engine.tables import RuleBook, default_rulebook
+from bot.engine.text import Msg
 from bot.engine.will import Tallies, will_to_fight
 from bot.store.db import Database
 from bot.store.dump import PHASE_STATE, restore_campaign_fields, restore_tables, snapshot_state
@@ -113,7 +114,7 @@ async def resolve_phase(db: Database, campaign_id: int, actor: Actor, *, expecte
         record_sightings(await load_state(s, campaign))
         result.after = TurnPosition(campaign.turn, Phase(campaign.phase))
         clear_deadline(campaign)
-        await log_event(s, campaign, f"Now: {result.after}.")
+        await log_event(s, campaign, Msg("Now: {after}.", after=str(result.after)))
         s.add(campaign)
         await _trim_snapshots(s, campaign_id)
         return result
@@ -169,8 +170,9 @@ async def _weather(s: AsyncSession, campaign: Campaign, rules: RuleBook, out: Re
     w = roll_weather(Climate(campaign.climate), season, dice, roll_key(campaign.turn, 0, "campaign", "weather"), rules=rules)
     campaign.weather = w.kind.name
     await _public_roll(s, campaign, w.roll, out)
-    mod = f", movement {w.kind.movement:+d}" if w.kind.movement else ""
-    await _say(s, campaign, f"Weather (house rule RU-10): {w.kind.label}{mod}, wind {w.kind.wind}.", out)
+    mod = Msg(", movement {value:+d}", value=w.kind.movement) if w.kind.movement else ""
+    await _say(s, campaign, Msg("Weather (house rule RU-10): {weather}{mod}, wind {wind}.", weather=w.kind.label, mod=mod,
+                                wind=w.kind.wind), out)
 
 
 async def _declarations(s: AsyncSession, campaign: Campaign, phase: Phase, kind: str) -> list[Declaration]:
@@ -196,16 +198,16 @@ async def _orders(s: AsyncSession, campaign: Campaign, rules: RuleBook, out: Res
         if result.removed:
             row.state = "removed"
             side = state.sides[row.side_key]
-            side.must_test = "a Force test ended in disaster (MC-4)"
+            side.must_test = Msg("a Force test ended in disaster (MC-4)")
             for other in state.active():
                 if other.side_key == row.side_key and other.key != row.key:
                     other.wtf_marker = True
                     s.add(other)
             s.add(side)
-            await _say(s, campaign, f"{row.name} ({side.name}) loses control, routs and is removed from the map (MC-4); "
-                                    f"{side.name} must test its Will to Fight this turn (MC-9).", out)
+            await _say(s, campaign, Msg("{force} ({side}) loses control, routs and is removed from the map (MC-4); {side} must test "
+                                        "its Will to Fight this turn (MC-9).", force=row.name, side=side.name), out)
         s.add(row)
-    await _say(s, campaign, f"Phase 1 resolved: {tests} Force test(s) take effect.", out)
+    await _say(s, campaign, Msg("Phase 1 resolved: {tests} Force test(s) take effect.", tests=tests), out)
 
 
 async def _movement(s: AsyncSession, campaign: Campaign, rules: RuleBook, out: Resolution) -> None:
@@ -252,13 +254,15 @@ async def _movement(s: AsyncSession, campaign: Campaign, rules: RuleBook, out: R
                         urow.sp = unit.sp
                         s.add(urow)
             lost = active[key].sp - att.force.sp
-            await _say(s, campaign, f"{active[key].name} loses {lost} SP crossing hostile ground (MC-5.2).", out,
+            await _say(s, campaign, Msg("{force} loses {lost} SP crossing hostile ground (MC-5.2).", force=active[key].name,
+                                        lost=lost), out,
                        visibility=f"side:{active[key].side}")
     for key in outcome.collapsed:
         row = state.forces[key]
         row.state = "removed"
         s.add(row)
-        await _say(s, campaign, f"{row.name} was Routed and, contacted by the enemy, collapses: removed without a battle (MC-2).", out)
+        await _say(s, campaign, Msg("{force} was Routed and, contacted by the enemy, collapses: removed without a battle "
+                                    "(MC-2).", force=row.name), out)
     number = (await s.exec(select(BattleRow.number).where(BattleRow.campaign_id == campaign.id)
                            .order_by(BattleRow.number.desc()))).first() or 0  # type: ignore[union-attr]
     for contact in outcome.battles:
@@ -267,10 +271,11 @@ async def _movement(s: AsyncSession, campaign: Campaign, rules: RuleBook, out: R
                         force_keys=list(contact.force_ids), side_keys=list(contact.sides)))
         out.battles.append(number)
         names = ", ".join(state.forces[k].name for k in contact.force_ids)
-        await _say(s, campaign, f"Battle {number} at {contact.square}: {names} (MC-6).", out)
+        await _say(s, campaign, Msg("Battle {number} at {square}: {names} (MC-6).", number=number, square=contact.square, names=names), out)
     await s.flush()
     await _update_holdings(s, campaign, out)
-    await _say(s, campaign, f"Phase 2 resolved: {len(moves)} move(s); {len(outcome.battles)} battle(s).", out)
+    await _say(s, campaign, Msg("Phase 2 resolved: {moves} move(s); {battles} battle(s).", moves=len(moves),
+                                battles=len(outcome.battles)), out)
 
 
 async def _battle(s: AsyncSession, campaign: Campaign, rules: RuleBook, out: Resolution) -> None:
@@ -311,11 +316,15 @@ async def _update_holdings(s: AsyncSession, campaign: Campaign, out: Resolution)
         else:
             holdings[str(sq)] = holder
         owner = state.sides[cell.stronghold]
-        what = "capital" if cell.capital else "stronghold"
         if holder != cell.stronghold:
-            owner.must_test = owner.must_test or f"it lost its {what} at {sq} (MC-9)"
+            owner.must_test = owner.must_test or (
+                Msg("it lost its capital at {square} (MC-9)", square=str(sq)) if cell.capital
+                else Msg("it lost its stronghold at {square} (MC-9)", square=str(sq)))
             s.add(owner)
-        await _say(s, campaign, f"{state.sides[holder].name} takes the {what} at {sq}.", out)
+        await _say(s, campaign, (Msg("{side} takes the capital at {square}.", side=state.sides[holder].name, square=str(sq))
+                                if cell.capital else
+                                Msg("{side} takes the stronghold at {square}.", side=state.sides[holder].name,
+                                    square=str(sq))), out)
     campaign.holdings = holdings
     # Tallies follow from who holds what: (holder, owner, is capital) per stronghold changed hands.
     held = [(h, cell.stronghold, cell.capital) for sq, h in holdings.items() for cell in [state.cmap.cell(Square.parse(sq))]]
@@ -335,7 +344,7 @@ async def _will_to_fight(s: AsyncSession, campaign: Campaign, rules: RuleBook, o
         if side.defeated:
             continue
         if not any(f.side_key == key for f in state.active()):
-            side.must_test = side.must_test or "all its Forces are destroyed or lost (MC-9)"
+            side.must_test = side.must_test or Msg("all its Forces are destroyed or lost (MC-9)")
         if not side.must_test:
             continue
         tallies = Tallies(side.battles_won, side.battles_lost, side.strongholds_taken, side.strongholds_lost,
@@ -343,7 +352,8 @@ async def _will_to_fight(s: AsyncSession, campaign: Campaign, rules: RuleBook, o
         roll = will_to_fight(tallies, dice, roll_key(campaign.turn, 5, f"side:{key}", "will-to-fight"),
                              subject=side.name, rules=rules)
         await _public_roll(s, campaign, roll, out)
-        await _say(s, campaign, f"{side.name} tests its Will to Fight because {side.must_test}: {roll.label}.", out)
+        await _say(s, campaign, Msg("{side} tests its Will to Fight because {why}: {outcome}.", side=side.name, why=side.must_test,
+                                    outcome=roll.label), out)
         if roll.result == "defeat":
             side.defeated = True
         side.must_test = ""
@@ -356,13 +366,13 @@ async def _will_to_fight(s: AsyncSession, campaign: Campaign, rules: RuleBook, o
     if len(standing) <= 1:
         campaign.status = "ended"
         winner = standing[0].name if standing else "nobody"
-        await _say(s, campaign, f"The campaign is over: {winner} prevails.", out)
+        await _say(s, campaign, Msg("The campaign is over: {winner} prevails.", winner=winner), out)
 
 
 async def _time(s: AsyncSession, campaign: Campaign, rules: RuleBook, out: Resolution) -> None:
     date = turn_date(campaign.start_date, campaign.turn + 1, rules=rules)
-    await _say(s, campaign, f"Time (house rule RU-10): the calendar advances to {date:%d %B %Y} "
-                            f"({season_of(date, rules=rules).value}).", out)
+    await _say(s, campaign, Msg("Time (house rule RU-10): the calendar advances to {date} ({season}).", date=date.isoformat(),
+                                season=season_of(date, rules=rules).value), out)
 
 
 async def _reinforcements(s: AsyncSession, campaign: Campaign, rules: RuleBook, out: Resolution) -> None:
@@ -374,13 +384,15 @@ async def _reinforcements(s: AsyncSession, campaign: Campaign, rules: RuleBook, 
             continue
         enemy_there = any(o.square == f.square and o.side_key != f.side_key for o in state.active())
         if enemy_there:
-            await _say(s, campaign, f"{f.name} cannot arrive at {f.square}: the enemy holds it (RU-10).", out,
+            await _say(s, campaign, Msg("{force} cannot arrive at {square}: the enemy holds it (RU-10).", force=f.name,
+                                        square=f.square), out,
                        visibility=f"side:{f.side_key}")
             continue
         f.state = "active"
         s.add(f)
         arrived += 1
-        await _say(s, campaign, f"{f.name} arrives at {f.square} ({state.sides[f.side_key].name}).", out)
+        await _say(s, campaign, Msg("{force} arrives at {square} ({side}).", force=f.name, square=f.square,
+                                    side=state.sides[f.side_key].name), out)
     if not arrived:
         await _say(s, campaign, "Phase 7: no reinforcements this turn.", out)
 
@@ -407,7 +419,7 @@ async def _events(s: AsyncSession, campaign: Campaign, rules: RuleBook, out: Res
                 units[0].sp = max(0, units[0].sp - ev.effect["sp_loss"])
                 s.add(units[0])
         s.add(side)
-        await _say(s, campaign, f"{side.name}: {ev.roll.label} (house rule RU-10).", out)
+        await _say(s, campaign, Msg("{side}: {event} (house rule RU-10).", side=side.name, event=ev.roll.label), out)
 
 
 async def _end_turn(s: AsyncSession, campaign: Campaign, out: Resolution) -> None:
@@ -417,8 +429,9 @@ async def _end_turn(s: AsyncSession, campaign: Campaign, out: Resolution) -> Non
     if seed is not None and not seed.revealed:
         seed.revealed = True
         s.add(seed)
-        await log_event(s, campaign, f"Turn {campaign.turn} is over; its dice seed was {seed.seed_hex} "
-                                     f"(SHA-256 {seed.sha256}). Check every roll with `python -m bot verify`.",
+        await log_event(s, campaign, Msg("Turn {turn} is over; its dice seed was {seed} (SHA-256 {sha256}). Check every roll "
+                                         "with `python -m bot verify`.", turn=campaign.turn, seed=seed.seed_hex,
+                                         sha256=seed.sha256),
                         kind="seed", data={"turn": campaign.turn, "seed": seed.seed_hex, "seed_sha256": seed.sha256})
     out.turn_ended = True
 
@@ -467,7 +480,7 @@ async def undo(db: Database, campaign_id: int, actor: Actor, *, expected_version
         campaign.version += 1
         s.add(campaign)
         back = TurnPosition(campaign.turn, Phase(campaign.phase))
-        await log_event(s, campaign, f"The GM undid the last phase resolution: back to {back}. "
-                                     f"{len(entries)} log entries are marked undone; repeated rolls give the same dice.",
+        await log_event(s, campaign, Msg("The GM undid the last phase resolution: back to {back}. {entries} log entries are marked "
+                                         "undone; repeated rolls give the same dice.", back=str(back), entries=len(entries)),
                         kind="undo")
         return Undone(campaign_id, back, campaign.version, len(entries))

@@ -10,16 +10,21 @@ import datetime as dt
 from dataclasses import dataclass, field
 
 from sqlmodel import col, select
+from sqlmodel.ext.asyncio.session import AsyncSession
 
-from bot.engine.phases import Phase, TurnPosition, pending
+from bot.engine.phases import Phase, PhaseFacts, TurnPosition, pending
 from bot.engine.seasons import season_of, turn_date
 from bot.engine.tables import RuleBook, default_rulebook
+from bot.engine.text import Msg
 from bot.store.db import Database
 from bot.store.models import Declaration, LogEntry
 
+from . import readcache
 from .actors import Actor, Standing, standing
 from .errors import NotFound
-from .loading import State, get_campaign, load_state
+from .loading import State, get_campaign
+from .logbook import entry_text
+from .readcache import CampaignRead
 from .resolution import phase_facts
 
 
@@ -116,77 +121,86 @@ def force_view(state: State, key: str, *, own: bool, todo: str = "") -> ForceVie
     )
 
 
+async def _facts(s: AsyncSession, state: State) -> PhaseFacts:
+    return await phase_facts(s, state.campaign, state)
+
+
+async def _declarations(s: AsyncSession, state: State) -> tuple[Declaration, ...]:
+    c = state.campaign
+    return tuple((await s.exec(select(Declaration).where(
+        Declaration.campaign_id == c.id, Declaration.turn == c.turn, Declaration.phase == c.phase))).all())
+
+
 async def status(db: Database, campaign_id: int, actor: Actor, *, rules: RuleBook | None = None) -> StatusView:
     rules = rules or default_rulebook()
-    async with db.sessions() as s:
-        campaign = await get_campaign(s, campaign_id)
-        st = await standing(s, campaign, actor)
-        state = await load_state(s, campaign)
-        facts = await phase_facts(s, campaign, state)
-        waiting = tuple(
-            Waiting("GM" if p.who == "gm" else state.sides[p.who].name if p.who in state.sides else p.who, p.what)
-            for p in pending(Phase(campaign.phase), facts)
-        )
-        visible = visible_force_keys(state, st)
-        forces = tuple(
-            force_view(state, k, own=st.gm or state.forces[k].side_key == st.side)
-            for k in sorted(visible, key=lambda k: (state.forces[k].side_key, state.forces[k].name))
-        )
-        date = turn_date(campaign.start_date, campaign.turn, rules=rules)
-        return StatusView(
-            campaign_id, campaign.name, TurnPosition(campaign.turn, Phase(campaign.phase)), date,
-            season_of(date, rules=rules).value, campaign.weather, campaign.deadline, campaign.version, campaign.status,
-            waiting, tuple((k, sd.name, sd.colour) for k, sd in state.sides.items()), st.side, st.gm, forces,
-        )
+    cr = await readcache.read(db, campaign_id, {"facts": _facts})
+    st = cr.standing(actor)
+    return cr.memo(("status", st.gm, st.side), lambda: _status(cr, st, rules), pin=rules)
+
+
+def _status(cr: CampaignRead, st: Standing, rules: RuleBook) -> StatusView:
+    campaign, state = cr.campaign, cr.state
+    waiting = tuple(
+        Waiting("GM" if p.who == "gm" else state.sides[p.who].name if p.who in state.sides else p.who, p.what)
+        for p in pending(Phase(campaign.phase), cr.parts["facts"])
+    )
+    visible = visible_force_keys(state, st)
+    forces = tuple(
+        force_view(state, k, own=st.gm or state.forces[k].side_key == st.side)
+        for k in sorted(visible, key=lambda k: (state.forces[k].side_key, state.forces[k].name))
+    )
+    date = turn_date(campaign.start_date, campaign.turn, rules=rules)
+    return StatusView(
+        campaign_id=campaign.id or 0, name=campaign.name, position=TurnPosition(campaign.turn, Phase(campaign.phase)),
+        date=date, season=season_of(date, rules=rules).value, weather=campaign.weather, deadline=campaign.deadline,
+        version=campaign.version, status=campaign.status, waiting=waiting,
+        sides=tuple((k, sd.name, sd.colour) for k, sd in state.sides.items()), reader_side=st.side, gm=st.gm,
+        forces=forces,
+    )
 
 
 async def my_forces(db: Database, campaign_id: int, actor: Actor) -> tuple[ForceView, ...]:
     """The reader's side's Forces, with what each still has to do this phase."""
-    async with db.sessions() as s:
-        campaign = await get_campaign(s, campaign_id)
-        st = await standing(s, campaign, actor)
-        if st.side is None:
-            raise NotFound("You are not on a side in this campaign: use /campaign join first.")
-        state = await load_state(s, campaign)
-        declared = {
-            d.force_key: d
-            for d in (await s.exec(select(Declaration).where(
-                Declaration.campaign_id == campaign_id, Declaration.turn == campaign.turn,
-                Declaration.phase == campaign.phase, Declaration.side_key == st.side))).all()
-        }
-        out = []
-        for f in state.active():
-            if f.side_key != st.side:
-                continue
-            todo = _todo(Phase(campaign.phase), f.order, declared.get(f.key))
-            out.append(force_view(state, f.key, own=True, todo=todo))
-        return tuple(out)
+    cr = await readcache.read(db, campaign_id, {"declarations": _declarations})
+    st = cr.standing(actor)
+    if st.side is None:
+        raise NotFound("You are not on a side in this campaign: use /campaign join first.")
+    return cr.memo(("my_forces", st.side), lambda: _my_forces(cr, st.side or ""))
+
+
+def _my_forces(cr: CampaignRead, side: str) -> tuple[ForceView, ...]:
+    state, phase = cr.state, Phase(cr.campaign.phase)
+    declared = {d.force_key: d for d in cr.parts["declarations"] if d.side_key == side}
+    return tuple(
+        force_view(state, f.key, own=True, todo=_todo(phase, f.order, declared.get(f.key)))
+        for f in state.active() if f.side_key == side
+    )
 
 
 def _todo(phase: Phase, order: str, declared: Declaration | None) -> str:
     if phase is Phase.ORDERS:
-        return "Force test taken" if declared else "may change order (/order give)"
+        return Msg("Force test taken") if declared else Msg("may change order (/order give)")
     if phase is Phase.MOVEMENT:
         if order == "defend":
-            return "holds the Defend order: does not move"
+            return Msg("holds the Defend order: does not move")
         if declared:
-            return f"moves {declared.payload.get('allowance', 0)} square(s) along {' '.join(declared.payload.get('path', []))}"
-        return "may move (/order move)"
+            return Msg("moves {n} square(s) along {path}", n=declared.payload.get("allowance", 0),
+                       path=" ".join(declared.payload.get("path", [])))
+        return Msg("may move (/order move)")
     return ""
 
 
 async def force_info(db: Database, campaign_id: int, actor: Actor, force: str) -> ForceView:
-    async with db.sessions() as s:
-        campaign = await get_campaign(s, campaign_id)
-        st = await standing(s, campaign, actor)
-        state = await load_state(s, campaign)
-        try:
-            row = state.find_force(force)
-        except NotFound:
-            row = None
-        if row is None or row.key not in visible_force_keys(state, st):
-            raise NotFound("No Force {force!r} is in your sight.", force=force)
-        return force_view(state, row.key, own=st.gm or row.side_key == st.side)
+    cr = await readcache.read(db, campaign_id)
+    st = cr.standing(actor)
+    state = cr.state
+    try:
+        row = state.find_force(force)
+    except NotFound:
+        row = None
+    if row is None or row.key not in cr.memo(("visible", st.gm, st.side), lambda: frozenset(visible_force_keys(state, st))):
+        raise NotFound("No Force {force!r} is in your sight.", force=force)
+    return force_view(state, row.key, own=st.gm or row.side_key == st.side)
 
 
 @dataclass(frozen=True)
@@ -200,21 +214,40 @@ class LogLine:
     created_at: dt.datetime
 
 
+LOG_CACHED = 300
+"""First log pages up to this many lines are kept with the campaign's cached rows, at most
+:data:`LOG_PAGES` of them per campaign (the readers' visibilities and turns)."""
+LOG_PAGES = 4
+
+
 async def read_log(db: Database, campaign_id: int, actor: Actor, *, turn: int | None = None,
                    limit: int = 50, before_id: int | None = None) -> tuple[LogLine, ...]:
     """The log as the reader may see it: public entries, their side's private ones, everything for the GM."""
-    async with db.sessions() as s:
-        campaign = await get_campaign(s, campaign_id)
-        st = await standing(s, campaign, actor)
+    cr = await readcache.read(db, campaign_id)
+    st = cr.standing(actor)
+    visibility = None if st.gm else frozenset(st.visibility)
+
+    async def page(s: AsyncSession, _state: State) -> tuple[LogLine, ...]:
         stmt = select(LogEntry).where(LogEntry.campaign_id == campaign_id)
-        if not st.gm:
-            stmt = stmt.where(col(LogEntry.visibility).in_(st.visibility))
+        if visibility is not None:
+            stmt = stmt.where(col(LogEntry.visibility).in_(visibility))
         if turn is not None:
             stmt = stmt.where(LogEntry.turn == turn)
         if before_id is not None:
             stmt = stmt.where(col(LogEntry.id) < before_id)
         rows = (await s.exec(stmt.order_by(col(LogEntry.id).desc()).limit(limit))).all()
         return tuple(
-            LogLine(e.turn, e.phase, e.kind, e.text, e.visibility != "public", e.undone, e.created_at)
+            LogLine(e.turn, e.phase, e.kind, entry_text(e), e.visibility != "public", e.undone, e.created_at)
             for e in reversed(rows)
         )
+
+    key = ("log", visibility, turn, limit)
+    if before_id is None and limit <= LOG_CACHED:
+        if await readcache.ensure(db, cr, {key: page}, keep=LOG_PAGES) is cr:
+            return cr.parts[key]  # type: ignore[no-any-return]
+        async with db.sessions() as s:  # the campaign changed meanwhile: the log as it is now
+            st = await standing(s, await get_campaign(s, campaign_id), actor)
+            visibility = None if st.gm else frozenset(st.visibility)
+            return await page(s, cr.state)
+    async with db.sessions() as s:  # an older page, or a long one
+        return await page(s, cr.state)

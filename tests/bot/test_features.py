@@ -9,6 +9,9 @@ import pytest
 import simcord
 import simcord.interactions
 
+from bot.engine.phases import Phase
+from bot.engine.tables import default_rulebook
+from bot.i18n.text import CATALOGUES
 from bot.settings import Settings
 from tests.store.test_battle_flow import REPORT
 
@@ -41,12 +44,26 @@ async def test_each_member_reads_the_bot_in_their_own_language(table, locales) -
     assert "In attesa di" in shown(it) and "Giochi per France" in shown(it)
     assert "Esperando a" in shown(es) and "Juegas con Austria" in shown(es)
     refusal = await table.fr.slash(table.channel, "order done")
-    assert "Guarda /campagna stato" in shown(refusal)  # the hint is Italian, the rule text stays as written
+    # The refusal comes from the services: said in Italian, the phase's rule name and ID as written.
+    title = Phase.WEATHER.spec.title
+    said = CATALOGUES["it"]["{title} does not wait for players to be done."].format(title=title)
+    assert refused(refusal, said, "Guarda /campagna stato") and "does not wait" not in shown(refusal)
+    spanish = await table.au.slash(table.channel, "order done")
+    assert refused(spanish, CATALOGUES["es"]["{title} does not wait for players to be done."].format(title=title))
     await advance(table)
+    card = await table.au.slash(table.channel, "campaign status")
+    assert CATALOGUES["es"][Phase.ORDERS.spec.needs] in shown(card)  # what the phase needs (MC-3)
+    assert CATALOGUES["es"]["give orders, then mark done"] in shown(card)  # who it waits for, and for what
     odds = await table.fr.slash(table.channel, "order give", force="soult", order="defend")
+    labels = [b.label for b in default_rulebook().mc.force_test.bands.bands]
+    assert all(CATALOGUES["it"][label] in shown(odds) for label in labels)  # the odds of each outcome
     rolled = await table.fr.click(odds.response, label="Tira")
-    assert "Force test (MC-4) for IV Corps" in shown(rolled) and "Modificatori" in shown(rolled)
-    table.env.errors  # noqa: B018 - acknowledge the refusal
+    text = shown(rolled)
+    assert "Force test (MC-4)" in text and "IV Corps" in text and "Modificatori" in text
+    assert "Command Value" not in text and CATALOGUES["it"]["{name}'s Command Value"].split("{")[0] in text
+    assert any(CATALOGUES["it"][label] in text for label in labels)
+    assert not any(label in text for label in labels)  # no outcome left in English
+    table.env.errors  # noqa: B018 - acknowledge the refusals
 
 
 async def test_commands_are_synced_with_italian_and_spanish_names(table) -> None:

@@ -15,6 +15,7 @@ from bot import formatting as fmt
 from bot.app import EXTENSIONS, create_bot
 from bot.engine.rolls import BatchRoll, Modifier, Roll
 from bot.i18n import CHOICES, COMMANDS, LANGUAGES, MESSAGES, Translator, command_key, lang_of, t
+from bot.i18n.text import CATALOGUES
 from bot.settings import Settings
 
 NAME = re.compile(r"^[-_\w]{1,32}$")
@@ -166,10 +167,12 @@ def test_a_roll_embed_names_the_rule_the_dice_each_modifier_the_total_and_the_ou
                 total=6, result="ok", label="OK: the Force takes the new order", subject="IV Corps")
     e = fmt.roll_embed(roll, "it")
     text = " ".join([e.title] + [f"{f.name} {f.value}" for f in e.fields])
-    assert "Force test (MC-4) for IV Corps" in e.title
-    for part in ("**5**", "+2 Soult's Command Value (MC-4)", "-1 in enemy territory (MC-4)", "**6**", "OK: the Force"):
+    assert e.title.startswith("Force test (MC-4)") and e.title.endswith("IV Corps") and " for " not in e.title
+    it = CATALOGUES["it"]
+    for part in ("**5**", "+2 Soult's Command Value (MC-4)", f"-1 {it['in enemy territory']} (MC-4)", "**6**",
+                 it["OK: the Force takes the new order"]):
         assert part in text
-    assert "Dadi" in text and "Esito" in text  # the frame is Italian, the rule is not
+    assert "Dadi" in text and "Esito" in text  # the frame and the outcome are Italian, the rule is not
     batch = BatchRoll("MC-7.1", "Wounded check", "k", tuple([1, 2, 3, 4, 5, 6] * 2000), (),
                       (("dead", 6000), ("returns", 6000)), (("dead", "dead"), ("returns", "return")), "Riesch")
     assert fmt.embed_size(fmt.roll_embed(batch, "en")) <= 6000

@@ -1,0 +1,127 @@
+"""The engine's and the services' English in Italian and Spanish (bot.i18n.text).
+
+Every text a player can be shown is found in the source (bot.i18n.sources); each must be in both
+catalogues with exactly the same placeholders, or a new message would silently stay English (or
+fail to format) for a third of the clubs.
+"""
+
+from __future__ import annotations
+
+import pickle
+import string
+
+import pytest
+
+from bot.engine.errors import InvalidInput, RuleViolation
+from bot.engine.phases import Phase, PhaseFacts, pending, require_can_end
+from bot.engine.rolls import Modifier
+from bot.engine.text import Msg
+from bot.i18n.sources import code_texts, english_texts
+from bot.i18n.text import CATALOGUES, tr
+
+
+def fields(template: str) -> list[tuple[str, str, str | None]]:
+    return sorted((name, spec, conv) for _, name, spec, conv in string.Formatter().parse(template) if name is not None)
+
+
+@pytest.fixture(scope="module")
+def texts() -> dict[str, list[str]]:
+    return english_texts()
+
+
+def test_the_sources_are_found_in_code_yaml_phases_and_the_model(texts) -> None:
+    assert "You have no Force {force!r}." in texts  # an error (services/orders.py)
+    assert "moves 2 squares" in texts  # a label of rules/map_campaign.yaml
+    assert "Forced March order" in texts  # a modifier's reason
+    assert "every battle reported" in texts  # what ends Phase 3 (MC-3)
+    assert "forced_march" in texts and "forced march" in texts  # a model word, as value and as words
+    assert "{n} extra dice" in texts  # a plural form (glory.py _plural)
+    assert len(texts) > 500
+
+
+def test_every_message_is_a_literal_template() -> None:
+    """A message built at run time (an f-string) could not be looked up; only calls marked as passing
+    on a template made elsewhere may take one that is not a literal."""
+    _, dynamic = code_texts()
+    assert dynamic == []
+
+
+@pytest.mark.parametrize("lang", ["it", "es"])
+def test_every_english_text_has_a_translation(lang, texts) -> None:
+    missing = sorted(set(texts) - set(CATALOGUES[lang]))
+    assert not missing, f"{len(missing)} texts lack a translation in text_{lang}.py (python -m bot.i18n.sources {lang}): {missing[:10]}"
+
+
+@pytest.mark.parametrize("lang", ["it", "es"])
+def test_translations_keep_every_placeholder(lang) -> None:
+    bad = {k: v for k, v in CATALOGUES[lang].items() if fields(k) != fields(v) or not v.strip()}
+    assert not bad
+
+
+@pytest.mark.parametrize("lang", ["it", "es"])
+def test_the_catalogue_holds_no_stale_english(lang, texts) -> None:
+    stale = sorted(set(CATALOGUES[lang]) - set(texts))
+    assert not stale, f"text_{lang}.py translates texts the code no longer has: {stale[:10]}"
+
+
+def test_rule_ids_survive_translation() -> None:
+    for lang, catalogue in CATALOGUES.items():
+        for english, text in catalogue.items():
+            for rule_id in ("MC-4", "MC-7.3", "CC-3", "CC-4", "RU-13", "RU-10"):
+                if rule_id in english:
+                    assert rule_id in text, (lang, english, text)
+
+
+def test_an_error_is_said_in_the_readers_language_with_its_values() -> None:
+    error = RuleViolation("{name} has already taken its Force test this turn (MC-4).", name="IV Corps")
+    assert str(error) == "IV Corps has already taken its Force test this turn (MC-4)."
+    assert tr("en", error) == str(error)
+    for lang in ("it", "es"):
+        said = tr(lang, error)
+        assert said != str(error) and "IV Corps" in said and "MC-4" in said and "Force test" in said
+
+
+def test_parameters_that_are_texts_are_translated_too() -> None:
+    what = pending(Phase.ORDERS, PhaseFacts(sides=("fr",)))[0].what
+    assert what == "give orders, then mark done"
+    assert tr("it", what) == CATALOGUES["it"]["give orders, then mark done"]
+    with pytest.raises(RuleViolation) as caught:
+        require_can_end(Phase.ORDERS, PhaseFacts(sides=("fr", "au")))
+    italian = tr("it", caught.value)
+    assert CATALOGUES["it"]["give orders, then mark done"] in italian
+    assert "fr" in italian and "au" in italian and "give orders" not in italian
+
+
+def test_a_table_label_a_reason_and_a_model_word_are_looked_up() -> None:
+    assert tr("es", "moves 2 squares") == CATALOGUES["es"]["moves 2 squares"] != "moves 2 squares"
+    assert tr("it", Modifier(2, "MC-5", "Forced March order").reason) == CATALOGUES["it"]["Forced March order"]
+    assert tr("it", "forced_march") == CATALOGUES["it"]["forced_march"]
+    assert tr("it", "Soult") == "Soult"  # names are not words of the catalogue
+    assert tr("fr", Msg("moves {n} squares", n=2)) == "moves 2 squares"  # an unknown language is English
+
+
+def test_a_faulty_translation_falls_back_to_english(monkeypatch) -> None:
+    monkeypatch.setitem(CATALOGUES["it"], "Broken {x}", "Rotto {y}")
+    assert tr("it", Msg("Broken {x}", x=1)) == "Broken 1"
+
+
+def test_messages_survive_json_and_pickle() -> None:
+    inner = Msg("{n} extra dice", n=2)
+    text = Msg("{unit} rolls {dice} if it battles this turn", unit="Guard", dice=inner)
+    back = Msg.from_json(text.to_json())
+    assert back == text and isinstance(back, Msg) and tr("it", back) == tr("it", text)
+    assert pickle.loads(pickle.dumps(text)) == text
+    assert Msg.from_json({"t": "{missing}", "p": {}}) == "{missing}"
+    assert Msg.from_json("plain") == "plain"
+    error = pickle.loads(pickle.dumps(InvalidInput("Roll 1 to {most} dice, not {count}.", most=100, count=0)))
+    assert str(error) == "Roll 1 to 100 dice, not 0."
+
+
+def test_slash_commands_in_a_text_are_named_as_the_members_discord_shows_them() -> None:
+    error = RuleViolation("Check /campaign status; the GM may /gm advance.")
+    for lang in ("it", "es"):
+        said = tr(lang, error)
+        assert "/campaign status" not in said and "/gm advance" not in said
+    assert "/campagna stato" in tr("it", Msg("/campaign status, and/or 1/2"))
+    assert tr("it", Msg("/campaign status, and/or 1/2")).endswith("and/or 1/2")
+    assert tr("en", Msg("/campaign status")) == "/campaign status"
