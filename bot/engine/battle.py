@@ -26,7 +26,7 @@ def exploration_ability(force: Force) -> ExplorationAbility:
         return ExplorationAbility(False, Msg("{label} Forces cannot explore (MC-2)", label=force.reaction.label))
     needs_scouts = force.reaction is Reaction.CONFUSED or force.order is Order.FORCED_MARCH
     if needs_scouts and force.scouts <= 0:
-        why = "Confused" if force.reaction is Reaction.CONFUSED else "on Forced March"
+        why = Msg("Confused") if force.reaction is Reaction.CONFUSED else Msg("on Forced March")
         return ExplorationAbility(False, Msg("{why}, it may explore only with scouts, and has none (MC-6.1)", why=why))
     if needs_scouts:
         return ExplorationAbility(True, "explores with its scouts (MC-6.1, RU-2)")

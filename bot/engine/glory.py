@@ -209,7 +209,7 @@ def battle_glory(
             Msg("won the battle {won} banners to {enemy}: {winner_base} + {lead}/{winner_divisor} rounded down", won=won, enemy=enemy, winner_base=aw.winner_base, lead=lead, winner_divisor=aw.winner_divisor),
         )
     elif won >= aw.loser_banner_share * required:
-        why = "lost the battle" if result is Outcome.LOST else "drew the battle"
+        why = Msg("lost the battle") if result is Outcome.LOST else Msg("drew the battle")
         share = "half" if aw.loser_banner_share == Fraction(1, 2) else str(aw.loser_banner_share)
         add(aw.loser, Msg("{why} with {won} of the {required} banners required (at least {share})", why=why, won=won, required=required, share=share))
     add(leaders * aw.per_leader_captured, _plural(leaders, "{n} enemy leader captured", "{n} enemy leaders captured"))
@@ -285,7 +285,7 @@ def spend_heroic(
         raise RuleViolation(
             "Heroic status is paid with Glory gained in the battle (CC-4): {side} has {left} Glory from battle {battle_id!r} left and it costs {heroic_cost}.", side=side, left=left, battle_id=battle_id, heroic_cost=sp.heroic_cost
         )
-    bonus = "battles as Grenadiers" if unit.type is UnitType.INFANTRY else "battles as Cuirassiers"
+    bonus = Msg("battles as Grenadiers") if unit.type is UnitType.INFANTRY else Msg("battles as Cuirassiers")
     return _pay(
         ledger, GloryKind.HEROIC, sp.heroic_cost, Msg("{name} made Heroic: {bonus} until it loses a block", name=unit.name, bonus=bonus),
         g.rule, battle_id=battle_id, subject=unit.id,

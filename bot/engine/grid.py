@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 
 from .errors import InvalidInput
 from .model import Cell, Square
+from .text import Msg
 
 DIRECTIONS_8 = ((-1, -1), (0, -1), (1, -1), (-1, 0), (1, 0), (-1, 1), (0, 1), (1, 1))
 DIRECTIONS_4 = ((0, -1), (-1, 0), (1, 0), (0, 1))
@@ -92,7 +93,7 @@ class CampaignMap:
             if sq == prev:
                 raise InvalidInput("The path names {sq} twice in a row: list each square once.", sq=sq)
             if not self.adjacent(prev, sq):
-                how = "8 directions" if self.adjacency == 8 else "4 directions (no diagonals)"
+                how = Msg("8 directions") if self.adjacency == 8 else Msg("4 directions (no diagonals)")
                 raise InvalidInput(  # malformed input (errors.InvalidInput), not a rules refusal
                     "The path has a gap between {prev} and {sq}: each step must be to an adjacent square ({how}, RU-11).", prev=prev, sq=sq, how=how
                 )

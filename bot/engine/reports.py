@@ -247,7 +247,7 @@ def validate_report(report: BattleReport, forces: Iterable[Force]) -> ValidatedR
 
     def unit_of(uid: str, side: str | None, what: str) -> Unit:
         if uid not in force_of:
-            where = f"{side}'s units" if side else "the units"
+            where = Msg("{side}'s units", side=side) if side else Msg("the units")
             own = [u for u, f in force_of.items() if side is None or by_id[f].side == side]
             raise InvalidInput("Battle {bid!r}: {what} {uid!r} is not in the battle; {where} are {listing}.", bid=bid, what=what, uid=uid, where=where, listing=_listing(own))
         real = by_id[force_of[uid]].side

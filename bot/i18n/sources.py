@@ -29,7 +29,7 @@ FAIL_FILES = frozenset({"bot/scenario.py", "bot/engine/reports.py"})
 """Where `at.fail("...")` builds an error for a GM (scenario and report files)."""
 PASS_ON = "# i18n: passes a template on"
 """Marks a call whose text is a template made elsewhere (a Msg, a Msg.join): not a new message."""
-YAML_FIELDS = frozenset({"label", "reason", "meaning", "help"})
+YAML_FIELDS = frozenset({"label", "reason", "meaning", "help", "wind"})
 
 
 def _code_files() -> Iterator[Path]:
