@@ -55,7 +55,11 @@ def require_gm(campaign: Campaign, actor: Actor) -> None:
 
 async def require_player(session: AsyncSession, campaign: Campaign, actor: Actor) -> str:
     """The side the actor plays, or a clear refusal."""
-    st = await standing(session, campaign, actor)
+    return side_of(await standing(session, campaign, actor), campaign)
+
+
+def side_of(st: Standing, campaign: Campaign) -> str:
+    """The side of a standing, or the refusal for a member on no side."""
     if st.side is None:
         raise PermissionDenied("You are not on a side in {name!r}: use /campaign join first.", name=campaign.name)
     return st.side

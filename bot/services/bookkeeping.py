@@ -23,6 +23,7 @@ from sqlmodel import select
 
 from bot.engine.errors import InvalidInput
 from bot.engine.text import Msg
+from bot.services import readcache
 from bot.services.actors import Actor, require_gm
 from bot.services.errors import NotFound
 from bot.services.loading import get_campaign
@@ -80,16 +81,14 @@ def _meta(c: Campaign) -> Meta:
 
 
 async def meta(db: Database, campaign_id: int) -> Meta:
-    async with db.sessions() as s:
-        return _meta(await get_campaign(s, campaign_id))
+    return _meta((await readcache.read(db, campaign_id)).campaign)
 
 
 async def require_gm_of(db: Database, campaign_id: int, actor: Actor) -> Meta:
     """The campaign's meta, or the services' refusal when ``actor`` is not its GM."""
-    async with db.sessions() as s:
-        campaign = await get_campaign(s, campaign_id)
-        require_gm(campaign, actor)
-        return _meta(campaign)
+    campaign = (await readcache.read(db, campaign_id)).campaign
+    require_gm(campaign, actor)
+    return _meta(campaign)
 
 
 async def with_deadlines(db: Database) -> list[Meta]:

@@ -33,7 +33,8 @@ from bot.engine.tables import RuleBook, default_rulebook
 from bot.store.db import Database
 from bot.store.models import Campaign, Declaration, ForceRow
 
-from .actors import Actor, require_player
+from . import readcache
+from .actors import Actor, require_player, side_of
 from .errors import NotFound, WrongPhase
 from .loading import State, get_campaign, load_state, turn_dice
 from .logbook import log_roll
@@ -69,13 +70,23 @@ def require_phase(campaign: Campaign, phase: Phase, what: str) -> None:
 async def _own_force(s: AsyncSession, campaign: Campaign, actor: Actor, force: str) -> tuple[State, ForceRow]:
     side = await require_player(s, campaign, actor)
     state = await load_state(s, campaign, force=force)
+    return state, _own_row(state, side, force)
+
+
+async def _read_own_force(db: Database, campaign_id: int, actor: Actor, force: str) -> tuple[State, ForceRow]:
+    """``_own_force`` for the odds, from the read cache (read-only: nothing here may change ``state``)."""
+    cr = await readcache.read(db, campaign_id)
+    return cr.state, _own_row(cr.state, side_of(cr.standing(actor), cr.campaign), force)
+
+
+def _own_row(state: State, side: str, force: str) -> ForceRow:
     row = state.find_force(force)
     if row.side_key != side:
         # Answer as for an unknown Force: naming it would tell the player it exists (fog of war).
         raise NotFound("You have no Force {force!r}.", force=force)
     if row.state != "active":
         raise RuleViolation("{name} is not on the map.", name=row.name)
-    return state, row
+    return row
 
 
 def order_key(campaign: Campaign, force_key: str) -> str:
@@ -105,12 +116,10 @@ async def order_odds(db: Database, campaign_id: int, actor: Actor, force: str, o
                      *, rules: RuleBook | None = None) -> dict[str, Fraction]:
     """The exact chance of each Force-test result, to show before the player commits."""
     rules = rules or default_rulebook()
-    async with db.sessions() as s:
-        campaign = await get_campaign(s, campaign_id)
-        state, row = await _own_force(s, campaign, actor, force)
-        engine_force = state.force(row.key)
-        require_test(engine_force, parse_enum(Order, order, "order"))
-        return _order_check(state, engine_force, rules).odds()
+    state, row = await _read_own_force(db, campaign_id, actor, force)
+    engine_force = state.force(row.key)
+    require_test(engine_force, parse_enum(Order, order, "order"))
+    return _order_check(state, engine_force, rules).odds()
 
 
 async def give_order(db: Database, campaign_id: int, actor: Actor, force: str, order: str | Order,
@@ -167,16 +176,14 @@ async def move_odds(db: Database, campaign_id: int, actor: Actor, force: str, pa
                     rules: RuleBook | None = None) -> dict[int, Fraction]:
     """The exact chance of each number of squares, before the player commits."""
     rules = rules or default_rulebook()
-    async with db.sessions() as s:
-        campaign = await get_campaign(s, campaign_id)
-        state, row = await _own_force(s, campaign, actor, force)
-        engine_force = state.force(row.key)
-        steps = _parse_path(state, engine_force.square, path)
-        check, _ = _move_check(state, engine_force, steps, by_water, rules)
-        odds: dict[int, Fraction] = {}
-        for result, p in check.odds().items():
-            odds[check.table.by_result(result).value or 0] = odds.get(check.table.by_result(result).value or 0, 0) + p
-        return odds
+    state, row = await _read_own_force(db, campaign_id, actor, force)
+    engine_force = state.force(row.key)
+    steps = _parse_path(state, engine_force.square, path)
+    check, _ = _move_check(state, engine_force, steps, by_water, rules)
+    odds: dict[int, Fraction] = {}
+    for result, p in check.odds().items():
+        odds[check.table.by_result(result).value or 0] = odds.get(check.table.by_result(result).value or 0, 0) + p
+    return odds
 
 
 async def declare_move(db: Database, campaign_id: int, actor: Actor, force: str, path: str, *,
