@@ -8,7 +8,8 @@ Two catalogues per language (``en.py``, ``it.py``, ``es.py``):
   choices (``"choice:forced_march"``), which :class:`Translator` hands to Discord at sync time.
 
 Rule names and rule IDs (``Force test (MC-4)``) come from the rules' YAML and are the same in
-every language; so are texts the services compose (their English is shown as it is).
+every language. What the engine and the services say (refusals, roll outcomes, summaries, the log)
+is translated by :mod:`bot.i18n.text` from its English template.
 """
 
 from __future__ import annotations
