@@ -181,19 +181,14 @@ class SupplyPhase:
                 return fc.refit_cost, Msg("refit {unit_id} to full strength", unit_id=p.unit_id)
             case PurchaseKind.SCOUT:
                 n = p.count
-                if p.force_id:
-                    text = (Msg("buy {n} scout for {force}", n=n, force=p.force_id) if n == 1
-                            else Msg("buy {n} scouts for {force}", n=n, force=p.force_id))
-                else:
-                    text = Msg("buy {n} scout", n=n) if n == 1 else Msg("buy {n} scouts", n=n)
+                text = (Msg.plural(n, "buy {n} scout for {force}", "buy {n} scouts for {force}", force=p.force_id)
+                        if p.force_id else Msg.plural(n, "buy {n} scout", "buy {n} scouts"))
                 return fc.scout_cost * n, text
             case PurchaseKind.FORCED_MARCH:
                 n = p.count
-                if p.force_id:
-                    text = (Msg("force-march {n} unit of {force}", n=n, force=p.force_id) if n == 1
-                            else Msg("force-march {n} units of {force}", n=n, force=p.force_id))
-                else:
-                    text = Msg("force-march {n} unit", n=n) if n == 1 else Msg("force-march {n} units", n=n)
+                text = (Msg.plural(n, "force-march {n} unit of {force}", "force-march {n} units of {force}",
+                                   force=p.force_id)
+                        if p.force_id else Msg.plural(n, "force-march {n} unit", "force-march {n} units"))
                 return fc.forced_march_cost * n, text
             case PurchaseKind.UNIT:
                 offer = next((o for o in self.offers if o.unit_id == p.unit_id), None)

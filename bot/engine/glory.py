@@ -159,11 +159,6 @@ class GloryAward:
         return sum(e.amount for e in self.entries)
 
 
-def _plural(n: int, one: str, many: str) -> str:
-    """``one`` or ``many`` (templates with ``{n}``, found by bot.i18n.sources) for ``n``."""
-    return Msg(one if n == 1 else many, n=n)  # i18n: passes a template on
-
-
 def battle_glory(
     side: str,
     outcome: Outcome | str,
@@ -212,8 +207,8 @@ def battle_glory(
         why = Msg("lost the battle") if result is Outcome.LOST else Msg("drew the battle")
         share = "half" if aw.loser_banner_share == Fraction(1, 2) else str(aw.loser_banner_share)
         add(aw.loser, Msg("{why} with {won} of the {required} banners required (at least {share})", why=why, won=won, required=required, share=share))
-    add(leaders * aw.per_leader_captured, _plural(leaders, "{n} enemy leader captured", "{n} enemy leaders captured"))
-    add(flags * aw.per_trophy, _plural(flags, "{n} trophy captured", "{n} trophies captured"))
+    add(leaders * aw.per_leader_captured, Msg.plural(leaders, "{n} enemy leader captured", "{n} enemy leaders captured"))
+    add(flags * aw.per_trophy, Msg.plural(flags, "{n} trophy captured", "{n} trophies captured"))
     return GloryAward(side, battle_id, result, tuple(entries))
 
 
@@ -278,7 +273,7 @@ def spend_heroic(
     done = ledger.spent_on(GloryKind.HEROIC, battle_id)
     if len(done) >= sp.heroic_per_battle:
         raise RuleViolation(
-            "{side} already made {plural} Heroic after battle {battle_id!r}: at most {heroic_per_battle} per battle (CC-4).", side=side, plural=_plural(len(done), "{n} unit", "{n} units"), battle_id=battle_id, heroic_per_battle=sp.heroic_per_battle
+            "{side} already made {plural} Heroic after battle {battle_id!r}: at most {heroic_per_battle} per battle (CC-4).", side=side, plural=Msg.plural(len(done), "{n} unit", "{n} units"), battle_id=battle_id, heroic_per_battle=sp.heroic_per_battle
         )
     left = ledger.gained_in(battle_id) + sum(e.amount for e in done)
     if left < sp.heroic_cost:
@@ -352,7 +347,7 @@ def spend_leadership(
     n = g.spend.leadership_dice
     return _pay(
         ledger, GloryKind.LEADERSHIP, g.spend.leadership_cost,
-        Msg("{name} rolls {plural} if it battles this turn", name=unit.name, plural=_plural(n, "{n} extra die", "{n} extra dice")), g.rule,
+        Msg("{name} rolls {plural} if it battles this turn", name=unit.name, plural=Msg.plural(n, "{n} extra die", "{n} extra dice")), g.rule,
         battle_id=battle_id, subject=unit.id,
     )
 
@@ -374,11 +369,11 @@ class StragglersResult:
     no_effect: int
 
     def lines(self) -> tuple[str, ...]:
-        out = [Msg("Remove {plural} from {value} units of your choice.", plural=_plural(n, "{n} block", "{n} blocks"), value=t.value) for t, n in self.blocks if n]
+        out = [Msg("Remove {plural} from {value} units of your choice.", plural=Msg.plural(n, "{n} block", "{n} blocks"), value=t.value) for t, n in self.blocks if n]
         if self.retreats:
-            out.append(Msg("Retreat {plural} of your choice one hex.", plural=_plural(self.retreats, "{n} unit", "{n} units")))
+            out.append(Msg("Retreat {plural} of your choice one hex.", plural=Msg.plural(self.retreats, "{n} unit", "{n} units")))
         if self.no_effect:
-            out.append(Msg("{plural} with no effect.", plural=_plural(self.no_effect, "{n} die", "{n} dice")))
+            out.append(Msg("{plural} with no effect.", plural=Msg.plural(self.no_effect, "{n} die", "{n} dice")))
         return tuple(out)
 
 
@@ -416,7 +411,7 @@ def spend_stragglers(
             nothing += n
     spent = _pay(
         ledger, GloryKind.STRAGGLERS, dice_count * g.spend.stragglers_cost,
-        Msg("Stragglers: {plural} against the enemy", plural=_plural(dice_count, "{n} battle die", "{n} battle dice")), g.rule,
+        Msg("Stragglers: {plural} against the enemy", plural=Msg.plural(dice_count, "{n} battle die", "{n} battle dice")), g.rule,
         battle_id=battle_id,
     )
     return StragglersResult(spent, roll, tuple(blocks.items()), retreats, nothing)

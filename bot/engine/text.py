@@ -35,6 +35,11 @@ class Msg(str):
         return cls(escaped.join("{" + k + "}" for k in params), **params)
 
 
+    @classmethod
+    def plural(cls, n: int, one: str, many: str, /, **params: Any) -> Msg:
+        """``one`` or ``many`` (templates with ``{n}``) for ``n``: each form is its own catalogue entry."""
+        return cls(one if n == 1 else many, n=n, **params)  # i18n: passes a template on
+
     def to_json(self) -> dict[str, Any]:
         """The template and parameters as JSON (parameters that are not numbers become text)."""
         return {"t": self.template, "p": {k: _param_json(v) for k, v in self.params.items()}}

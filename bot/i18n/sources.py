@@ -41,8 +41,8 @@ def _code_files() -> Iterator[Path]:
 def _name(func: ast.expr) -> str | None:
     if isinstance(func, ast.Name):
         return func.id
-    if isinstance(func, ast.Attribute) and func.attr == "fail":  # scenario.py: at.fail("...")
-        return "fail"
+    if isinstance(func, ast.Attribute) and func.attr in ("fail", "plural"):  # at.fail("..."), Msg.plural(n, ...)
+        return func.attr
     return None
 
 
@@ -58,12 +58,12 @@ def code_texts() -> tuple[dict[str, list[str]], list[str]]:
             if not isinstance(node, ast.Call):
                 continue
             name = _name(node.func)
-            if not (name in CALLS or name in ("_plural", "require_phase") or (name == "fail" and rel in FAIL_FILES)):
+            if not (name in CALLS or name in ("plural", "require_phase") or (name == "fail" and rel in FAIL_FILES)):
                 continue
             if not node.args:
                 continue
-            extra = {"_plural": 1, "require_phase": 2}.get(name or "")
-            if extra is not None:  # _plural(n, "{n} die", "{n} dice"); require_phase(campaign, phase, "Scouting")
+            extra = {"plural": 1, "require_phase": 2}.get(name or "")
+            if extra is not None:  # Msg.plural(n, "{n} die", "{n} dice"); require_phase(campaign, phase, "Scouting")
                 for arg in node.args[extra:]:
                     if isinstance(arg, ast.Constant) and isinstance(arg.value, str):
                         found.setdefault(arg.value, []).append(f"{rel}:{node.lineno}")

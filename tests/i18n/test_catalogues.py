@@ -35,7 +35,7 @@ def test_the_sources_are_found_in_code_yaml_phases_and_the_model(texts) -> None:
     assert "Forced March order" in texts  # a modifier's reason
     assert "every battle reported" in texts  # what ends Phase 3 (MC-3)
     assert "forced_march" in texts and "forced march" in texts  # a model word, as value and as words
-    assert "{n} extra dice" in texts  # a plural form (glory.py _plural)
+    assert "{n} extra dice" in texts  # a plural form (Msg.plural in glory.py)
     assert len(texts) > 500
 
 
