@@ -14,7 +14,7 @@ import re
 from typing import Any
 
 from bot.engine.errors import EngineError
-from bot.engine.text import Msg
+from bot.engine.text import Msg, checked
 
 from . import es, it, text_es, text_it
 
@@ -63,12 +63,22 @@ def _tr(lang: str, text: Any) -> str:
         template = catalogue.get(text.template, text.template)
         params = {k: _tr(lang, v) if isinstance(v, str) else v for k, v in text.params.items()}
         try:
-            return template.format(**params)
-        except (KeyError, IndexError, ValueError):  # a faulty translation must not hide the message
+            return checked(template).format(**params)
+        except (KeyError, IndexError, ValueError):  # a faulty (or unsafe) translation must not hide the message
             return str(text)
     if isinstance(text, str):
         return catalogue.get(text, text)
     return str(text)
+
+
+def known_templates() -> frozenset[str]:
+    """Every message the code defines: the keys of the catalogues, which ``tests/i18n`` proves hold
+    every template of the code (``bot.i18n.sources``) and nothing else. Text read back from the
+    database or an upload is formatted only when its template is one of these."""
+    return _KNOWN
+
+
+_KNOWN = frozenset().union(*CATALOGUES.values())
 
 
 def tr_lines(lang: str, lines: Any) -> list[str]:

@@ -8,8 +8,9 @@ from sqlmodel import select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from bot.engine.rolls import BatchRoll, Roll, record_from_dict
-from bot.engine.text import Msg
+from bot.engine.text import Msg, UnknownMessage
 from bot.engine.verify import FORMAT
+from bot.i18n.text import known_templates
 from bot.store.models import Campaign, LogEntry, TurnSeed
 
 
@@ -33,10 +34,16 @@ async def log_event(
 
 
 def entry_text(entry: LogEntry) -> str:
-    """The entry's text: a Msg again when it was written as one (events) or is a roll; else as stored."""
+    """The entry's text: a Msg again when it was written as one (events) or is a roll; else as stored.
+
+    Only the code's own templates are formatted (:meth:`Msg.from_json`): an entry whose stored
+    template is not one of them is shown as its stored plain text."""
     data = entry.data or {}
     if "msg" in data:
-        return Msg.from_json(data["msg"])
+        try:
+            return Msg.from_json(data["msg"], known=known_templates())
+        except UnknownMessage:
+            return entry.text
     if entry.kind == "roll" and data.get("kind") in ("roll", "batch"):
         try:
             return str(record_from_dict(data))

@@ -106,13 +106,17 @@ def test_a_faulty_translation_falls_back_to_english(monkeypatch) -> None:
 
 
 def test_messages_survive_json_and_pickle() -> None:
-    inner = Msg("{n} extra dice", n=2)
-    text = Msg("{unit} rolls {dice} if it battles this turn", unit="Guard", dice=inner)
-    back = Msg.from_json(text.to_json())
+    from bot.engine.text import UnknownMessage
+    from bot.i18n.text import known_templates
+
+    inner = Msg.plural(2, "{n} extra die", "{n} extra dice")
+    text = Msg("{name} rolls {plural} if it battles this turn", name="Guard", plural=inner)
+    back = Msg.from_json(text.to_json(), known=known_templates())
     assert back == text and isinstance(back, Msg) and tr("it", back) == tr("it", text)
     assert pickle.loads(pickle.dumps(text)) == text
-    assert Msg.from_json({"t": "{missing}", "p": {}}) == "{missing}"
-    assert Msg.from_json("plain") == "plain"
+    for unreadable in ({"t": "{missing}", "p": {}}, "plain", {"t": "Not a message of the code", "p": {}}):
+        with pytest.raises(UnknownMessage):
+            Msg.from_json(unreadable, known=known_templates())
     error = pickle.loads(pickle.dumps(InvalidInput("Roll 1 to {most} dice, not {count}.", most=100, count=0)))
     assert str(error) == "Roll 1 to 100 dice, not 0."
 
