@@ -1,4 +1,4 @@
-"""Command line: ``python -m bot [run|verify FILE]``."""
+"""Command line: ``python -m bot [run|verify FILE|health|demo]``."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ from pathlib import Path
 
 from bot.engine.errors import VerificationError
 from bot.engine.verify import verify_log
-from bot.settings import Settings
+from bot.settings import Settings, SettingsError
 
 NO_TOKEN = """\
 Aide-de-Camp needs a Discord bot token to log in.
@@ -40,11 +40,26 @@ EXIT_USAGE = 2
 EXIT_NO_TOKEN = 78  # EX_CONFIG
 EXIT_BAD_TOKEN = 78  # EX_CONFIG too: the configuration is wrong either way
 EXIT_UNREACHABLE = 69  # EX_UNAVAILABLE
+EXIT_UNHEALTHY = 1
 
 UNREACHABLE = """\
 Cannot reach Discord (network error: {reason}).
 
   Check the machine's internet connection, proxy and DNS, then run again."""
+
+DISCORD_DOWN = """\
+Discord could not log the bot in: it answered HTTP {status} ({reason}), a problem on Discord's side.
+
+  Nothing is wrong with the token or this machine. Check https://discordstatus.com and run again
+  later (a supervisor such as Docker's restart policy can do it for you)."""
+
+BAD_SETTING = """\
+A setting in the environment (or .env) is wrong: {error}
+
+  See the table of variables in README.md."""
+
+HEALTH_MAX_AGE = 300.0
+"""Seconds: the watchdog writes the heartbeat every minute (the deadline interval)."""
 
 
 class KeyValueFormatter(logging.Formatter):
@@ -100,14 +115,19 @@ def cmd_run(args: argparse.Namespace) -> int:
     import aiohttp
     import discord
 
-    settings = Settings.from_env()
+    try:
+        settings = Settings.from_env()
+    except SettingsError as exc:
+        print(BAD_SETTING.format(error=exc), file=sys.stderr)
+        return EXIT_NO_TOKEN
     if not settings.discord_token:
         print(NO_TOKEN, file=sys.stderr)
         return EXIT_NO_TOKEN
     configure_logging(secrets=[settings.discord_token])
     log = logging.getLogger("adc.cli")
-    log.info("event=starting database=%s shard=%s dev_guild=%s", _safe_url(settings.database_url), settings.shard,
-             settings.dev_guild)
+    log.info("event=starting database=%s shard=%s shard_count=%s shard_ids=%s dev_guild=%s",
+             _safe_url(settings.database_url), settings.shard, settings.shard_count,
+             ",".join(map(str, settings.shard_ids)) if settings.shard_ids is not None else "all", settings.dev_guild)
     try:
         asyncio.run(_run_bot(settings))
     except discord.LoginFailure:
@@ -120,6 +140,11 @@ def cmd_run(args: argparse.Namespace) -> int:
     except (aiohttp.ClientConnectionError, discord.GatewayNotFound) as exc:
         log.error("event=unreachable reason=%s", type(exc).__name__)
         print(UNREACHABLE.format(reason=type(exc).__name__), file=sys.stderr)
+        return EXIT_UNREACHABLE
+    except discord.DiscordServerError as exc:  # 5xx, after discord.py's own retries
+        log.error("event=unreachable reason=server_error status=%s", exc.status)
+        print(DISCORD_DOWN.format(status=exc.status, reason=getattr(exc.response, "reason", None) or "server error"),
+              file=sys.stderr)
         return EXIT_UNREACHABLE
     except KeyboardInterrupt:
         log.info("event=stopped reason=interrupt")
@@ -156,6 +181,35 @@ def cmd_verify(args: argparse.Namespace) -> int:
     return 0 if report.ok else 1
 
 
+def cmd_health(args: argparse.Namespace) -> int:
+    """Healthy (0) when the bot's heartbeat file is younger than ``--max-age`` seconds; no Discord needed."""
+    import time
+
+    if args.file:
+        path = Path(args.file)
+    else:
+        try:
+            path = Settings.from_env().heartbeat_file
+        except SettingsError as exc:
+            print(f"unhealthy: {exc}", file=sys.stderr)
+            return EXIT_UNHEALTHY
+    try:
+        age = time.time() - path.stat().st_mtime
+        beat = json.loads(path.read_text(encoding="utf-8"))
+    except OSError:
+        print(f"unhealthy: no heartbeat at {path} (is the bot running?)", file=sys.stderr)
+        return EXIT_UNHEALTHY
+    except json.JSONDecodeError:
+        beat = {}
+    loops = beat.get("loops") if isinstance(beat, dict) else None
+    detail = f"pid={beat.get('pid')} ready={beat.get('ready')} loops={loops}" if isinstance(beat, dict) else ""
+    if age > args.max_age:
+        print(f"unhealthy: the heartbeat is {age:.0f} s old (more than {args.max_age:.0f} s) {detail}", file=sys.stderr)
+        return EXIT_UNHEALTHY
+    print(f"healthy: heartbeat {age:.0f} s ago {detail}")
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="python -m bot", description="Aide-de-Camp, the map-campaign bot.")
     sub = parser.add_subparsers(dest="command")
@@ -164,6 +218,10 @@ def build_parser() -> argparse.ArgumentParser:
     verify = sub.add_parser("verify", help="re-derive every roll of an exported roll log from its turn seeds")
     verify.add_argument("file", help="a roll log or campaign export (JSON)")
     verify.set_defaults(func=cmd_verify)
+    health = sub.add_parser("health", help="exit 0 when the running bot's heartbeat file is fresh (for HEALTHCHECK)")
+    health.add_argument("--file", help="the heartbeat file (default: ADC_HEARTBEAT, or heartbeat in ADC_DATA_DIR)")
+    health.add_argument("--max-age", type=float, default=HEALTH_MAX_AGE, help="seconds (default %(default)s)")
+    health.set_defaults(func=cmd_health)
     # Listed for --help; main() hands its arguments to bot.demo's own parser.
     sub.add_parser("demo", help="play scripted turns offline: a PNG per phase and a Markdown log (demo --help)")
     return parser

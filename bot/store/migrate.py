@@ -9,6 +9,7 @@ from alembic import command
 from alembic.config import Config
 from alembic.runtime.migration import MigrationContext
 from alembic.script import ScriptDirectory
+from sqlalchemy import text
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 MIGRATIONS = Path(__file__).resolve().parent / "migrations"
@@ -43,9 +44,26 @@ def _run(connection: Any, target: str, action: str) -> None:
         command.downgrade(cfg, target)
 
 
+MIGRATION_LOCK = 0x41444301
+"""PostgreSQL advisory lock key: several bot processes starting at once migrate one after another."""
+
+
 async def upgrade(engine: AsyncEngine, target: str = "head") -> None:
-    async with engine.begin() as conn:
-        await conn.run_sync(_run, target, "upgrade")
+    """Upgrade to ``target`` holding the database's write lock (SQLite ``BEGIN IMMEDIATE``, PostgreSQL
+    an advisory lock), so processes that start together do not run the same migration twice."""
+    from .db import _WRITING
+
+    token = _WRITING.set(True)
+    try:
+        async with engine.begin() as conn:
+            _WRITING.reset(token)
+            token = None
+            if conn.dialect.name == "postgresql":
+                await conn.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": MIGRATION_LOCK})
+            await conn.run_sync(_run, target, "upgrade")
+    finally:
+        if token is not None:
+            _WRITING.reset(token)
 
 
 async def downgrade(engine: AsyncEngine, target: str) -> None:

@@ -316,6 +316,27 @@ class Snapshot(SQLModel, table=True):
     created_at: dt.datetime = _ts()
 
 
+class ErrorRecord(SQLModel, table=True):
+    """An unexpected error a member (or the scheduler) ran into, by the id they were shown: what
+    failed, where and when, for ``/about`` (a GM looks up ids of their own campaign). Not part of a
+    campaign's state (never exported or snapshotted); pruned by age and count
+    (:func:`bot.services.operations.record_error`)."""
+
+    __tablename__ = "error_record"
+
+    id: int | None = Field(default=None, primary_key=True)
+    error_id: str = Field(max_length=16, unique=True)
+    campaign_id: int | None = Field(default=None, index=True)
+    """No foreign key: the record outlives nothing it points at, and never blocks a campaign's rows."""
+    guild_id: int | None = Field(default=None, sa_type=sa.BigInteger)
+    user_id: int | None = Field(default=None, sa_type=sa.BigInteger)
+    command: str = Field(max_length=100)
+    """The command, button (custom id) or background job (deadlines, reminders, backups)."""
+    kind: str = Field(max_length=100)
+    """The exception's type name (never its message: it may hold anything)."""
+    created_at: dt.datetime = Field(default_factory=utcnow, sa_type=UTCDateTime, nullable=False, index=True)
+
+
 # Tables whose rows make up a campaign's state, in insertion order (parents first).
 STATE_TABLES: tuple[type[SQLModel], ...] = (
     TurnSeed, SideRow, Player, MapSquare, ForceRow, LeaderRow, LeaderEvent, UnitRow, Declaration,

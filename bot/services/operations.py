@@ -1,0 +1,77 @@
+"""Operations: the records behind the error ids members are shown, and the counts ``/about`` shows.
+
+An unexpected error is logged with a short id, which the member reads; :func:`record_error` keeps
+that id with its campaign, command, time and exception type (never the message), so the GM of that
+campaign can look it up (:func:`find_error`). Records are bounded: each new one prunes those older
+than :data:`KEEP_FOR` and all but the newest :data:`KEEP_AT_MOST`.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from dataclasses import dataclass
+
+from sqlalchemy import func
+from sqlmodel import delete, select
+
+from bot.services.actors import Actor, is_gm
+from bot.services.errors import NotFound
+from bot.store.db import Database
+from bot.store.models import Campaign, ErrorRecord
+
+KEEP_FOR = dt.timedelta(days=30)
+KEEP_AT_MOST = 10_000
+_ID = re.compile(r"[0-9a-f]{4,16}")
+
+
+@dataclass(frozen=True)
+class ErrorInfo:
+    error_id: str
+    campaign_id: int
+    campaign_name: str
+    command: str
+    kind: str
+    at: dt.datetime
+
+
+async def record_error(db: Database, error_id: str, *, command: str, kind: str, campaign_id: int | None = None,
+                       guild_id: int | None = None, user_id: int | None = None,
+                       now: dt.datetime | None = None) -> None:
+    """Keep an error id with what failed where; prune the old records in the same transaction."""
+    now = now or dt.datetime.now(dt.UTC)
+    async with db.transaction() as s:
+        s.add(ErrorRecord(error_id=error_id[:16], campaign_id=campaign_id, guild_id=guild_id, user_id=user_id,
+                          command=command[:100], kind=kind[:100], created_at=now))
+        await s.flush()
+        await s.exec(delete(ErrorRecord).where(ErrorRecord.created_at < now - KEEP_FOR))  # type: ignore[call-overload]
+        cutoff = (await s.exec(select(ErrorRecord.id).order_by(ErrorRecord.id.desc())  # type: ignore[union-attr]
+                               .offset(KEEP_AT_MOST).limit(1))).first()
+        if cutoff is not None:
+            await s.exec(delete(ErrorRecord).where(ErrorRecord.id <= cutoff))  # type: ignore[call-overload, operator]
+
+
+async def find_error(db: Database, error_id: str, actor: Actor) -> ErrorInfo:
+    """The record of ``error_id``, for the GM of the campaign it happened in (anyone else, and an
+    id of no campaign, is told there is no such error: records never leak across campaigns)."""
+    wanted = error_id.strip().strip("`").lower()
+    missing = NotFound("There is no error {error_id!r} in a campaign you run (ids are kept for 30 days).",
+                       error_id=error_id.strip()[:20])
+    if not _ID.fullmatch(wanted):
+        raise missing
+    async with db.sessions() as s:
+        row = (await s.exec(select(ErrorRecord).where(ErrorRecord.error_id == wanted))).first()
+        if row is None or row.campaign_id is None:
+            raise missing
+        campaign = (await s.exec(select(Campaign).where(Campaign.id == row.campaign_id))).first()
+        if campaign is None or not is_gm(campaign, actor):
+            raise missing
+        return ErrorInfo(row.error_id, row.campaign_id, campaign.name, row.command, row.kind, row.created_at)
+
+
+async def campaign_counts(db: Database) -> tuple[int, int]:
+    """(active campaigns, all campaigns) in the database."""
+    async with db.sessions() as s:
+        total = (await s.exec(select(func.count()).select_from(Campaign))).one()
+        active = (await s.exec(select(func.count()).select_from(Campaign).where(Campaign.status == "active"))).one()
+        return int(active), int(total)
