@@ -1,8 +1,10 @@
 """Scenarios: the YAML a campaign starts from (map, sides, Forces, schedule, options).
 
 Parsing is pure: text in, a validated :class:`Scenario` out, or an :class:`InvalidInput` naming
-the field, the square and what is allowed. Uploaded files are size-limited and read with
-``yaml.safe_load`` (no tags, no objects).
+the field, the square and what is allowed. Uploaded files are read with ``yaml.safe_load`` (no tags,
+no objects, no aliases; :mod:`bot.engine.uploads`), and everything a few KB could multiply into
+seconds of work or megabytes of memory is bounded by :data:`LIMITS`, checked before that work:
+a refusal names the limit. The work is CPU-bound: the bot runs it off the event loop.
 """
 
 from __future__ import annotations
@@ -20,22 +22,52 @@ from bot.engine.errors import InvalidInput
 from bot.engine.grid import COMPASS, CampaignMap
 from bot.engine.model import Cell, Climate, Feature, Order, Quality, Square, Terrain, UnitType
 from bot.engine.text import Msg
+from bot.engine.uploads import MAX_DEPTH, UploadProblem, bad_character, bad_character_msg, load_yaml
 
-MAX_BYTES = 512 * 1024
+
+@dataclass(frozen=True)
+class ScenarioLimits:
+    """The most a scenario may hold (docs/scenario-format.md, "Limits"). Each is checked before the
+    work it bounds (a list's length before its items are read, a range's size before it is
+    expanded), and its refusal names it. Sized so that the largest legal scenario is parsed in about
+    a second and its campaign created without holding up the bot (``bench/upload.py``)."""
+
+    file_bytes: int = 512 * 1024
+    """The file, in bytes."""
+    map_side: int = 100
+    """Squares across and down (``map.width``, ``map.height``)."""
+    squares_per_field: int = 10_000
+    """Squares one field names, ranges expanded (``map.roads``, ``map.terrain.forest``, one river...)."""
+    squares_total: int = 40_000
+    """Squares all the fields name together, ranges expanded (``rows`` not counted)."""
+    legend: int = 64
+    """Entries of ``map.legend``."""
+    sides: int = 8
+    forces: int = 500
+    """Forces in all: at the start and reinforcements."""
+    units_per_force: int = 50
+    units: int = 5_000
+    """Units in all."""
+    name: int = 100
+    """Characters of a name (the scenario's, a side's, a Force's, a leader's, a unit's)."""
+    nation: int = 40
+    key: int = 32
+    description: int = 4_000
+    depth: int = MAX_DEPTH
+    """Levels of lists and mappings (bot/engine/uploads.py)."""
+
+
+LIMITS = ScenarioLimits()
+START_DATE_RANGE = (dt.date(1600, 1, 1), dt.date(2100, 12, 31))
+"""The first and last start date allowed: a campaign may then run for hundreds of thousands of turns
+before its calendar could leave the years Python counts (1 to 9999)."""
+MAX_BYTES = LIMITS.file_bytes
 KEY_RE = re.compile(r"^[a-z0-9][a-z0-9_-]{0,31}$")
 COLOUR_RE = re.compile(r"^#[0-9a-fA-F]{6}$")
 SCENARIO_DIR = Path(__file__).resolve().parent.parent / "assets" / "maps"
 
-class _ScenarioLoader(yaml.SafeLoader):
-    """safe_load without aliases: ``*name`` lets a few KB expand into gigabytes (a 'billion laughs')."""
 
-    def compose_node(self, parent: Any, index: Any) -> Any:
-        if self.check_event(yaml.events.AliasEvent):
-            event = self.peek_event()
-            raise yaml.composer.ComposerError(None, None, "YAML aliases (*name) are not allowed in a scenario",
-                                              event.start_mark)
-        return super().compose_node(parent, index)
-
+_OPEN = Cell()
 
 DEFAULT_LEGEND = {
     ".": "open", "c": "cultivated", "f": "forest", "h": "hill", "m": "mountain", "s": "swamp",
@@ -114,7 +146,7 @@ class _At:
         self.path = path
 
     def __truediv__(self, part: object) -> _At:
-        p = f"[{part}]" if isinstance(part, int) else str(part)
+        p = f"[{part}]" if isinstance(part, int) else str(_clip(str(part)))
         return _At(f"{self.path}{p}" if isinstance(part, int) or not self.path else f"{self.path}.{p}")
 
     def fail(self, what: str, /, **params: object) -> InvalidInput:
@@ -134,17 +166,26 @@ def _list(v: Any, at: _At) -> list[Any]:
     return v
 
 
-def _str(v: Any, at: _At, *, max_len: int = 100) -> str:
+def _str(v: Any, at: _At, *, max_len: int = LIMITS.name) -> str:
     if not isinstance(v, str) or not v.strip():
-        raise at.fail("expected text, got {v!r}", v=v)
+        raise at.fail("expected text, got {v!r}", v=_clip(v))
     if len(v) > max_len:
         raise at.fail("at most {max_len} characters, got {n_v}", max_len=max_len, n_v=len(v))
+    if (char := bad_character(v)) is not None:
+        raise at.fail(bad_character_msg(char))  # i18n: passes a template on
     return v.strip()
+
+
+def _clip(v: Any) -> Any:
+    """A value short enough to quote in a message."""
+    if isinstance(v, str):
+        return v if len(v) <= 40 else v[:40] + "…"
+    return v if v is None or isinstance(v, int | float | dt.date) else type(v).__name__
 
 
 def _int(v: Any, at: _At, low: int, high: int) -> int:
     if isinstance(v, bool) or not isinstance(v, int):
-        raise at.fail("expected a whole number, got {v!r}", v=v)
+        raise at.fail("expected a whole number, got {v!r}", v=_clip(v))
     if not low <= v <= high:
         raise at.fail("{v} is out of range: {low} to {high}", v=v, low=low, high=high)
     return v
@@ -152,7 +193,7 @@ def _int(v: Any, at: _At, low: int, high: int) -> int:
 
 def _bool(v: Any, at: _At) -> bool:
     if not isinstance(v, bool):
-        raise at.fail("expected true or false, got {v!r}", v=v)
+        raise at.fail("expected true or false, got {v!r}", v=_clip(v))
     return v
 
 
@@ -160,17 +201,19 @@ def _enum(kind: Any, v: Any, at: _At) -> Any:
     try:
         return kind(str(v).strip().lower())
     except ValueError:
-        raise at.fail("unknown value {v!r}; allowed: {values}", v=v, values=', '.join(m.value for m in kind)) from None
+        raise at.fail("unknown value {v!r}; allowed: {values}", v=_clip(v), values=', '.join(m.value for m in kind)) from None
 
 
 def _key(v: Any, at: _At) -> str:
-    s = _str(v, at, max_len=32)
+    s = _str(v, at, max_len=LIMITS.key)
     if not KEY_RE.match(s):
         raise at.fail("{s!r} is not a key: lowercase letters, digits, '-' and '_', up to 32", s=s)
     return s
 
 
 def _square(cmap_w: int, cmap_h: int, v: Any, at: _At) -> Square:
+    if not isinstance(v, str | int):
+        raise at.fail("expected a square like D4, got {name}", name=type(v).__name__)
     try:
         sq = Square.parse(str(v))
     except InvalidInput as exc:
@@ -180,41 +223,63 @@ def _square(cmap_w: int, cmap_h: int, v: Any, at: _At) -> Square:
     return sq
 
 
-def _squares(w: int, h: int, v: Any, at: _At) -> list[Square]:
-    """A list of squares and ranges (``A1:D8``)."""
+class _Budget:
+    """Squares the fields may still name, ranges expanded (:attr:`ScenarioLimits.squares_total`)."""
+
+    def __init__(self) -> None:
+        self.left = LIMITS.squares_total
+
+
+def _squares(w: int, h: int, v: Any, at: _At, budget: _Budget) -> list[Square]:
+    """A list of squares and ranges (``A1:D8``), counted against the field's and the scenario's
+    budgets before a range is expanded."""
     items = v if isinstance(v, list) else [v]
+    field_left = LIMITS.squares_per_field
     out: list[Square] = []
     for i, item in enumerate(items):
-        text = str(item)
-        if ":" in text:
-            a, b = (_square(w, h, p, at / i) for p in text.split(":", 1))
-            out += [
-                Square(c, r)
-                for r in range(min(a.row, b.row), max(a.row, b.row) + 1)
-                for c in range(min(a.col, b.col), max(a.col, b.col) + 1)
-            ]
+        if isinstance(item, str) and ":" in item:
+            a, b = (_square(w, h, p, at / i) for p in item.split(":", 1))
+            n = (abs(a.col - b.col) + 1) * (abs(a.row - b.row) + 1)
         else:
-            out.append(_square(w, h, text, at / i))
+            a = b = _square(w, h, item, at / i)
+            n = 1
+        if n > field_left:
+            raise (at / i).fail("this field names more than {limit:,} squares (ranges counted square by square)",
+                                limit=LIMITS.squares_per_field)
+        if n > budget.left:
+            raise (at / i).fail("the map's fields name more than {limit:,} squares in all (ranges counted square by "
+                                "square)", limit=LIMITS.squares_total)
+        field_left -= n
+        budget.left -= n
+        out += [
+            Square(c, r)
+            for r in range(min(a.row, b.row), max(a.row, b.row) + 1)
+            for c in range(min(a.col, b.col), max(a.col, b.col) + 1)
+        ]
     return out
 
 
 def parse_scenario_text(text: str | bytes, *, key: str = "uploaded") -> Scenario:
-    """Parse an uploaded or bundled scenario; every problem names its field."""
-    if len(text) > MAX_BYTES:
-        raise InvalidInput("The scenario file is {n_text:,} bytes: at most {max_bytes:,} are accepted.", n_text=len(text), max_bytes=MAX_BYTES)
+    """Parse an uploaded or bundled scenario; every problem names its field. CPU-bound (up to about a
+    second for the largest legal scenario): the bot calls it off the event loop."""
+    if len(text) > LIMITS.file_bytes:
+        raise InvalidInput("The scenario file is {n_text:,} bytes: at most {max_bytes:,} are accepted.", n_text=len(text), max_bytes=LIMITS.file_bytes)
     if isinstance(text, bytes):
         try:
             text = text.decode("utf-8")
         except UnicodeDecodeError:
             raise InvalidInput("The scenario file is not UTF-8 text.") from None
     try:
-        data = yaml.load(text, Loader=_ScenarioLoader)
+        data = load_yaml(text)
+    except UploadProblem as p:
+        if p.line:
+            raise InvalidInput("Scenario field {field} (line {line}): {what}", field=p.field or "(top)", line=p.line,
+                               what=p.what) from None
+        raise InvalidInput("Scenario field {field}: {what}", field=p.field or "(top)", what=p.what) from None
     except yaml.YAMLError as exc:
         where = getattr(exc, "problem_mark", None)
         line = f" (line {where.line + 1})" if where else ""
         raise InvalidInput("The scenario is not valid YAML{line}: {value}", line=line, value=getattr(exc, 'problem', None) or exc) from None
-    except ValueError as exc:  # e.g. an unquoted impossible date: 1805-13-45
-        raise InvalidInput("The scenario has a value YAML cannot read ({exc}); quote dates like '1805-10-07'.", exc=exc) from None
     return parse_scenario(data, key=key)
 
 
@@ -234,23 +299,31 @@ def parse_scenario(data: Any, *, key: str = "uploaded") -> Scenario:
             raise (top / "start_date").fail("{start!r} is not a date like 1805-09-25", start=start) from None
     if not isinstance(start, dt.date):
         raise (top / "start_date").fail("expected a date like 1805-09-25")
+    if isinstance(start, dt.datetime):
+        start = start.date()
+    first, last = START_DATE_RANGE
+    if not first <= start <= last:
+        raise (top / "start_date").fail("{start} is not allowed: a start date from {first} to {last}", start=start,
+                                        first=first, last=last)
 
-    cmap, sight = _parse_map(d.get("map"), top / "map")
+    budget = _Budget()
+    cmap, sight = _parse_map(d.get("map"), top / "map", budget)
     w, h = cmap.width, cmap.height
 
     sides: list[SideSpec] = []
-    for i, s in enumerate(_list(d.get("sides"), top / "sides")):
+    side_list = _list(d.get("sides"), top / "sides")
+    if len(side_list) > LIMITS.sides:
+        raise (top / "sides").fail("at most {limit} sides", limit=LIMITS.sides)
+    for i, s in enumerate(side_list):
         at = top / "sides" / i
         s = _map(s, at)
         colour = _str(s.get("colour", "#808080"), at / "colour", max_len=7)
         if not COLOUR_RE.match(colour):
             raise (at / "colour").fail("{colour!r} is not a colour like #1f4e9c", colour=colour)
         sides.append(SideSpec(_key(s.get("key"), at / "key"), _str(s.get("name"), at / "name"), colour,
-                              _str(s["nation"], at / "nation", max_len=40) if s.get("nation") else ""))
+                              _str(s["nation"], at / "nation", max_len=LIMITS.nation) if s.get("nation") else ""))
     if len(sides) < 2:
         raise (top / "sides").fail("a campaign needs at least two sides")
-    if len(sides) > 8:
-        raise (top / "sides").fail("at most 8 sides")
     side_keys = [s.key for s in sides]
     if len(set(side_keys)) != len(side_keys):
         raise (top / "sides").fail("side keys must differ: {side_keys}", side_keys=side_keys)
@@ -259,21 +332,26 @@ def parse_scenario(data: Any, *, key: str = "uploaded") -> Scenario:
 
     forces: list[ForceSpec] = []
     where: list[_At] = []
-    for i, f in enumerate(_list(d.get("forces"), top / "forces")):
-        forces.append(_parse_force(f, top / "forces" / i, w, h, side_keys, None))
+    starting = _list(d.get("forces"), top / "forces")
+    later = _list(d.get("reinforcements", []), top / "reinforcements")
+    for what, given in (("forces", len(starting)), ("reinforcements", len(starting) + len(later))):
+        if given > LIMITS.forces:
+            raise (top / what).fail("at most {limit:,} Forces in all (at the start and reinforcements), got {n:,}",
+                                    limit=LIMITS.forces, n=given)
+    units = _Units()
+    for i, f in enumerate(starting):
+        forces.append(_parse_force(f, top / "forces" / i, w, h, side_keys, None, units))
         where.append(top / "forces" / i)
-    for i, r in enumerate(_list(d.get("reinforcements", []), top / "reinforcements")):
+    for i, r in enumerate(later):
         at = top / "reinforcements" / i
         r = _map(r, at)
         turn = _int(r.get("turn"), at / "turn", 2, 1000)
-        forces.append(_parse_force(r.get("force"), at / "force", w, h, side_keys, turn))
+        forces.append(_parse_force(r.get("force"), at / "force", w, h, side_keys, turn, units))
         where.append(at / "force")
     _check_unique(forces, top)
     for f, at in zip(forces, where, strict=True):
         if cmap.cell(f.square).terrain.is_water:
             raise (at / "square").fail("{square} is water: Forces start on land", square=f.square)
-    if len(forces) > 2000:
-        raise (top / "forces").fail("at most 2,000 Forces")
 
     supply = {}
     for k, v in _map(d.get("supply", {}), top / "supply").items():
@@ -284,32 +362,39 @@ def parse_scenario(data: Any, *, key: str = "uploaded") -> Scenario:
     description = d.get("description", "")
     if not isinstance(description, str):  # a list (or an alias bomb) would be expanded by str()
         raise (top / "description").fail("expected text, got {name}", name=type(description).__name__)
-    if len(description) > 4000:
-        raise (top / "description").fail("at most 4,000 characters, got {n_description:,}", n_description=len(description))
+    if len(description) > LIMITS.description:
+        raise (top / "description").fail("at most {limit:,} characters, got {n_description:,}", limit=LIMITS.description,
+                                          n_description=len(description))
+    if (char := bad_character(description)) is not None:
+        raise (top / "description").fail(bad_character_msg(char))  # i18n: passes a template on
     return Scenario(key, name, description.strip(), climate, start, cmap, sight,
                     tuple(sides), tuple(forces), supply, dict(options))
 
 
-def _parse_map(v: Any, at: _At) -> tuple[CampaignMap, int]:
+def _parse_map(v: Any, at: _At, budget: _Budget) -> tuple[CampaignMap, int]:
     m = _map(v, at)
-    w = _int(m.get("width"), at / "width", 2, 200)
-    h = _int(m.get("height"), at / "height", 2, 200)
+    w = _int(m.get("width"), at / "width", 2, LIMITS.map_side)
+    h = _int(m.get("height"), at / "height", 2, LIMITS.map_side)
     adjacency = _int(m.get("adjacency", 8), at / "adjacency", 4, 8)
     if adjacency not in (4, 8):
         raise (at / "adjacency").fail("8 (default) or 4 (RU-11)")
     sight = _int(m.get("sight", 2), at / "sight", 0, 20)
     terrain: dict[Square, Terrain] = {}
     legend = dict(DEFAULT_LEGEND)
-    for ch, t in _map(m.get("legend", {}), at / "legend").items():
-        if len(str(ch)) != 1:
-            raise (at / "legend").fail("legend keys are single characters, got {ch!r}", ch=ch)
+    given_legend = _map(m.get("legend", {}), at / "legend")
+    if len(given_legend) > LIMITS.legend:
+        raise (at / "legend").fail("at most {limit} entries", limit=LIMITS.legend)
+    for ch, t in given_legend.items():
+        if not isinstance(ch, str) or len(ch) != 1:
+            raise (at / "legend").fail("legend keys are single characters, got {ch!r}", ch=_clip(ch))
         legend[str(ch)] = _enum(Terrain, t, at / "legend" / str(ch)).value
     if "rows" in m:
         rows = _list(m["rows"], at / "rows")
         if len(rows) != h:
             raise (at / "rows").fail("{n_rows} rows given for a map {h} squares high", n_rows=len(rows), h=h)
         for r, line in enumerate(rows):
-            line = str(line)
+            if not isinstance(line, str):
+                raise (at / "rows" / r).fail("expected text, got {v!r}", v=_clip(line))
             if len(line) != w:
                 raise (at / "rows" / r).fail("row {r} has {n_line} characters for a map {w} squares wide", r=r + 1, n_line=len(line), w=w)
             for c, ch in enumerate(line):
@@ -318,7 +403,7 @@ def _parse_map(v: Any, at: _At) -> tuple[CampaignMap, int]:
                 terrain[Square(c, r)] = Terrain(legend[ch])
     for t, squares in _map(m.get("terrain", {}), at / "terrain").items():
         kind = _enum(Terrain, t, at / "terrain")
-        for sq in _squares(w, h, squares, at / "terrain" / str(t)):
+        for sq in _squares(w, h, squares, at / "terrain" / str(t), budget):
             terrain[sq] = kind
     features: dict[Square, set[Feature]] = {}
     flow: dict[Square, str] = {}
@@ -327,22 +412,22 @@ def _parse_map(v: Any, at: _At) -> tuple[CampaignMap, int]:
         river = _map(river, rat)
         direction = str(river.get("flow", "")).upper() or None
         if direction is not None and direction not in COMPASS:
-            raise (rat / "flow").fail("{direction!r} is not a direction: {compass}", direction=direction, compass=', '.join(COMPASS))
-        for sq in _squares(w, h, river.get("squares", []), rat / "squares"):
+            raise (rat / "flow").fail("{direction!r} is not a direction: {compass}", direction=_clip(direction), compass=', '.join(COMPASS))
+        for sq in _squares(w, h, river.get("squares", []), rat / "squares", budget):
             features.setdefault(sq, set()).add(Feature.RIVER)
             if direction:
                 flow[sq] = direction
     for name, feat in (("roads", Feature.ROAD), ("tracks", Feature.CARAVAN_TRACK), ("bridges", Feature.BRIDGE),
                        ("rapids", Feature.RAPIDS), ("reefs", Feature.REEFS)):
-        for sq in _squares(w, h, m.get(name, []), at / name):
+        for sq in _squares(w, h, m.get(name, []), at / name, budget):
             features.setdefault(sq, set()).add(feat)
     territory: dict[Square, str] = {}
     for side, squares in _map(m.get("territories", {}), at / "territories").items():
-        for sq in _squares(w, h, squares, at / "territories" / str(side)):
+        for sq in _squares(w, h, squares, at / "territories" / str(side), budget):
             territory[sq] = str(side)
     stronghold: dict[Square, str] = {}
     for side, squares in _map(m.get("strongholds", {}), at / "strongholds").items():
-        for sq in _squares(w, h, squares, at / "strongholds" / str(side)):
+        for sq in _squares(w, h, squares, at / "strongholds" / str(side), budget):
             stronghold[sq] = str(side)
     capitals: dict[str, Square] = {}
     for side, sq in _map(m.get("capitals", {}), at / "capitals").items():
@@ -351,10 +436,12 @@ def _parse_map(v: Any, at: _At) -> tuple[CampaignMap, int]:
             raise (at / "capitals" / str(side)).fail("{capitals} must be one of {side}'s strongholds", capitals=capitals[str(side)], side=side)
     cells: dict[Square, Cell] = {}
     for sq in set(terrain) | set(features) | set(territory) | set(stronghold):
-        cells[sq] = Cell(
+        cell = Cell(
             terrain.get(sq, Terrain.OPEN), frozenset(features.get(sq, ())), territory.get(sq), stronghold.get(sq),
             capitals.get(stronghold.get(sq, "")) == sq, flow.get(sq),
         )
+        if cell != _OPEN:  # a square with nothing on it is open ground anyway: not stored
+            cells[sq] = cell
     return CampaignMap(w, h, cells, adjacency), sight
 
 
@@ -365,14 +452,28 @@ def _check_side_refs(cmap: CampaignMap, side_keys: list[str], at: _At) -> None:
                 raise (at / what).fail("{sq} names unknown side {side!r}; sides: {side_keys}", sq=sq, side=side, side_keys=', '.join(side_keys))
 
 
-def _parse_force(v: Any, at: _At, w: int, h: int, sides: list[str], arrives: int | None) -> ForceSpec:
+class _Units:
+    """Units the scenario may still hold (:attr:`ScenarioLimits.units`)."""
+
+    def __init__(self) -> None:
+        self.left = LIMITS.units
+
+
+def _parse_force(v: Any, at: _At, w: int, h: int, sides: list[str], arrives: int | None, count: _Units) -> ForceSpec:
     f = _map(v, at)
     side = _str(f.get("side"), at / "side")
     if side not in sides:
         raise (at / "side").fail("unknown side {side!r}; sides: {sides}", side=side, sides=', '.join(sides))
     leader = _map(f.get("leader"), at / "leader")
     units = []
-    for i, u in enumerate(_list(f.get("units"), at / "units")):
+    given = _list(f.get("units"), at / "units")
+    if len(given) > LIMITS.units_per_force:
+        raise (at / "units").fail("at most {limit} units in a Force, got {n:,}", limit=LIMITS.units_per_force,
+                                  n=len(given))
+    if len(given) > count.left:
+        raise (at / "units").fail("at most {limit:,} units in all", limit=LIMITS.units)
+    count.left -= len(given)
+    for i, u in enumerate(given):
         uat = at / "units" / i
         u = _map(u, uat)
         units.append(UnitSpec(

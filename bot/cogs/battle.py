@@ -12,6 +12,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot import formatting as fmt
+from bot.engine import uploads
 from bot.engine.errors import InvalidInput
 from bot.engine.rolls import BatchRoll, Roll
 from bot.i18n import t
@@ -39,18 +40,9 @@ MAX_REPORT_BYTES = 64 * 1024
 MODAL_TEXT = 4000
 
 
-class _NoAliasLoader(yaml.SafeLoader):
-    """``yaml.safe_load`` without anchors and aliases (no "billion laughs" in a 64 KB upload)."""
-
-    def compose_node(self, parent: Any, index: Any) -> Any:
-        if self.check_event(yaml.AliasEvent):
-            raise yaml.composer.ComposerError(None, None, "anchors and aliases are not allowed",
-                                              self.peek_event().start_mark)
-        return super().compose_node(parent, index)
-
-
 def load_report_text(raw: str | bytes) -> Any:
-    """A battle report as plain data from YAML or JSON text (size-limited); the engine checks the rest."""
+    """A battle report as plain data from YAML or JSON text (size-limited, nested at most
+    :data:`~bot.engine.uploads.MAX_DEPTH` deep, clean characters only); the engine checks the rest."""
     if len(raw) > MAX_REPORT_BYTES:
         raise InvalidInput("The report is {n_raw:,} bytes: at most {max_report_bytes:,} are accepted.", n_raw=len(raw), max_report_bytes=MAX_REPORT_BYTES)
     if isinstance(raw, bytes):
@@ -63,8 +55,8 @@ def load_report_text(raw: str | bytes) -> Any:
         raise InvalidInput("The report is empty: give the sides, outcomes and losses (YAML or JSON).")
     try:
         if text.startswith("{"):
-            return json.loads(text)
-        return yaml.load(text, Loader=_NoAliasLoader)  # a SafeLoader subclass
+            return uploads.load_json(text)
+        return uploads.load_yaml(text)
     except json.JSONDecodeError as exc:
         raise InvalidInput("The report is not valid JSON (line {lineno}): {msg}.", lineno=exc.lineno, msg=exc.msg) from None
     except yaml.YAMLError as exc:

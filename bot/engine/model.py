@@ -218,6 +218,13 @@ class Force:
         return sum(u.sp for u in self.units)
 
 
+SQUARE_LETTERS = 3
+"""At most this many column letters in a square name (``ZZ`` is column 702, the widest map)."""
+SQUARE_DIGITS = 4
+"""At most this many row digits in a square name."""
+_LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+
+
 @dataclass(frozen=True, slots=True, order=True)
 class Square:
     """A map square, named like a spreadsheet cell (``D4``, ``AA12``); col and row from 0."""
@@ -231,17 +238,24 @@ class Square:
 
     @classmethod
     def parse(cls, text: str) -> Square:
-        raw = str(text).strip().upper()
-        letters = "".join(ch for ch in raw if ch.isalpha())
+        """``D4`` -> Square(3, 3). Only ASCII letters then ASCII digits, at most
+        :data:`SQUARE_LETTERS` and :data:`SQUARE_DIGITS` of them: a superscript or fullwidth digit,
+        a letter of another script or a row of thousands of digits is not a square name."""
+        raw = str(text).strip()
+        shown = raw if len(raw) <= 12 else raw[:12] + "…"
+        letters = raw[: len(raw) - len(raw.lstrip(_LETTERS))] if raw.isascii() else ""
         digits = raw[len(letters) :]
-        if not letters or not digits.isdigit() or not raw.startswith(letters) or int(digits) < 1:
+        if len(raw) > SQUARE_LETTERS + SQUARE_DIGITS or len(letters) > SQUARE_LETTERS or len(digits) > SQUARE_DIGITS:
+            raise InvalidInput("{text!r} is not a square name: at most {letters} letters then {digits} digits, like D4 "
+                               "or AA12.", text=shown, letters=SQUARE_LETTERS, digits=SQUARE_DIGITS)
+        if not raw.isascii() and raw[:1].isalpha() and not raw[:1].isascii():
+            raise InvalidInput("{text!r} is not a square name: columns are letters A to Z.", text=shown)
+        if not letters or not digits or not digits.isascii() or not digits.isdigit() or int(digits) < 1:
             raise InvalidInput(
-                "{text!r} is not a square name: use column letters then a row number, like D4 or AA12.", text=text
+                "{text!r} is not a square name: use column letters then a row number, like D4 or AA12.", text=shown
             )
         col = 0
-        for ch in letters:
-            if not "A" <= ch <= "Z":
-                raise InvalidInput("{text!r} is not a square name: columns are letters A to Z.", text=text)
+        for ch in letters.upper():
             col = col * 26 + (ord(ch) - ord("A") + 1)
         return cls(col - 1, int(digits) - 1)
 

@@ -27,7 +27,7 @@ from .orders import require_phase
 
 async def get_battle(s: AsyncSession, campaign: Campaign, number: int | str) -> BattleRow:
     text = str(number).strip().lstrip("#")
-    if not text.isdigit():
+    if not (text.isascii() and text.isdigit()) or len(text) > 9:  # not "²", "１" or 5,000 digits
         raise NotFound("{number!r} is not a battle number: battles are numbered 1, 2, 3...", number=number)
     row = (await s.exec(select(BattleRow).where(BattleRow.campaign_id == campaign.id,
                                                 BattleRow.number == int(text)))).first()

@@ -59,6 +59,16 @@ BROKEN: dict[str, tuple[tuple[str | int, ...], Any]] = {
     "negative sp": (("forces", 0, "units", 0, "sp"), -1),
     "sp not whole": (("forces", 0, "units", 0, "sp"), 2.5),
     "turn 1": (("reinforcements",), [{"turn": 1, "force": force("ney", "fr", "B1")}]),
+    # the limits and malformed input of the security issue (items 2 and 6)
+    "map too wide": (("map", "width"), 101),
+    "too many units": (("forces", 0, "units"), [{"key": f"u{i}", "name": "U", "sp": 1} for i in range(51)]),
+    "NUL in a name": (("sides", 0, "name"), "Fr\x00ance"),
+    "escape in a nation": (("sides", 0, "nation"), "Fr\x1bance"),
+    "start in 9999": (("start_date",), "9999-12-31"),
+    "start before 1600": (("start_date",), "1599-12-31"),
+    "superscript row": (("forces", 0, "square"), "A\u00b2"),
+    "fullwidth row": (("forces", 0, "square"), "A\uff11"),
+    "row of 5,000 digits": (("forces", 0, "square"), "A" + "1" * 5000),
 }
 
 

@@ -163,7 +163,7 @@ def test_missing_date() -> None:
 def test_unquoted_impossible_date_is_refused_with_a_message() -> None:
     text = yaml.safe_dump(minimal()).replace("start_date: '1805-10-07'", "start_date: 1805-13-45")
     assert refused_text(text) == (
-        "The scenario has a value YAML cannot read (month must be in 1..12); quote dates like '1805-10-07'."
+        "Scenario field start_date (line 46): '1805-13-45' cannot be read: quote it, or write a date like 1805-10-07"
     )
 
 
@@ -364,4 +364,4 @@ def test_description_must_be_text() -> None:
 
 def test_yaml_aliases_are_refused_before_they_can_expand() -> None:
     bomb = "a: &a [x, x, x, x, x, x, x, x, x]\nb: &b [*a, *a, *a, *a, *a, *a, *a, *a, *a]\nname: *b\n"
-    assert refused_text(bomb).startswith("The scenario is not valid YAML (line 2): YAML aliases (*name) are not allowed")
+    assert refused_text(bomb) == "Scenario field b[0] (line 2): YAML anchors and aliases are not allowed (&name, *name)"
