@@ -8,6 +8,7 @@ of every command, button and modal goes to :meth:`AideMixin.report_error`.
 from __future__ import annotations
 
 import asyncio
+import gc
 import logging
 import secrets
 from typing import Any
@@ -34,6 +35,7 @@ EXTENSIONS = (
     "bot.cogs.gm",
     "bot.cogs.dice",
     "bot.cogs.scheduler",
+    "bot.cogs.about",
 )
 RENDER_SLOTS = 2
 """Map renders at once (each holds a few MB of image while it runs)."""
@@ -62,6 +64,11 @@ def _hint(error: EngineError) -> str:
 class AideTree(app_commands.CommandTree):
     """The command tree: its one error handler is the bot's."""
 
+    async def interaction_check(self, interaction: discord.Interaction, /) -> bool:
+        from bot.cogs._edge import check_text_options  # every text option is clean (security issue, item 6)
+
+        return await check_text_options(interaction)
+
     async def on_error(self, interaction: discord.Interaction, error: app_commands.AppCommandError) -> None:
         await self.client.report_error(interaction, error)  # type: ignore[attr-defined]
 
@@ -75,13 +82,16 @@ class AideMixin:
     tree: app_commands.CommandTree
 
     def _setup_aide(self, settings: Settings, db: Database, rules: RuleBook, *, sync_commands: bool,
-                    background_tasks: bool, deadline_interval: float, render_slots: int) -> None:
+                    background_tasks: bool, deadline_interval: float, render_slots: int,
+                    watchdog_interval: float | None = None) -> None:
         self.settings = settings
         self.db = db
         self.rules = rules
         self.sync_commands = sync_commands
         self.background_tasks = background_tasks
         self.deadline_interval = deadline_interval
+        self.watchdog_interval = watchdog_interval
+        self.started_at = discord.utils.utcnow()
         self.render_gate = asyncio.Semaphore(render_slots)
         self.synced: list[app_commands.AppCommand] = []
         self.channel_campaigns: dict[int, tuple[int, float]] = {}
@@ -91,6 +101,9 @@ class AideMixin:
         await self.db.upgrade()
         for ext in EXTENSIONS:
             await self.load_extension(ext)  # type: ignore[attr-defined]
+        # What is loaded by now lives as long as the process: keep it out of the collector's full
+        # passes, which otherwise pause every command for 100 ms or more once a large map is loaded.
+        gc.freeze()
         await self.tree.set_translator(Translator())
         if self.sync_commands:
             await self.sync_tree()
@@ -133,7 +146,33 @@ class AideMixin:
             log.error("event=unexpected_error error_id=%s command=%s user=%s", eid, _command_name(interaction),
                       interaction.user.id, exc_info=original)
             text = t(lang, "error.unexpected", id=eid)
+            await _send_ephemeral(interaction, text)  # first: the interaction must be answered in time
+            await self.record_error(eid, _command_name(interaction), original,
+                                    campaign_id=await self._campaign_of(interaction),
+                                    guild_id=interaction.guild_id, user_id=interaction.user.id)
+            return
         await _send_ephemeral(interaction, text)
+
+    async def record_error(self, eid: str, command: str, error: BaseException, *, campaign_id: int | None = None,
+                           guild_id: int | None = None, user_id: int | None = None) -> None:
+        """Keep an error id with its campaign, command, time and exception type (for ``/about``).
+        Best effort: the database may be what failed, and the error is logged either way."""
+        from bot.services.operations import record_error
+
+        try:
+            await record_error(self.db, eid, command=command, kind=type(error).__name__, campaign_id=campaign_id,
+                               guild_id=guild_id, user_id=user_id)
+        except Exception as exc:  # nothing more to do than say so in the log
+            log.warning("event=error_record_failed error_id=%s kind=%s", eid, type(exc).__name__)
+
+    async def _campaign_of(self, interaction: discord.Interaction) -> int | None:
+        """The campaign of the interaction's channel (a battle thread's parent), if there is one."""
+        from bot.cogs._common import campaign_id
+
+        try:
+            return await campaign_id(interaction)
+        except Exception:  # no campaign here, or the database is what failed
+            return None
 
 
 def _command_name(interaction: discord.Interaction) -> str:
@@ -174,24 +213,33 @@ def create_bot(
     deadline_interval: float = 60.0,
     render_slots: int = RENDER_SLOTS,
     shard_count: int | None = None,
+    watchdog_interval: float | None = None,
 ) -> AideBot | ShardedAideBot:
-    """The bot, with its dependencies injected (an AutoShardedBot when ``settings.shard``).
+    """The bot, with its dependencies injected (an AutoShardedBot when ``settings.shard``, or when
+    ``settings.shard_count`` or ``shard_count`` is set: then with those shards, ``settings.shard_ids``
+    of them in this process).
 
     ``sync_commands=False`` skips syncing the command tree at start; ``background_tasks=False``
     leaves the deadline and backup loops off; ``deadline_interval`` is the seconds between
-    deadline checks."""
+    deadline checks; ``watchdog_interval`` those between the watchdog's ticks (restarts of dead
+    loops and the heartbeat; the deadline interval when None)."""
     intents = discord.Intents.default()
     kwargs: dict[str, Any] = {
         "command_prefix": commands.when_mentioned,
         "intents": intents,
         "tree_cls": AideTree,
         "help_command": None,
-        "allowed_mentions": discord.AllowedMentions(everyone=False, roles=False, users=True, replied_user=False),
+        # Names (sides, Forces, units, leaders) come from members: nothing pings by default. A message
+        # meant to ping (a reminder, a phase card) allows exactly its members (bot.cogs._common.pinging).
+        "allowed_mentions": discord.AllowedMentions.none(),
     }
+    count = shard_count or settings.shard_count
+    ids = list(settings.shard_ids) if settings.shard_ids is not None else None
     bot: AideBot | ShardedAideBot = (
-        ShardedAideBot(shard_count=shard_count, **kwargs) if settings.shard else AideBot(**kwargs)
+        ShardedAideBot(shard_count=count, shard_ids=ids, **kwargs) if settings.sharded or count else AideBot(**kwargs)
     )
     bot._setup_aide(settings, db or Database(settings.database_url), rules or default_rulebook(),
                     sync_commands=sync_commands, background_tasks=background_tasks,
-                    deadline_interval=deadline_interval, render_slots=render_slots)
+                    deadline_interval=deadline_interval, render_slots=render_slots,
+                    watchdog_interval=watchdog_interval)
     return bot

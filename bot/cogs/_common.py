@@ -74,11 +74,21 @@ def forget_channel(interaction: discord.Interaction) -> None:
     bot_of(interaction).channel_campaigns.pop(campaign_channel_id(interaction) or 0, None)
 
 
+def pinging(member_ids: Iterable[int]) -> discord.AllowedMentions:
+    """Mentions that ping exactly these members and nobody else (not a name that looks like a mention,
+    no role, not @everyone): the bot-wide default pings nobody."""
+    return discord.AllowedMentions(everyone=False, roles=False, replied_user=False,
+                                   users=[discord.Object(id=i) for i in dict.fromkeys(member_ids)])
+
+
 async def reply(interaction: discord.Interaction, *, content: str | None = None,
                 embeds: Sequence[discord.Embed] = (), ephemeral: bool = True,
-                view: discord.ui.View | None = None, files: Sequence[discord.File] = ()) -> None:
+                view: discord.ui.View | None = None, files: Sequence[discord.File] = (),
+                allowed_mentions: discord.AllowedMentions | None = None) -> None:
     """Answer the interaction (or follow up if it was already answered or deferred)."""
     kwargs: dict[str, Any] = {"content": content, "embeds": list(embeds), "ephemeral": ephemeral}
+    if allowed_mentions is not None:
+        kwargs["allowed_mentions"] = allowed_mentions
     if view is not None:
         kwargs["view"] = view
     if files:

@@ -31,13 +31,17 @@ PUBLIC = Actor(0, frozenset(), "public")
 """A reader with no side and no GM role: sees what everybody may see."""
 
 
-async def channel(bot: AideBot, channel_id: int) -> discord.abc.Messageable | None:
+async def channel(bot: AideBot, channel_id: int, *, guild_id: int | None = None) -> discord.abc.Messageable | None:
+    """The channel or thread to post in; with ``guild_id``, only one of that server (an id stored
+    before settings checked their server must not make the bot post in another server)."""
     ch = bot.get_channel(channel_id)
     if ch is None:
         try:
             ch = await bot.fetch_channel(channel_id)
-        except discord.HTTPException:
+        except (discord.HTTPException, discord.InvalidData):
             return None
+    if guild_id is not None and getattr(getattr(ch, "guild", None), "id", None) != guild_id:
+        return None
     return ch if isinstance(ch, discord.abc.Messageable) else None
 
 
@@ -227,7 +231,7 @@ async def post_in_battle_thread(bot: AideBot, campaign_id: int, number: int, *, 
     thread_id = await state.battle_thread(bot.db, campaign_id, number)
     if not thread_id:
         return False
-    target = await channel(bot, thread_id)
+    target = await channel(bot, thread_id, guild_id=(await state.meta(bot.db, campaign_id)).guild_id)
     if target is None:
         return False
     try:

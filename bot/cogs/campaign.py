@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 from typing import Any
 
@@ -10,6 +11,8 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot import formatting as fmt
+from bot import limits
+from bot import scenario as scenarios
 from bot.engine.errors import InvalidInput
 from bot.i18n.text import tr
 from bot.scenario import bundled_scenarios
@@ -20,8 +23,6 @@ from bot.services.errors import PermissionDenied
 from . import _publish as publish
 from ._common import View, actor_of, bot_of, campaign_id, choices, forget_channel, lang, reply, sides, status_of, t
 
-MAX_SCENARIO_BYTES = 512 * 1024
-MAX_EXPORT_BYTES = exchange.MAX_IMPORT_BYTES
 LOG_LINES = 300
 
 
@@ -35,8 +36,28 @@ def _is_export(raw: bytes) -> bool:
         return False
     try:
         return json.loads(raw).get("format") == exchange.FORMAT
-    except (ValueError, AttributeError, UnicodeDecodeError):
+    except (ValueError, AttributeError, UnicodeDecodeError, RecursionError):  # nested too deep: not an export
         return False
+
+
+async def _announce(interaction: discord.Interaction, lc: str, embed: discord.Embed) -> None:
+    """The new campaign, said in the channel. The command deferred privately (so a refusal stays
+    private); the first followup completes that private "thinking" message, the second is public."""
+    await interaction.followup.send(t(lc, "campaign.creating_done"), ephemeral=True)
+    await interaction.followup.send(embeds=[embed])
+
+
+async def _is_member(guild: discord.Guild | None, member_id: int) -> bool:
+    """Whether ``member_id`` is a member of ``guild`` (asked of Discord when not cached)."""
+    if guild is None:
+        return False
+    if guild.get_member(member_id) is not None:
+        return True
+    try:
+        await guild.fetch_member(member_id)
+    except discord.HTTPException:  # NotFound: not a member; anything else: not shown to be one
+        return False
+    return True
 
 
 class Pager(View):
@@ -86,31 +107,47 @@ class Campaign(commands.Cog):
         guild_id, channel_id = interaction.guild_id or 0, interaction.channel_id or 0
         if isinstance(interaction.channel, discord.Thread):
             raise InvalidInput(t(lc, "campaign.not_in_thread"))
+        limits = bot.settings.limits
+        if file is not None:  # which kind it is shows once read: refuse only what no kind accepts
+            campaigns.check_upload_size(file.size, limits, kind="any")
+        # Acknowledge first (Discord waits 3 s), privately: a refusal below stays private. Reading and
+        # checking a scenario is CPU-bound (up to about a second): it runs in a worker thread.
+        await interaction.response.defer(ephemeral=True, thinking=True)
         if file is not None:
-            if file.size > MAX_EXPORT_BYTES:
-                raise InvalidInput(t(lc, "upload.too_big", size=file.size, limit=MAX_EXPORT_BYTES))
             raw = await file.read()
-            if _is_export(raw):
-                cid = await exchange.import_campaign(bot.db, raw, guild_id=guild_id, channel_id=channel_id, gm=actor)
-                embed = fmt.fit(discord.Embed(title=t(lc, "campaign.imported", name=name),
-                                              description=t(lc, "campaign.imported_text"), colour=fmt.COLOUR))
-                await reply(interaction, embeds=[embed], ephemeral=False)
-                await self._opening(interaction, cid)
+            if await asyncio.to_thread(_is_export, raw):
+                campaigns.check_upload_size(len(raw), limits, kind="import")
+                await self._import(interaction, raw, name)
                 return
-            if len(raw) > MAX_SCENARIO_BYTES:
-                raise InvalidInput(t(lc, "upload.too_big", size=len(raw), limit=MAX_SCENARIO_BYTES))
-            created = await campaigns.create_campaign(bot.db, guild_id=guild_id, channel_id=channel_id, gm=actor,
-                                                      name=name, scenario=scenario, scenario_text=raw, rules=bot.rules)
+            campaigns.check_upload_size(len(raw), limits, kind="scenario")
+            spec = await asyncio.to_thread(scenarios.parse_scenario_text, raw, key=scenario)
         else:
-            created = await campaigns.create_campaign(bot.db, guild_id=guild_id, channel_id=channel_id, gm=actor,
-                                                      name=name, scenario=scenario, rules=bot.rules)
+            spec = await asyncio.to_thread(scenarios.load_bundled, scenario)
+        created = await campaigns.create_campaign(bot.db, guild_id=guild_id, channel_id=channel_id, gm=actor,
+                                                  name=name, scenario=scenario, spec=spec, rules=bot.rules,
+                                                  limits=limits)
         embed = discord.Embed(title=t(lc, "campaign.created", name=created.name),
                               description=t(lc, "campaign.created_text", scenario=created.scenario,
                                             gm=interaction.user.mention), colour=fmt.COLOUR)
         embed.add_field(name=t(lc, "campaign.sides"), value="\n".join(f"`{k}` {n}" for k, n in created.sides))
         embed.add_field(name=t(lc, "campaign.seed"), value=f"`{created.seed_sha256}`", inline=False)
-        await reply(interaction, embeds=[fmt.fit(embed)], ephemeral=False)
+        await _announce(interaction, lc, fmt.fit(embed))
         await self._opening(interaction, created.campaign_id)
+
+    async def _import(self, interaction: discord.Interaction, raw: bytes, name: str) -> None:
+        """Load an export here; its players who are not members of this server are left out, and named."""
+        bot, lc = bot_of(interaction), lang(interaction)
+        data = await asyncio.to_thread(exchange.parse_export, raw)  # CPU-bound: off the event loop
+        members = {pid for pid in exchange.player_ids(data) if await _is_member(interaction.guild, pid)}
+        done = await exchange.import_campaign(bot.db, data, guild_id=interaction.guild_id or 0,
+                                              channel_id=interaction.channel_id or 0, gm=actor_of(interaction),
+                                              members=members, limits=bot.settings.limits)
+        text = t(lc, "campaign.imported_text")
+        if done.dropped_players:  # plain ids, never mentions: they are strangers to this server
+            text += "\n" + t(lc, "campaign.import_dropped", ids=", ".join(map(str, done.dropped_players[:20])))
+        embed = fmt.fit(discord.Embed(title=t(lc, "campaign.imported", name=name), description=text, colour=fmt.COLOUR))
+        await _announce(interaction, lc, embed)
+        await self._opening(interaction, done.campaign_id)
 
     async def _opening(self, interaction: discord.Interaction, cid: int) -> None:
         """The opening phase card with the map, in the channel."""
@@ -225,17 +262,28 @@ class Campaign(commands.Cog):
         m = await state.require_gm_of(bot.db, cid, actor)
         specs = bot.rules.mc.options
         if name is None or value is None:
-            await reply(interaction, embeds=[self._settings_embed(m, lc, name)])
+            used = None
+            if not name or name.strip() in limits.NAMES:
+                used = await campaigns.usage(bot.db, guild_id=m.guild_id, member_id=actor.member_id)
+            await reply(interaction, embeds=[self._settings_embed(m, lc, name and name.strip(), used)])
             return
         name = name.strip()
+        if name in limits.NAMES:
+            raise InvalidInput(t(lc, "settings.read_only", name=name, env=limits.ENV[name]))
         if name in specs:
             merged = await campaigns.change_setting(bot.db, cid, actor, name, value, rules=bot.rules)
             shown = merged.get(name, value)
         else:
+            kind = state.id_setting_kind(name)
+            if kind is not None:
+                ident = state.setting_id(name, value, guild_id=m.guild_id)
+                if ident is not None:
+                    await _of_this_server(interaction, m.guild_id, name, kind, ident, lc)
             shown = await state.change_bot_setting(bot.db, cid, actor, name, value)
         await reply(interaction, content=t(lc, "settings.changed", name=name, value=_show(shown)), ephemeral=False)
 
-    def _settings_embed(self, m: state.Meta, lc: str, only: str | None) -> discord.Embed:
+    def _settings_embed(self, m: state.Meta, lc: str, only: str | None,
+                        used: campaigns.Usage | None = None) -> discord.Embed:
         specs = self.bot.rules.mc.options  # type: ignore[attr-defined]
         lines = []
         for key, spec in specs.items():
@@ -256,13 +304,21 @@ class Campaign(commands.Cog):
             lines.append(f"`gm_role` = **{role}**: {t(lc, 'settings.help_gm_role')}")
         if not only or only.startswith(state.SIDE_CHANNEL):
             lines.append(f"`channel:SIDE`: {t(lc, 'settings.help_channel')}")
+        now = {"max_active_campaigns": used and used.active_in_server, "max_gm_campaigns": used and used.gm_active,
+               "max_new_campaigns_per_day": used and used.new_today}
+        for key, limit in self.bot.settings.limits.items():  # type: ignore[attr-defined]
+            if only and key != only:
+                continue
+            shown_limit = limits.size_text(limit) if key.endswith("_bytes") else str(limit)
+            lines.append(f"`{key}` = **{shown_limit}** ({t(lc, 'settings.read_only_mark')}): "
+                         + t(lc, f"settings.help_{key}", now=now.get(key) or 0))
         if not lines:
             raise InvalidInput(t(lc, "settings.unknown", name=only))
         return fmt.paged_embeds(t(lc, "settings.title", name=m.name), lines)[0]
 
     @settings.autocomplete("name")
     async def _setting_names(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
-        names = [*self.bot.rules.mc.options, *state.bot_setting_names()]  # type: ignore[attr-defined]
+        names = [*self.bot.rules.mc.options, *state.bot_setting_names(), *limits.NAMES]  # type: ignore[attr-defined]
         try:
             cid = await campaign_id(interaction)
             sv = await status_of(interaction, cid)
@@ -291,6 +347,27 @@ class Campaign(commands.Cog):
         await campaigns.end_campaign(bot_of(interaction).db, cid, actor_of(interaction))
         forget_channel(interaction)
         await reply(interaction, content=t(lang(interaction), "campaign.ended"), ephemeral=False)
+
+
+async def _of_this_server(interaction: discord.Interaction, guild_id: int, name: str, kind: str, ident: int,
+                          lc: str) -> None:
+    """Refuse a role, channel or thread id that is not one of the campaign's server (``guild_id``), or a
+    channel the bot cannot post in (a category, a forum): the setting would make the bot act elsewhere."""
+    guild = interaction.guild if interaction.guild and interaction.guild.id == guild_id else None
+    if kind == "role":
+        if guild is None or guild.get_role(ident) is None:
+            raise InvalidInput(t(lc, "settings.foreign_role", name=name, value=ident))
+        return
+    found: Any = guild.get_channel_or_thread(ident) if guild is not None else None
+    if found is None and guild is not None:  # a thread the cache has not seen: Discord says whose it is
+        try:
+            found = await guild.fetch_channel(ident)
+        except (discord.HTTPException, discord.InvalidData):  # unknown, hidden, or another server's
+            found = None
+    if found is None or getattr(getattr(found, "guild", None), "id", None) != guild_id:
+        raise InvalidInput(t(lc, "settings.foreign_channel", name=name, value=ident))
+    if not isinstance(found, discord.TextChannel | discord.Thread | discord.VoiceChannel | discord.StageChannel):
+        raise InvalidInput(t(lc, "settings.not_postable", name=name, value=ident))
 
 
 def _show(value: Any) -> str:

@@ -14,6 +14,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot import formatting as fmt
+from bot.engine.errors import InvalidInput
 from bot.engine.phases import Phase
 from bot.i18n.text import tr, tr_lines
 from bot.services import bookkeeping as state
@@ -29,6 +30,7 @@ from ._common import (
     confirm_view,
     guarded,
     lang,
+    pinging,
     reply,
     sides,
     status_of,
@@ -155,13 +157,21 @@ class GM(commands.Cog):
     @gm.command(name="assign", description="Put a member on a side")
     @app_commands.describe(member="The member", side="The side")
     @app_commands.autocomplete(side=sides)
-    async def assign(self, interaction: discord.Interaction, member: discord.Member,
+    async def assign(self, interaction: discord.Interaction, member: discord.Member | discord.User,
                      side: app_commands.Range[str, 1, 100]) -> None:
+        lc = lang(interaction)
         cid = await campaign_id(interaction)
+        # Discord resolves a user who is not a member of this server as a plain User: refuse it (and a
+        # bot) by name, rather than put an outsider on a side the bot would then remind and mention.
+        name = discord.utils.escape_mentions(discord.utils.escape_markdown(member.display_name))
+        if not isinstance(member, discord.Member) or member.guild.id != interaction.guild_id:
+            raise InvalidInput(t(lc, "gm.assign_not_member", member=name))
+        if member.bot:
+            raise InvalidInput(t(lc, "gm.assign_bot", member=name))
         row = await campaigns.assign(bot_of(interaction).db, cid, actor_of(interaction), member.id, side,
                                      member_name=member.display_name)
-        await reply(interaction, content=t(lang(interaction), "gm.assigned", member=member.mention, side=row.name),
-                    ephemeral=False)
+        await reply(interaction, content=t(lc, "gm.assigned", member=member.mention, side=row.name),
+                    ephemeral=False, allowed_mentions=pinging([member.id]))  # tells that member, and only him
 
     @gm.command(name="edit", description="Correct a Force: square, order, reaction or a unit's SP (logged publicly)")
     @app_commands.describe(force="The Force", square="Its new square", order="Its new order",

@@ -21,6 +21,9 @@ MESSAGES: dict[str, str] = {
     "confirm.cancelled": "Cancelled: nothing was rolled or changed.",
     "format.attached": "Older entries are in the attached file {name}.",
     "upload.too_big": "The file is {size:,} bytes: at most {limit:,} are accepted.",
+    "edge.bad_character": "The option `{option}` holds the character {char}: control characters, NUL and broken "
+                          "surrogates cannot be used. Type it again without it.",
+    "campaign.creating_done": "Done: the campaign is announced in the channel.",
     # rolls and odds
     "roll.dice": "Dice",
     "roll.modifiers": "Modifiers",
@@ -72,6 +75,7 @@ MESSAGES: dict[str, str] = {
     "campaign.created_text": "Scenario: {scenario}. GM: {gm}. Join a side with /campaign join.",
     "campaign.imported": "Campaign {name} loaded from an export",
     "campaign.imported_text": "The campaign carries on where its export left it. Players: /campaign join.",
+    "campaign.import_dropped": "Not members of this server, so left out as players: {ids}.",
     "campaign.sides": "Sides",
     "campaign.seed": "Turn 1 dice: SHA-256 of the secret seed",
     "campaign.joined": "{member} joins {side}.",
@@ -98,6 +102,16 @@ MESSAGES: dict[str, str] = {
     "settings.help_language": "the language of the channel's posts (en, it, es)",
     "settings.help_gm_role": "members with this role are GMs too (a role mention, or none)",
     "settings.help_channel": "a side's private channel for its reminders (a channel mention, or none)",
+    "settings.foreign_channel": "Setting {name}: `{value}` is not a channel of this server, the campaign's: choose one of its channels or threads (a mention), or none.",
+    "settings.foreign_role": "Setting {name}: `{value}` is not a role of this server, the campaign's: choose one of its roles (a mention), or none.",
+    "settings.not_postable": "Setting {name}: `{value}` is a category or a forum, where the bot cannot post: choose a text channel or a thread.",
+    "settings.read_only": "{name} is one of the bot's limits, read-only here: the bot's host sets it ({env}).",
+    "settings.read_only_mark": "read-only",
+    "settings.help_max_active_campaigns": "active campaigns a server may run at once (this server: {now} now)",
+    "settings.help_max_gm_campaigns": "active campaigns a member may run as GM at once, in every server (you: {now})",
+    "settings.help_max_new_campaigns_per_day": "campaigns a member may create or import in 24 hours, ended ones too (you: {now})",
+    "settings.help_max_import_bytes": "the largest campaign export /campaign create loads",
+    "settings.help_max_scenario_bytes": "the largest scenario file /campaign create takes",
     # orders
     "order.given": "{force}: Force test for the {order} order. It takes effect when Phase 1 resolves.",
     "order.path_too_long": "That path is too long for one move: give at most 12 squares.",
@@ -124,6 +138,8 @@ MESSAGES: dict[str, str] = {
     "gm.undone_public": "The GM undid the last phase resolution: back to {back}. {entries} log entries are marked undone; "
                         "repeating an action gives the same dice.",
     "gm.assigned": "The GM put {member} on {side}.",
+    "gm.assign_not_member": "{member} is not a member of this server: only its members can play a side.",
+    "gm.assign_bot": "{member} is a bot: only people can play a side.",
     "gm.edited": "GM correction to {force}: {changes}.",
     # publishing
     "publish.resolved": "{before} → {after}",
@@ -172,4 +188,18 @@ MESSAGES: dict[str, str] = {
     "remind.mention": "{mentions}: reminder for {name}, the phase ends {when} ({rel}) and still waits for you "
                       "(your DMs are closed).",
     "deadline.passed": "{gm}: the phase deadline has passed and the phase waits for you (/gm advance). {reason}",
+    # about
+    "about.title": "Aide-de-Camp {version}",
+    "about.uptime": "Running",
+    "about.since": "since {at} ({since})",
+    "about.database": "Database",
+    "about.campaigns": "Campaigns",
+    "about.campaigns_value": "{active} active, {total} in all",
+    "about.shards": "Shards",
+    "about.unsharded": "not sharded: one process serves every server",
+    "about.shards_value": "this process runs shard(s) {ids} of {count}",
+    "about.this_server": "this server is on shard {shard}",
+    "about.error_title": "Error {id}",
+    "about.error_value": "{command} in {campaign}, {when}: {kind}",
+    "about.error_hint": "GM: /about error:ID shows what failed, for an error ID shown in your campaign.",
 }

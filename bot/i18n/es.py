@@ -21,6 +21,9 @@ MESSAGES: dict[str, str] = {
     "confirm.cancelled": "Cancelado: no se ha tirado ni cambiado nada.",
     "format.attached": "Las entradas anteriores están en el archivo adjunto {name}.",
     "upload.too_big": "El archivo tiene {size:,} bytes: se aceptan como máximo {limit:,}.",
+    "edge.bad_character": "La opción `{option}` contiene el carácter {char}: no se pueden usar caracteres de control, "
+                          "NUL ni sustitutos sueltos. Escríbela de nuevo sin él.",
+    "campaign.creating_done": "Hecho: la campaña se anuncia en el canal.",
     # rolls and odds
     "roll.dice": "Dados",
     "roll.modifiers": "Modificadores",
@@ -72,6 +75,7 @@ MESSAGES: dict[str, str] = {
     "campaign.created_text": "Escenario: {scenario}. GM: {gm}. Únete a un bando con /campaña unirse.",
     "campaign.imported": "Campaña {name} cargada desde una exportación",
     "campaign.imported_text": "La campaña sigue donde la dejó su exportación. Jugadores: /campaña unirse.",
+    "campaign.import_dropped": "No son miembros de este servidor, así que quedan fuera como jugadores: {ids}.",
     "campaign.sides": "Bandos",
     "campaign.seed": "Dados del turno 1: SHA-256 de la semilla secreta",
     "campaign.joined": "{member} se une a {side}.",
@@ -98,6 +102,16 @@ MESSAGES: dict[str, str] = {
     "settings.help_language": "el idioma de los mensajes del canal (en, it, es)",
     "settings.help_gm_role": "los miembros con este rol también son GM (una mención del rol, o none)",
     "settings.help_channel": "el canal privado de un bando para sus recordatorios (una mención del canal, o none)",
+    "settings.foreign_channel": "Ajuste {name}: `{value}` no es un canal de este servidor, el de la campaña: elige uno de sus canales o hilos (una mención), o none.",
+    "settings.foreign_role": "Ajuste {name}: `{value}` no es un rol de este servidor, el de la campaña: elige uno de sus roles (una mención), o none.",
+    "settings.not_postable": "Ajuste {name}: `{value}` es una categoría o un foro, donde el bot no puede escribir: elige un canal de texto o un hilo.",
+    "settings.read_only": "{name} es uno de los límites del bot, aquí de solo lectura: lo fija quien aloja el bot ({env}).",
+    "settings.read_only_mark": "solo lectura",
+    "settings.help_max_active_campaigns": "las campañas activas que un servidor puede tener a la vez (este servidor: {now} ahora)",
+    "settings.help_max_gm_campaigns": "las campañas activas que un miembro puede dirigir como GM a la vez, en todos los servidores (tú: {now})",
+    "settings.help_max_new_campaigns_per_day": "las campañas que un miembro puede crear o importar en 24 horas, también las terminadas (tú: {now})",
+    "settings.help_max_import_bytes": "la exportación de campaña más grande que /campaña crear carga",
+    "settings.help_max_scenario_bytes": "el archivo de escenario más grande que /campaña crear acepta",
     # orders
     "order.given": "{force}: Force test para la orden {order}. Surte efecto cuando se resuelva la fase 1.",
     "order.path_too_long": "Esa ruta es demasiado larga para un movimiento: como máximo 12 casillas.",
@@ -124,6 +138,8 @@ MESSAGES: dict[str, str] = {
     "gm.undone_public": "El GM ha deshecho la última resolución de fase: se vuelve a {back}. {entries} entradas del registro "
                         "quedan marcadas como deshechas; repetir una acción da los mismos dados.",
     "gm.assigned": "El GM ha puesto a {member} en {side}.",
+    "gm.assign_not_member": "{member} no es miembro de este servidor: solo sus miembros pueden jugar un bando.",
+    "gm.assign_bot": "{member} es un bot: solo las personas pueden jugar un bando.",
     "gm.edited": "Corrección del GM a {force}: {changes}.",
     # publishing
     "publish.resolved": "{before} → {after}",
@@ -172,6 +188,20 @@ MESSAGES: dict[str, str] = {
     "remind.mention": "{mentions}: recordatorio de {name}, la fase termina {when} ({rel}) y sigue esperándoos "
                       "(vuestros mensajes directos están cerrados).",
     "deadline.passed": "{gm}: ha vencido el plazo de la fase y la fase te espera (/gm avanzar). {reason}",
+    # about
+    "about.title": "Aide-de-Camp {version}",
+    "about.uptime": "En marcha",
+    "about.since": "desde {at} ({since})",
+    "about.database": "Base de datos",
+    "about.campaigns": "Campañas",
+    "about.campaigns_value": "{active} activas, {total} en total",
+    "about.shards": "Shards",
+    "about.unsharded": "sin shards: un solo proceso atiende a todos los servidores",
+    "about.shards_value": "este proceso lleva los shards {ids} de {count}",
+    "about.this_server": "este servidor está en el shard {shard}",
+    "about.error_title": "Error {id}",
+    "about.error_value": "{command} en {campaign}, {when}: {kind}",
+    "about.error_hint": "GM: /acerca error:ID muestra qué falló, para un ID de error mostrado en tu campaña.",
 }
 
 COMMANDS: dict[str, tuple[str, str]] = {
@@ -259,6 +289,8 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "roll dice.expression": ("expresión", "Como 2d6+1, 4d6kh3 (quédate los 3 más altos), 3d8kl1 (el más bajo), d20-2"),
     "roll cc": ("cc", "Tira dados de batalla de Commands & Colors y muestra sus caras"),
     "roll cc.count": ("cantidad", "Cuántos dados de batalla"),
+    "about": ("acerca", "Versión, tiempo en marcha, base de datos y shards; el GM puede buscar un ID de error"),
+    "about.error": ("error", "Un ID de error mostrado en tu campaña: qué falló y cuándo (solo GM)"),
 }
 
 CHOICES: dict[str, str] = {

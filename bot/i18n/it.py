@@ -21,6 +21,9 @@ MESSAGES: dict[str, str] = {
     "confirm.cancelled": "Annullato: nessun tiro, nessuna modifica.",
     "format.attached": "Le voci precedenti sono nel file allegato {name}.",
     "upload.too_big": "Il file è di {size:,} byte: se ne accettano al massimo {limit:,}.",
+    "edge.bad_character": "L'opzione `{option}` contiene il carattere {char}: caratteri di controllo, NUL e surrogati "
+                          "spaiati non si possono usare. Riscrivila senza.",
+    "campaign.creating_done": "Fatto: la campagna è annunciata nel canale.",
     # rolls and odds
     "roll.dice": "Dadi",
     "roll.modifiers": "Modificatori",
@@ -72,6 +75,7 @@ MESSAGES: dict[str, str] = {
     "campaign.created_text": "Scenario: {scenario}. GM: {gm}. Unisciti a uno schieramento con /campagna unisciti.",
     "campaign.imported": "Campagna {name} caricata da un'esportazione",
     "campaign.imported_text": "La campagna riprende da dove l'esportazione l'aveva lasciata. Giocatori: /campagna unisciti.",
+    "campaign.import_dropped": "Non sono membri di questo server, quindi esclusi come giocatori: {ids}.",
     "campaign.sides": "Schieramenti",
     "campaign.seed": "Dadi del turno 1: SHA-256 del seme segreto",
     "campaign.joined": "{member} si unisce a {side}.",
@@ -98,6 +102,16 @@ MESSAGES: dict[str, str] = {
     "settings.help_language": "la lingua dei messaggi nel canale (en, it, es)",
     "settings.help_gm_role": "i membri con questo ruolo sono anch'essi GM (una menzione del ruolo, o none)",
     "settings.help_channel": "il canale privato di uno schieramento per i suoi promemoria (una menzione del canale, o none)",
+    "settings.foreign_channel": "Impostazione {name}: `{value}` non è un canale di questo server, quello della campagna: scegli uno dei suoi canali o thread (una menzione), o none.",
+    "settings.foreign_role": "Impostazione {name}: `{value}` non è un ruolo di questo server, quello della campagna: scegli uno dei suoi ruoli (una menzione), o none.",
+    "settings.not_postable": "Impostazione {name}: `{value}` è una categoria o un forum, dove il bot non può scrivere: scegli un canale di testo o un thread.",
+    "settings.read_only": "{name} è uno dei limiti del bot, qui in sola lettura: lo imposta chi ospita il bot ({env}).",
+    "settings.read_only_mark": "sola lettura",
+    "settings.help_max_active_campaigns": "le campagne attive che un server può avere insieme (questo server: {now} ora)",
+    "settings.help_max_gm_campaigns": "le campagne attive che un membro può condurre da GM insieme, in tutti i server (tu: {now})",
+    "settings.help_max_new_campaigns_per_day": "le campagne che un membro può creare o importare in 24 ore, anche quelle concluse (tu: {now})",
+    "settings.help_max_import_bytes": "l'esportazione di campagna più grande che /campagna crea carica",
+    "settings.help_max_scenario_bytes": "il file di scenario più grande che /campagna crea accetta",
     # orders
     "order.given": "{force}: Force test per l'ordine {order}. Ha effetto quando si risolve la fase 1.",
     "order.path_too_long": "Percorso troppo lungo per un solo movimento: al massimo 12 caselle.",
@@ -124,6 +138,8 @@ MESSAGES: dict[str, str] = {
     "gm.undone_public": "Il GM ha annullato l'ultima risoluzione di fase: si torna a {back}. {entries} voci del registro "
                         "sono segnate come annullate; ripetere un'azione dà gli stessi dadi.",
     "gm.assigned": "Il GM ha messo {member} con {side}.",
+    "gm.assign_not_member": "{member} non è membro di questo server: solo i suoi membri possono giocare uno schieramento.",
+    "gm.assign_bot": "{member} è un bot: solo le persone possono giocare uno schieramento.",
     "gm.edited": "Correzione del GM a {force}: {changes}.",
     # publishing
     "publish.resolved": "{before} → {after}",
@@ -172,6 +188,20 @@ MESSAGES: dict[str, str] = {
     "remind.mention": "{mentions}: promemoria per {name}, la fase termina {when} ({rel}) e vi aspetta ancora "
                       "(i vostri messaggi diretti sono chiusi).",
     "deadline.passed": "{gm}: la scadenza della fase è passata e la fase ti aspetta (/gm avanza). {reason}",
+    # about
+    "about.title": "Aide-de-Camp {version}",
+    "about.uptime": "In funzione",
+    "about.since": "dal {at} ({since})",
+    "about.database": "Database",
+    "about.campaigns": "Campagne",
+    "about.campaigns_value": "{active} attive, {total} in tutto",
+    "about.shards": "Shard",
+    "about.unsharded": "senza shard: un solo processo serve ogni server",
+    "about.shards_value": "questo processo gestisce gli shard {ids} di {count}",
+    "about.this_server": "questo server è sullo shard {shard}",
+    "about.error_title": "Errore {id}",
+    "about.error_value": "{command} in {campaign}, {when}: {kind}",
+    "about.error_hint": "GM: /info errore:ID mostra cosa non ha funzionato, per un ID di errore mostrato nella tua campagna.",
 }
 
 COMMANDS: dict[str, tuple[str, str]] = {
@@ -259,6 +289,8 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "roll dice.expression": ("espressione", "Come 2d6+1, 4d6kh3 (tieni i 3 più alti), 3d8kl1 (il più basso), d20-2"),
     "roll cc": ("cc", "Tira i dadi battaglia di Commands & Colors e mostra le facce"),
     "roll cc.count": ("numero", "Quanti dadi battaglia"),
+    "about": ("info", "Versione, tempo in funzione, database e shard; il GM può cercare un ID di errore"),
+    "about.error": ("errore", "Un ID di errore mostrato nella tua campagna: cosa non ha funzionato e quando (solo GM)"),
 }
 
 CHOICES: dict[str, str] = {

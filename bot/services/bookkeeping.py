@@ -15,10 +15,13 @@ deadline never resolves a later phase than its own.
 from __future__ import annotations
 
 import datetime as dt
+import logging
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+import sqlalchemy as sa
 from sqlmodel import select
 
 from bot.engine.errors import InvalidInput
@@ -30,6 +33,8 @@ from bot.services.loading import get_campaign
 from bot.services.logbook import log_event
 from bot.store.db import Database
 from bot.store.models import BattleRow, Campaign, Player, SideRow
+
+_log = logging.getLogger("adc.bookkeeping")
 
 BOT_DEFAULTS: dict[str, Any] = {"auto_resolve": True, "at_deadline": "resolve", "away": "stretch"}
 BOT_CHOICES: dict[str, tuple[Any, ...]] = {
@@ -91,12 +96,41 @@ async def require_gm_of(db: Database, campaign_id: int, actor: Actor) -> Meta:
     return _meta(campaign)
 
 
-async def with_deadlines(db: Database) -> list[Meta]:
-    """Active campaigns that have a deadline (the scheduler's work list)."""
+async def with_deadlines(db: Database, *, shards: tuple[int, frozenset[int]] | None = None,
+                         on_error: Callable[[int, Exception], None] | None = None) -> list[Meta]:
+    """Active campaigns that have a deadline (the scheduler's work list).
+
+    ``shards`` = (shard count, shard ids): only the campaigns of guilds on those shards (a process
+    that runs some of the shards). A campaign whose row or settings cannot be read is handed to
+    ``on_error`` (logged when None) and left out: one bad campaign never fails the listing of all."""
+    def failed(campaign_id: int, exc: Exception) -> None:
+        if on_error is not None:
+            on_error(campaign_id, exc)
+        else:
+            _log.error("event=campaign_unreadable campaign=%s kind=%s", campaign_id, type(exc).__name__, exc_info=exc)
+
+    where = [Campaign.status == "active", Campaign.deadline != None]  # noqa: E711
+    if shards is not None:
+        count, ids = shards
+        shift = sa.literal(22, type_=sa.Integer)  # PostgreSQL has bigint >> integer only
+        where.append((Campaign.guild_id.op(">>")(shift) % count).in_(sorted(ids)))  # Discord's shard formula
     async with db.sessions() as s:
-        rows = (await s.exec(select(Campaign).where(Campaign.status == "active",
-                                                    Campaign.deadline != None))).all()  # noqa: E711
-        return [_meta(c) for c in rows]
+        try:
+            rows = list((await s.exec(select(Campaign).where(*where).order_by(Campaign.id))).all())
+        except (ValueError, TypeError):  # a row the database holds but cannot be decoded (options not JSON)
+            rows = []
+            for cid in (await s.exec(select(Campaign.id).where(*where).order_by(Campaign.id))).all():
+                try:
+                    rows.append((await s.exec(select(Campaign).where(Campaign.id == cid))).one())
+                except (ValueError, TypeError) as exc:
+                    failed(cid or 0, exc)
+    out: list[Meta] = []
+    for c in rows:
+        try:
+            out.append(_meta(c))
+        except Exception as exc:  # malformed settings (options._bot = 5): this campaign only
+            failed(c.id or 0, exc)
+    return out
 
 
 def bot_setting_names() -> tuple[str, ...]:
@@ -112,18 +146,54 @@ def _coerce(name: str, value: str) -> Any:
     raise InvalidInput("Setting {name!r} cannot be {value!r}: choose {allowed}.", name=name, value=value, allowed=allowed)
 
 
-def _snowflake(value: str) -> int | None:
+MIN_ID, MAX_ID = 10**14, 2**63 - 1
+"""Discord ids (snowflakes) are 15 to 19 digits; the database keeps them as signed 64-bit integers."""
+_MENTION = {"role": re.compile(r"<@&(\d+)>|(\d+)"), "channel": re.compile(r"<#(\d+)>|(\d+)")}
+
+
+def id_setting_kind(name: str) -> str | None:
+    """"role" or "channel" for a setting that stores a Discord id (gm_role, channel:SIDE), else None."""
+    if name == "gm_role":
+        return "role"
+    if name.startswith(SIDE_CHANNEL):
+        return "channel"
+    return None
+
+
+def setting_id(name: str, value: str, *, guild_id: int) -> int | None:
+    """The role or channel id the GM gave for the setting ``name`` (None for "none"), or a refusal that
+    names the setting and says why: not a mention or id of that kind, not a Discord id, or the
+    @everyone role (its id is the server's). Whether the id belongs to the campaign's server needs
+    Discord: the cog checks that before it calls :func:`change_bot_setting`."""
+    kind = id_setting_kind(name)
+    if kind is None:
+        raise InvalidInput("Unknown setting {name!r}.", name=name)
     text = value.strip()
     if text.lower() in ("", "none", "off"):
         return None
-    m = re.fullmatch(r"<[@#]&?(\d{15,21})>|(\d{15,21})", text)
+    m = _MENTION[kind].fullmatch(text)
     if m is None:
-        raise InvalidInput("{value!r} is not a role or channel: mention it, give its id, or say none.", value=value)
-    return int(m.group(1) or m.group(2))
+        if kind == "role":
+            raise InvalidInput("Setting {name}: {value!r} is not a role: mention it (@role), give its id, or say none.",
+                               name=name, value=value)
+        raise InvalidInput("Setting {name}: {value!r} is not a channel: mention it (#channel), give its id, or say none.",
+                           name=name, value=value)
+    digits = m.group(1) or m.group(2)
+    if len(digits) > 19 or not MIN_ID <= int(digits) <= MAX_ID:
+        raise InvalidInput("Setting {name}: {value!r} is not a Discord id (a number of 15 to 19 digits).", name=name,
+                           value=value)
+    ident = int(digits)
+    if kind == "role" and ident == guild_id:
+        raise InvalidInput("Setting {name} cannot be the @everyone role: every member would be a GM. "
+                           "Choose a role of this server, or none.", name=name)
+    return ident
 
 
 async def change_bot_setting(db: Database, campaign_id: int, gm: Actor, name: str, value: str) -> Any:
-    """GM: change a bot setting (auto_resolve, at_deadline, away, language, gm_role, channel:SIDE)."""
+    """GM: change a bot setting (auto_resolve, at_deadline, away, language, gm_role, channel:SIDE).
+
+    A role or channel is checked here as far as the database can (:func:`setting_id`); that it is one of
+    the campaign's own server is for the caller, who can ask Discord (the settings command does)."""
     async with db.transaction() as s:
         campaign = await get_campaign(s, campaign_id, lock=True)
         require_gm(campaign, gm)
@@ -139,13 +209,13 @@ async def change_bot_setting(db: Database, campaign_id: int, gm: Actor, name: st
                 raise InvalidInput("Language {value!r} is not offered: choose {languages}.", value=value, languages=', '.join(LANGUAGES))
             campaign.language = shown
         elif name == "gm_role":
-            campaign.gm_role_id = shown = _snowflake(value)
+            campaign.gm_role_id = shown = setting_id(name, value, guild_id=campaign.guild_id)
         elif name.startswith(SIDE_CHANNEL):
             key = name[len(SIDE_CHANNEL):]
             side = (await s.exec(select(SideRow).where(SideRow.campaign_id == campaign_id, SideRow.key == key))).first()
             if side is None:
                 raise NotFound("There is no side {key!r} in this campaign.", key=key)
-            side.channel_id = shown = _snowflake(value)
+            side.channel_id = shown = setting_id(name, value, guild_id=campaign.guild_id)
             s.add(side)
         else:
             raise InvalidInput("Unknown setting {name!r}.", name=name)

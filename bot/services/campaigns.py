@@ -2,22 +2,27 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import asyncio
+import datetime as dt
+import math
+from dataclasses import dataclass, replace
 from typing import Any
 
-from sqlmodel import select
+import sqlalchemy as sa
+from sqlmodel import func, insert, select
 
 from bot.engine.errors import InvalidInput
 from bot.engine.phases import first_position
 from bot.engine.tables import RuleBook, default_rulebook
 from bot.engine.text import Msg
+from bot.limits import DAY_HOURS, Limits
 from bot.scenario import Scenario, load_bundled, parse_scenario_text
 from bot.store.db import Database
-from bot.store.models import Campaign, ForceRow, LeaderRow, MapSquare, Player, SideRow, UnitRow
+from bot.store.models import Campaign, ForceRow, LeaderRow, MapSquare, Player, SideRow, UnitRow, utcnow
 
 from .actors import Actor, require_gm
-from .errors import NotFound, PermissionDenied
-from .loading import get_campaign, turn_dice
+from .errors import NotFound, PermissionDenied, ServiceError
+from .loading import get_campaign, remember_map, turn_dice
 from .logbook import log_event
 
 
@@ -28,6 +33,94 @@ class Created:
     scenario: str
     sides: tuple[tuple[str, str], ...]
     seed_sha256: str
+
+
+class LimitReached(ServiceError):
+    """A server or a member reached one of the bot's limits (:mod:`bot.limits`); the message says
+    which, and what to do or when to try again."""
+
+
+@dataclass(frozen=True)
+class Usage:
+    """What counts against the limits now: a server's active campaigns, a member's active campaigns
+    as GM (in every server), and the campaigns the member created or imported in the last 24 hours."""
+
+    active_in_server: int
+    gm_active: int
+    new_today: int
+
+
+def check_upload_size(size: int, limits: Limits | None, *, kind: str) -> None:
+    """Refuse a ``kind`` ("scenario" or "import") upload of ``size`` bytes over the limit (none
+    without ``limits``); ``kind="any"``: an upload not yet read, over both limits."""
+    if kind not in ("scenario", "import", "any"):
+        raise ValueError(f"unknown upload kind {kind!r}")
+    if limits is None:
+        return
+    if kind == "any":
+        kind = "import" if limits.max_import_bytes >= limits.max_scenario_bytes else "scenario"
+    if kind == "scenario" and size > limits.max_scenario_bytes:
+        raise LimitReached(Msg("The scenario file is {size:,} bytes: at most {limit:,} are accepted.", size=size,
+                               limit=limits.max_scenario_bytes))
+    if kind == "import" and size > limits.max_import_bytes:
+        raise LimitReached(Msg("The campaign export is {size:,} bytes: at most {limit:,} can be imported.", size=size,
+                               limit=limits.max_import_bytes))
+
+
+async def _serialise_new_campaigns(s: Any, *keys: int) -> None:
+    """Make concurrent creations in one server or by one member wait for each other, so their counts
+    cannot both pass (PostgreSQL: transaction-scoped advisory locks on the guild and member ids,
+    taken in order; SQLite's write transactions are already exclusive, BEGIN IMMEDIATE)."""
+    conn = await s.connection()
+    if conn.dialect.name != "postgresql":
+        return
+    for key in sorted(set(keys)):
+        await conn.execute(sa.select(func.pg_advisory_xact_lock(sa.literal(key, sa.BigInteger))))
+
+
+async def _counts(s: Any, guild_id: int, member_id: int, since: dt.datetime) -> tuple[int, int, list[dt.datetime]]:
+    active = Campaign.status == "active"
+    in_server = (await s.exec(select(func.count()).select_from(Campaign).where(active, Campaign.guild_id == guild_id))).one()
+    as_gm = (await s.exec(select(func.count()).select_from(Campaign).where(active, Campaign.gm_id == member_id))).one()
+    recent = (await s.exec(select(Campaign.created_at).where(Campaign.gm_id == member_id, Campaign.created_at > since)
+                           .order_by(Campaign.created_at))).all()
+    return int(in_server), int(as_gm), list(recent)
+
+
+async def check_new_campaign(s: Any, *, guild_id: int, member_id: int, limits: Limits | None,
+                             now: dt.datetime | None = None) -> None:
+    """Refuse a new campaign (created or imported) in ``guild_id`` by ``member_id`` over the bot's
+    limits. Call it inside the transaction that inserts the campaign, before the insert: it holds the
+    server's and the member's lock until that transaction ends. No ``limits``: no check (the demo,
+    the benchmarks and the tests; the bot passes ``bot.settings.limits``)."""
+    if limits is None:
+        return
+    await _serialise_new_campaigns(s, guild_id, member_id)
+    now = now or utcnow()
+    in_server, as_gm, recent = await _counts(s, guild_id, member_id, now - dt.timedelta(hours=DAY_HOURS))
+    if in_server >= limits.max_active_campaigns:
+        raise LimitReached(Msg("This server already runs {count} active campaigns, the most allowed ({limit}): a GM "
+                               "must end one (/campaign end) before another can start.", count=in_server,
+                               limit=limits.max_active_campaigns))
+    if as_gm >= limits.max_gm_campaigns:
+        raise LimitReached(Msg("You already run {count} active campaigns as their GM, the most allowed ({limit}): "
+                               "end one (/campaign end) before you start another.", count=as_gm,
+                               limit=limits.max_gm_campaigns))
+    if len(recent) >= limits.max_new_campaigns_per_day:
+        # Once the oldest ones leave the 24-hour window, fewer than the limit are left in it.
+        frees = recent[len(recent) - limits.max_new_campaigns_per_day] + dt.timedelta(hours=DAY_HOURS)
+        retry = math.ceil(frees.timestamp())
+        raise LimitReached(Msg("You have created or imported {count} campaigns in the last 24 hours, the most allowed "
+                               "({limit}): you can start another <t:{retry}:R> (<t:{retry}:f>).", count=len(recent),
+                               limit=limits.max_new_campaigns_per_day, retry=retry))
+
+
+async def usage(db: Database, *, guild_id: int, member_id: int, now: dt.datetime | None = None) -> Usage:
+    """What counts against the limits now (shown with them in /campaign settings)."""
+    now = now or utcnow()
+    async with db.sessions() as s:
+        in_server, as_gm, recent = await _counts(s, guild_id, member_id, now - dt.timedelta(hours=DAY_HOURS))
+    return Usage(in_server, as_gm, len(recent))
 
 
 def check_options(options: dict[str, Any], rules: RuleBook) -> dict[str, Any]:
@@ -45,6 +138,10 @@ def check_options(options: dict[str, Any], rules: RuleBook) -> dict[str, Any]:
     return out
 
 
+POPULATE_BATCH = 500
+"""Rows per INSERT when a campaign is created (each batch is a few ms on the event loop)."""
+
+
 async def create_campaign(
     db: Database,
     *,
@@ -54,23 +151,35 @@ async def create_campaign(
     name: str,
     scenario: str | None = None,
     scenario_text: str | bytes | None = None,
+    spec: Scenario | None = None,
     options: dict[str, Any] | None = None,
     rules: RuleBook | None = None,
+    limits: Limits | None = None,
+    now: dt.datetime | None = None,
 ) -> Created:
-    """A new campaign bound to a channel, from a bundled scenario or an uploaded YAML."""
+    """A new campaign bound to a channel, from a bundled scenario or an uploaded YAML (or ``spec``,
+    the scenario the caller already parsed off the event loop).
+
+    ``limits`` (the bot passes ``bot.settings.limits``) refuses a scenario over the size limit and
+    a campaign over the server's or the member's limits (:func:`check_new_campaign`); ``now`` is
+    the creation time (default: the clock)."""
     rules = rules or default_rulebook()
     name = name.strip()
     if not 1 <= len(name) <= 100:
         raise InvalidInput("A campaign name is 1 to 100 characters.")
-    if scenario_text is not None:
+    now = now or utcnow()
+    if spec is None and scenario_text is not None:
+        size = len(scenario_text.encode("utf-8") if isinstance(scenario_text, str) else scenario_text)
+        check_upload_size(size, limits, kind="scenario")
         spec = parse_scenario_text(scenario_text, key=scenario or "uploaded")
-    elif scenario:
+    elif spec is None and scenario:
         spec = load_bundled(scenario)
-    else:
+    elif spec is None:
         raise InvalidInput("Choose a bundled scenario or upload a scenario file.")
     # The map's adjacency (RU-11) is the default; the scenario's or the GM's options may override it.
     opts = check_options({"adjacency": spec.map.adjacency, **spec.options, **(options or {})}, rules)
     async with db.transaction() as s:
+        await check_new_campaign(s, guild_id=guild_id, member_id=gm.member_id, limits=limits, now=now)
         existing = (
             await s.exec(select(Campaign).where(Campaign.channel_id == channel_id, Campaign.status == "active"))
         ).first()
@@ -83,7 +192,7 @@ async def create_campaign(
             guild_id=guild_id, channel_id=channel_id, name=name, scenario=spec.key, gm_id=gm.member_id,
             options=opts, climate=spec.climate.value, start_date=spec.start_date, turn=pos.turn, phase=int(pos.phase),
             map_width=spec.map.width, map_height=spec.map.height,
-            adjacency=int(opts.get("adjacency", spec.map.adjacency)), sight=spec.sight,
+            adjacency=int(opts.get("adjacency", spec.map.adjacency)), sight=spec.sight, created_at=now,
         )
         s.add(campaign)
         await s.flush()
@@ -92,7 +201,11 @@ async def create_campaign(
                                          scenario=spec.name))
         await turn_dice(s, campaign)  # creates turn 1's seed and logs its hash
         seed_hash = await _seed_hash(s, campaign)
-        return Created(campaign.id or 0, name, spec.name, tuple((sd.key, sd.name) for sd in spec.sides), seed_hash)
+        created = Created(campaign.id or 0, name, spec.name, tuple((sd.key, sd.name) for sd in spec.sides), seed_hash)
+        adjacency = campaign.adjacency
+    # Committed: the map just written is the scenario's, so nobody needs to read it back.
+    remember_map(created.campaign_id, replace(spec.map, adjacency=adjacency))
+    return created
 
 
 async def _seed_hash(s: Any, campaign: Campaign) -> str:
@@ -103,24 +216,33 @@ async def _seed_hash(s: Any, campaign: Campaign) -> str:
 
 
 async def _populate(s: Any, campaign: Campaign, spec: Scenario) -> None:
+    """The scenario's rows, inserted in batches of plain values: the largest legal scenario has about
+    13,000 rows, and building as many ORM objects would hold the event loop for over a second."""
     cid = campaign.id
-    for side in spec.sides:
-        capital = next((str(sq) for sq, c in spec.map.cells.items() if c.capital and c.stronghold == side.key), None)
-        s.add(SideRow(campaign_id=cid, key=side.key, name=side.name, colour=side.colour, nation=side.nation,
-                      capital=capital, supply=spec.supply.get(side.key, 0)))
-    for sq, cell in spec.map.cells.items():
-        s.add(MapSquare(campaign_id=cid, col=sq.col, row=sq.row, terrain=cell.terrain.value,
-                        features=sorted(f.value for f in cell.features), territory=cell.territory,
-                        stronghold=cell.stronghold, capital=cell.capital, river_flow=cell.river_flow))
-    for f in spec.forces:
-        pending = f.arrives_turn is not None
-        s.add(ForceRow(campaign_id=cid, side_key=f.side, key=f.key, name=f.name,
-                       square=str(f.square), order=f.order.value, scouts=f.scouts,
-                       state="pending" if pending else "active", arrives_turn=f.arrives_turn))
-        s.add(LeaderRow(campaign_id=cid, force_key=f.key, key=f"{f.key}-leader", name=f.leader.name, cv=f.leader.cv))
-        for u in f.units:
-            s.add(UnitRow(campaign_id=cid, force_key=f.key, key=u.key, name=u.name, sp=u.sp, original_sp=u.sp,
-                          type=u.type.value, quality=u.quality.value, mercenary=u.mercenary, flag=u.flag))
+    capitals: dict[str | None, str] = {}
+    for sq, c in spec.map.cells.items():
+        if c.capital:
+            capitals.setdefault(c.stronghold, str(sq))
+    batches: list[tuple[type[Any], list[dict[str, Any]]]] = [
+        (SideRow, [dict(campaign_id=cid, key=side.key, name=side.name, colour=side.colour, nation=side.nation,
+                        capital=capitals.get(side.key), supply=spec.supply.get(side.key, 0)) for side in spec.sides]),
+        (MapSquare, [dict(campaign_id=cid, col=sq.col, row=sq.row, terrain=cell.terrain.value,
+                          features=sorted(f.value for f in cell.features), territory=cell.territory,
+                          stronghold=cell.stronghold, capital=cell.capital, river_flow=cell.river_flow)
+                     for sq, cell in spec.map.cells.items()]),
+        (ForceRow, [dict(campaign_id=cid, side_key=f.side, key=f.key, name=f.name, square=str(f.square),
+                         order=f.order.value, scouts=f.scouts, state="pending" if f.arrives_turn is not None else "active",
+                         arrives_turn=f.arrives_turn) for f in spec.forces]),
+        (LeaderRow, [dict(campaign_id=cid, force_key=f.key, key=f"{f.key}-leader", name=f.leader.name, cv=f.leader.cv)
+                     for f in spec.forces]),
+        (UnitRow, [dict(campaign_id=cid, force_key=f.key, key=u.key, name=u.name, sp=u.sp, original_sp=u.sp,
+                        type=u.type.value, quality=u.quality.value, mercenary=u.mercenary, flag=u.flag)
+                   for f in spec.forces for u in f.units]),
+    ]
+    for model, rows in batches:
+        for start in range(0, len(rows), POPULATE_BATCH):
+            await s.exec(insert(model), params=rows[start:start + POPULATE_BATCH])
+            await asyncio.sleep(0)  # let other members' commands in between batches
 
 
 async def join_side(db: Database, campaign_id: int, actor: Actor, side: str) -> SideRow:

@@ -1,8 +1,11 @@
 """Export a campaign to one file (state and roll log) and import it back as a new campaign.
 
-The file is JSON. Import is hostile-input safe: size-limited, every table and field checked
-against the models (names, types, ranges, references between keys), all inside one transaction
-that is rolled back on the first problem, whose message names the field.
+The file is JSON. Import is hostile-input safe: size- and depth-limited, every table and field
+checked against the models (names, types, ranges, references between keys), every logged message
+one of the code's own templates (text is data: nothing from the file is ever used as a template),
+the settings' values checked, players kept only when they are members of the importing server, and
+channel, thread and role ids of the exporting server dropped; all inside one transaction that is
+rolled back on the first problem, whose message names the field.
 """
 
 from __future__ import annotations
@@ -11,15 +14,26 @@ import datetime as dt
 import json
 import types
 import typing
+from collections.abc import Container
+from dataclasses import dataclass
 from typing import Any
 
 from sqlmodel import SQLModel, select
 
+from bot.engine.errors import InvalidInput
+from bot.engine.tables import default_rulebook
+from bot.engine.text import Msg, UnknownMessage
+from bot.engine.uploads import UploadProblem, load_json
+from bot.i18n.text import known_templates
+from bot.limits import Limits
+from bot.scenario import START_DATE_RANGE
 from bot.store.db import Database
 from bot.store.dump import EXPORT_TABLES, build_row, campaign_fields, dump_tables, table_name
 from bot.store.models import Campaign, LogEntry
 
 from .actors import Actor, require_gm
+from .bookkeeping import BOT_CHOICES, LANGUAGES
+from .campaigns import check_new_campaign, check_options
 from .errors import ImportRejected
 from .loading import get_campaign
 from .logbook import log_event, roll_log
@@ -28,6 +42,10 @@ FORMAT = "aide-de-camp/campaign"
 MAX_IMPORT_BYTES = 20 * 1024 * 1024
 MAX_ROWS = 200_000
 MAX_INT = 2**63 - 1  # BIGINT: Discord ids are 64-bit snowflakes
+MAX_DEPTH = 32
+"""How deeply the file's JSON may nest (an export nests about 8 deep)."""
+MAX_LOG_TEXT = 4_000
+"""A log entry's stored plain text, in characters."""
 CAMPAIGN_FIELDS = ("name", "scenario", "options", "language", "climate", "start_date", "turn", "phase", "status",
                    "weather", "holdings", "map_width", "map_height", "adjacency", "sight")
 LOG_FIELDS = ("turn", "phase", "kind", "visibility", "text", "data", "roll_key", "undone", "created_at")
@@ -61,17 +79,72 @@ def _plain(v: Any) -> Any:
 
 
 def parse_export(raw: bytes | str) -> dict[str, Any]:
+    """The export's JSON: at most :data:`MAX_DEPTH` deep, with clean characters only (no NUL, no lone
+    surrogate, no control character: checked before anything is stored)."""
     if len(raw) > MAX_IMPORT_BYTES:
         raise ImportRejected("The file is {n_raw:,} bytes: at most {max_import_bytes:,} can be imported.", n_raw=len(raw), max_import_bytes=MAX_IMPORT_BYTES)
     try:
-        data = json.loads(raw)
+        data = load_json(raw.decode("utf-8") if isinstance(raw, bytes) else raw, max_depth=MAX_DEPTH)
     except (ValueError, UnicodeDecodeError) as exc:
-        raise ImportRejected("The file is not a campaign export (not JSON: {exc}).", exc=exc) from None
+        if isinstance(exc, UploadProblem):
+            raise ImportRejected("{field}: {what}", field=exc.field or "(top)", what=exc.what) from None
+        raise ImportRejected("The file is not a campaign export (not JSON: {exc}).", exc=str(exc)[:200]) from None
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise ImportRejected("The file is not a campaign export: \"format\" must be \"{format}\".", format=FORMAT)
     if data.get("version") != 1:
         raise ImportRejected("Unsupported export version {get!r}: this bot reads version 1.", get=data.get('version'))
     return data
+
+
+def _check_options(options: dict[str, Any]) -> None:
+    """The campaign's options: rule options with allowed values, and the bot's own bookkeeping."""
+    rule_options = {k: v for k, v in options.items() if not k.startswith("_")}
+    try:
+        check_options(rule_options, default_rulebook())
+    except InvalidInput as exc:
+        raise ImportRejected("campaign.options: {reason}", reason=exc.text) from None
+    bot = options.get("_bot", {})
+    if not isinstance(bot, dict):
+        raise ImportRejected("campaign.options._bot: expected an object")
+    for name, value in bot.items():
+        if name == "deadline_version":
+            if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= MAX_INT:
+                raise ImportRejected("campaign.options._bot.deadline_version: expected a whole number")
+        elif name not in BOT_CHOICES or value not in BOT_CHOICES[name] or type(value) is not type(BOT_CHOICES[name][0]):
+            raise ImportRejected("campaign.options._bot.{name}: not a bot setting with an allowed value",
+                                 name=str(name)[:40])
+    reminded = options.get("_reminded", [])
+    if not isinstance(reminded, list) or len(reminded) > 10 or not all(isinstance(r, str) and len(r) <= 8 for r in reminded):
+        raise ImportRejected("campaign.options._reminded: expected a short list of reminder tags")
+    if unknown := sorted(k for k in options if k.startswith("_") and k not in ("_bot", "_reminded", "_rev")):
+        raise ImportRejected("campaign.options: unknown field(s) {names}", names=", ".join(unknown)[:200])
+
+
+def _check_log_entry(where: str, entry: dict[str, Any]) -> None:
+    """A log entry's text is shown as plain text; its message must be one of the code's own."""
+    if len(entry.get("text", "")) > MAX_LOG_TEXT:
+        raise ImportRejected("{where}.text: at most {max_chars:,} characters", where=where, max_chars=MAX_LOG_TEXT)
+    data = entry.get("data") or {}
+    if "msg" in data:
+        try:
+            Msg.from_json(data["msg"], known=known_templates())
+        except UnknownMessage as exc:
+            raise ImportRejected("{where}.data.msg: {reason}", where=where, reason=str(exc)[:200]) from None
+
+
+@dataclass(frozen=True)
+class Imported:
+    """An imported campaign, and the players of the file who are not members of this server (dropped)."""
+
+    campaign_id: int
+    dropped_players: tuple[int, ...] = ()
+
+
+def player_ids(data: dict[str, Any]) -> tuple[int, ...]:
+    """The member ids of the file's players, for the bot to check against the server's members."""
+    rows = (data.get("tables") or {}).get("player") if isinstance(data.get("tables"), dict) else None
+    ids = [r.get("member_id") for r in rows or () if isinstance(r, dict)]
+    return tuple(sorted({i for i in ids if isinstance(i, int) and not isinstance(i, bool) and 0 < i <= MAX_INT}))[:500]
 
 
 def _field_types(model: type[SQLModel]) -> dict[str, Any]:
@@ -164,9 +237,14 @@ def _check_references(tables: dict[str, list[dict[str, Any]]]) -> None:
             raise ImportRejected("tables.{table}: two rows share a key", table=table)
 
 
-async def import_campaign(db: Database, raw: bytes | str, *, guild_id: int, channel_id: int, gm: Actor) -> int:
-    """Load an export as a new campaign in ``channel_id`` with ``gm`` as its GM; returns its id."""
-    data = parse_export(raw)
+async def import_campaign(db: Database, raw: bytes | str | dict[str, Any], *, guild_id: int, channel_id: int,
+                          gm: Actor, members: Container[int] | None = None, limits: Limits | None = None) -> Imported:
+    """Load an export as a new campaign in ``channel_id`` with ``gm`` as its GM.
+
+    ``members``: the file's players who are members of the importing server (see :func:`player_ids`);
+    the others are dropped and named in the result. ``None`` keeps every player (tests, the demo).
+    ``limits``: the bot's limits on new campaigns (:mod:`bot.limits`), checked in the same transaction."""
+    data = parse_export(raw) if isinstance(raw, bytes | str) else raw
     camp = data.get("campaign")
     if not isinstance(camp, dict):
         raise ImportRejected("campaign: expected an object")
@@ -180,6 +258,15 @@ async def import_campaign(db: Database, raw: bytes | str, *, guild_id: int, chan
         raise ImportRejected("campaign.map_width/map_height: a map is 2 to 200 squares each way")
     if not 0 <= checked_campaign["phase"] <= 8 or not 1 <= checked_campaign["turn"] <= 100_000:
         raise ImportRejected("campaign.turn/phase: turn from 1, phase 0 to 8")
+    if checked_campaign["language"] not in LANGUAGES:
+        raise ImportRejected("campaign.language: one of {languages}", languages=", ".join(LANGUAGES))
+    if checked_campaign["status"] != "active":
+        raise ImportRejected("campaign.status: an imported campaign is active")
+    start, (earliest, latest) = dt.date.fromisoformat(checked_campaign["start_date"]), START_DATE_RANGE
+    if not earliest <= start <= latest:
+        raise ImportRejected("campaign.start_date: from {earliest} to {latest}", earliest=earliest.isoformat(),
+                             latest=latest.isoformat())
+    _check_options(checked_campaign["options"])
     tables_in = data.get("tables")
     if not isinstance(tables_in, dict):
         raise ImportRejected("tables: expected an object")
@@ -211,11 +298,23 @@ async def import_campaign(db: Database, raw: bytes | str, *, guild_id: int, chan
         if unknown := sorted(set(e) - set(LOG_FIELDS)):
             raise ImportRejected("log[{i}]: unknown field(s) {map}", i=i, map=', '.join(map(str, unknown))[:200])
         log_rows.append({k: _check_value(f"log[{i}].{k}", e[k], log_fields[k]) for k in LOG_FIELDS if k in e})
+        _check_log_entry(f"log[{i}]", log_rows[-1])
+    # Ids of the exporting server's channels, threads and roles mean nothing here (and must not be
+    # used to post there); players who are not members of this server are dropped.
+    for row in tables.get("side", []):
+        row.pop("channel_id", None)
+    for row in tables.get("battle", []):
+        row.pop("thread_id", None)
+    dropped: tuple[int, ...] = ()
+    if members is not None:
+        dropped = tuple(sorted({r["member_id"] for r in tables.get("player", []) if r.get("member_id") not in members}))
+        tables["player"] = [r for r in tables.get("player", []) if r.get("member_id") in members]
 
     async with db.transaction() as s:
         existing = (await s.exec(select(Campaign).where(Campaign.channel_id == channel_id, Campaign.status == "active"))).first()
         if existing is not None:
             raise ImportRejected("This channel already runs the campaign {name!r}: end it first.", name=existing.name)
+        await check_new_campaign(s, guild_id=guild_id, member_id=gm.member_id, limits=limits)
         values = dict(checked_campaign)
         values["start_date"] = dt.date.fromisoformat(values["start_date"])
         campaign = Campaign(guild_id=guild_id, channel_id=channel_id, gm_id=gm.member_id, **values)
@@ -230,4 +329,4 @@ async def import_campaign(db: Database, raw: bytes | str, *, guild_id: int, chan
         await s.flush()
         await log_event(s, campaign, f"Campaign imported from an export by the GM (state as of {campaign_fields(campaign)['turn']}).",
                         kind="gm")
-        return campaign.id
+        return Imported(campaign.id, dropped)

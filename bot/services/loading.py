@@ -36,6 +36,8 @@ from bot.store.models import Campaign, ForceRow, LeaderRow, MapSquare, SideRow, 
 from .errors import NotFound
 
 _MAPS: dict[int, CampaignMap] = {}
+MAP_PARTITION = 1_000
+"""Map squares read per partition (each a few ms of decoding on the event loop)."""
 
 # Where turn seeds come from: secrets by default; the offline demo makes them reproducible.
 new_turn_seed: Callable[[], bytes] = _dice.new_turn_seed
@@ -124,16 +126,24 @@ async def load_map(session: AsyncSession, campaign: Campaign) -> CampaignMap:
     cached = _MAPS.get(campaign.id)
     if cached is not None and cached.width == campaign.map_width and cached.height == campaign.map_height:
         return cached
-    rows = (await session.exec(select(MapSquare).where(MapSquare.campaign_id == campaign.id))).all()
-    cells = {
-        Square(r.col, r.row): Cell(
-            Terrain(r.terrain), frozenset(Feature(f) for f in r.features), r.territory, r.stronghold, r.capital, r.river_flow
-        )
-        for r in rows
-    }
+    # Plain column tuples, not ORM objects, in partitions: a 100x100 map is 10,000 rows, and other
+    # members' commands run between partitions.
+    stmt = select(MapSquare.col, MapSquare.row, MapSquare.terrain, MapSquare.features, MapSquare.territory,
+                  MapSquare.stronghold, MapSquare.capital, MapSquare.river_flow).where(MapSquare.campaign_id == campaign.id)
+    cells: dict[Square, Cell] = {}
+    result = await session.stream(stmt.execution_options(yield_per=MAP_PARTITION))
+    async for rows in result.partitions():
+        for col_, row, terrain, features, territory, stronghold, capital, river_flow in rows:
+            cells[Square(col_, row)] = Cell(Terrain(terrain), frozenset(Feature(f) for f in features), territory,
+                                            stronghold, capital, river_flow)
     cmap = CampaignMap(campaign.map_width, campaign.map_height, cells, campaign.adjacency)
     _MAPS[campaign.id] = cmap
     return cmap
+
+
+def remember_map(campaign_id: int, cmap: CampaignMap) -> None:
+    """The map of a campaign just created from it (maps never change once created)."""
+    _MAPS[campaign_id] = cmap
 
 
 def forget_map(campaign_id: int) -> None:

@@ -191,7 +191,8 @@ async def test_export_then_import_gives_an_identical_campaign(db) -> None:
     await advance(db, cid)
     await orders.give_order(db, cid, FRENCH, "soult", "forced_march")
     exported = await exchange.export_campaign(db, cid, GM)
-    new_id = await exchange.import_campaign(db, exchange.export_bytes(exported), guild_id=10, channel_id=99, gm=GM)
+    new_id = (await exchange.import_campaign(db, exchange.export_bytes(exported), guild_id=10, channel_id=99,
+                                             gm=GM)).campaign_id
     again = await exchange.export_campaign(db, new_id, GM)
     assert again["campaign"] == exported["campaign"]
     assert again["tables"] == exported["tables"]
@@ -203,12 +204,28 @@ async def test_export_then_import_gives_an_identical_campaign(db) -> None:
     ("mutate", "message"),
     [
         (lambda d: d["tables"]["unit"][0].update(sp="many"), r"tables\.unit\[0\]\.sp: expected a whole number"),
-        (lambda d: d["tables"]["unit"][0].update(sp=10**30), r"tables\.unit\[0\]\.sp: expected a whole number"),
+        (lambda d: d["tables"]["unit"][0].update(sp=10**20), r"tables\.unit\[0\]\.sp: expected a whole number"),
+        (lambda d: d["tables"]["unit"][0].update(sp=10**30), r"tables\.unit\[0\]\.sp: a number of 31 characters"),
+        (lambda d: d["tables"]["unit"][0].update(name="Guard\x00"), r"tables\.unit\[0\]\.name: .*U\+0000"),
         (lambda d: d["tables"]["unit"][0].update(force_key="nobody"), r"tables\.unit\[0\]\.force_key: unknown Force"),
         (lambda d: d["tables"]["force"][0].update(side_key="prussia"), r"tables\.force\[0\]\.side_key: unknown side"),
         (lambda d: d["campaign"].update(turn="1"), r"campaign\.turn: expected a whole number"),
         (lambda d: d["tables"].update(secrets=[]), r"tables: unknown table\(s\) secrets"),
         (lambda d: d["tables"]["unit"][0].update(evil=1), r"tables\.unit\[0\]: unknown field\(s\) evil"),
+        # text is data: a logged message must be one of the code's own templates (format-string injection)
+        (lambda d: d["log"][0].update(data={"msg": {"t": "{x.to_json.__globals__}", "p": {"x": {"msg": {"t": "", "p": {}}}}}}),
+         r"log\[0\]\.data\.msg: not a message of this bot"),
+        (lambda d: d["log"][0].update(data={"msg": {"t": "{n} trophy captured", "p": {"n": 1, "x": 2}}}),
+         r"log\[0\]\.data\.msg: the parameters"),
+        (lambda d: d["log"][0].update(text="x" * 5000), r"log\[0\]\.text: at most 4,000 characters"),
+        # settings are values, not just types (a bad one used to stop every campaign's deadlines)
+        (lambda d: d["campaign"]["options"].update(_bot=5), r"campaign\.options\._bot: expected an object"),
+        (lambda d: d["campaign"]["options"].update(_bot={"auto_resolve": "sure"}), r"campaign\.options\._bot\.auto_resolve"),
+        (lambda d: d["campaign"]["options"].update(_evil=1), r"campaign\.options: unknown field\(s\) _evil"),
+        (lambda d: d["campaign"]["options"].update(movement_order="lava"), r"campaign\.options: "),
+        (lambda d: d["campaign"].update(start_date="9999-12-31"), r"campaign\.start_date: from 1600-01-01 to 2100-12-31"),
+        (lambda d: d["campaign"].update(language="xx"), r"campaign\.language"),
+        (lambda d: d["campaign"].update(status="zombie"), r"campaign\.status"),
     ],
 )
 async def test_a_hostile_import_is_refused_naming_the_field_and_changes_nothing(db, mutate, message) -> None:
@@ -223,6 +240,27 @@ async def test_a_hostile_import_is_refused_naming_the_field_and_changes_nothing(
         await exchange.import_campaign(db, exchange.export_bytes(exported), guild_id=10, channel_id=99, gm=GM)
     async with db.sessions() as s:
         assert (await s.exec(select(func.count()).select_from(Campaign))).one() == before
+
+
+@pytest.mark.parametrize("text", ["[" * 100_000 + "]" * 100_000, '{"a":' * 5_000 + "1" + "}" * 5_000])
+async def test_a_deeply_nested_import_is_refused_as_such(db, text: str) -> None:
+    from bot.services.errors import ImportRejected
+
+    with pytest.raises(ImportRejected, match="nested more than 32 levels deep"):
+        await exchange.import_campaign(db, text, guild_id=10, channel_id=99, gm=GM)
+
+
+async def test_an_import_keeps_only_players_of_this_server_and_no_ids_of_the_other(db) -> None:
+    cid = await tutorial(db)
+    exported = await exchange.export_campaign(db, cid, GM)
+    exported["tables"]["side"][0]["channel_id"] = 123456789012345678  # a channel of the exporting server
+    assert exchange.player_ids(exported) == tuple(sorted((FRENCH.member_id, AUSTRIAN.member_id)))
+    done = await exchange.import_campaign(db, exchange.export_bytes(exported), guild_id=10, channel_id=99, gm=GM,
+                                          members={FRENCH.member_id})
+    assert done.dropped_players == (AUSTRIAN.member_id,)
+    again = await exchange.export_campaign(db, done.campaign_id, GM)
+    assert [p["member_id"] for p in again["tables"]["player"]] == [FRENCH.member_id]
+    assert all(side.get("channel_id") is None for side in again["tables"]["side"])
 
 
 async def test_an_uploaded_scenario_with_a_yaml_tag_is_refused(db) -> None:
