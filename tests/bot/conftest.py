@@ -110,3 +110,16 @@ async def advance(table, label: str = "Resolve"):
     card = await table.gm.slash(table.channel, "gm advance")
     assert card.ephemeral
     return await table.gm.click(card.response, label=label)
+
+
+@pytest.fixture
+def no_env_file(monkeypatch: pytest.MonkeyPatch, tmp_path) -> None:
+    """Settings from the environment only (no .env file), with a data directory of the test's own."""
+    from bot import settings
+
+    original = settings.Settings.from_env.__func__  # type: ignore[attr-defined]
+    monkeypatch.setattr(settings.Settings, "from_env",
+                        classmethod(lambda cls, env_file=None: original(cls, env_file=None)))
+    monkeypatch.setenv("ADC_DATA_DIR", str(tmp_path))
+    for name in ("DATABASE_URL", "ADC_SHARD", "ADC_SHARD_COUNT", "ADC_SHARD_IDS", "ADC_HEARTBEAT"):
+        monkeypatch.delenv(name, raising=False)

@@ -7,22 +7,10 @@ import json
 import logging
 
 import discord
-import pytest
 
 from bot import cli
 
 TOKEN = "MTIzNDU2Nzg5.secret-token-value.abcdef"
-
-
-@pytest.fixture
-def no_env_file(monkeypatch: pytest.MonkeyPatch, tmp_path) -> None:
-    from bot import settings
-
-    original = settings.Settings.from_env.__func__  # type: ignore[attr-defined]
-    monkeypatch.setattr(settings.Settings, "from_env",
-                        classmethod(lambda cls, env_file=None: original(cls, env_file=None)))
-    monkeypatch.setenv("ADC_DATA_DIR", str(tmp_path))
-    monkeypatch.delenv("DATABASE_URL", raising=False)
 
 
 def test_without_a_token_the_bot_explains_and_exits_78(monkeypatch, capsys, no_env_file) -> None:

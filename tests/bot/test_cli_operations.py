@@ -23,18 +23,6 @@ TOKEN = "MTIzNDU2Nzg5.secret-token-value.abcdef"
 
 
 @pytest.fixture
-def no_env_file(monkeypatch: pytest.MonkeyPatch, tmp_path) -> None:
-    from bot import settings
-
-    original = settings.Settings.from_env.__func__  # type: ignore[attr-defined]
-    monkeypatch.setattr(settings.Settings, "from_env",
-                        classmethod(lambda cls, env_file=None: original(cls, env_file=None)))
-    monkeypatch.setenv("ADC_DATA_DIR", str(tmp_path))
-    for name in ("DATABASE_URL", "ADC_SHARD", "ADC_SHARD_COUNT", "ADC_SHARD_IDS", "ADC_HEARTBEAT"):
-        monkeypatch.delenv(name, raising=False)
-
-
-@pytest.fixture
 def discord_answers_502(monkeypatch: pytest.MonkeyPatch):
     """A local stand-in for Discord's API that answers every request 502 Bad Gateway."""
     hits: list[str] = []

@@ -11,6 +11,9 @@ from typing import Any
 
 import pytest
 
+from bot.engine.errors import InvalidInput
+from bot.scenario import parse_scenario, parse_scenario_text
+
 ROOT = Path(__file__).resolve().parents[2]
 SCHEMA_PATH = ROOT / "docs" / "scenario.schema.json"
 DOC_PATH = ROOT / "docs" / "scenario-format.md"
@@ -62,3 +65,17 @@ def plain(value: Any) -> Any:
 @pytest.fixture(scope="session")
 def schema() -> dict[str, Any]:
     return json.loads(SCHEMA_PATH.read_text(encoding="utf-8"))
+
+
+def refused(data: Any) -> str:
+    """The message of the refusal ``parse_scenario`` gives ``data``."""
+    with pytest.raises(InvalidInput) as exc:
+        parse_scenario(data)
+    return str(exc.value)
+
+
+def refused_text(text: str | bytes) -> str:
+    """The message of the refusal ``parse_scenario_text`` gives ``text``."""
+    with pytest.raises(InvalidInput) as exc:
+        parse_scenario_text(text)
+    return str(exc.value)

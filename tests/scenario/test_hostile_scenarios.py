@@ -17,24 +17,11 @@ from typing import Any
 import pytest
 import yaml
 
-from bot.engine.errors import InvalidInput
 from bot.engine.seasons import turn_date
 from bot.engine.uploads import MAX_DEPTH
 from bot.scenario import LIMITS, START_DATE_RANGE, parse_scenario, parse_scenario_text
 
-from .conftest import force, minimal
-
-
-def refused(data: Any) -> str:
-    with pytest.raises(InvalidInput) as exc:
-        parse_scenario(data)
-    return str(exc.value)
-
-
-def refused_text(text: str | bytes) -> str:
-    with pytest.raises(InvalidInput) as exc:
-        parse_scenario_text(text)
-    return str(exc.value)
+from .conftest import force, minimal, refused, refused_text
 
 
 def big_map(side: int) -> dict[str, Any]:

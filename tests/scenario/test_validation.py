@@ -5,27 +5,13 @@ scenario with one thing broken; the messages are pinned because the GM reads the
 from __future__ import annotations
 
 import copy
-from typing import Any
 
 import pytest
 import yaml
 
-from bot.engine.errors import InvalidInput
 from bot.scenario import MAX_BYTES, parse_scenario, parse_scenario_text
 
-from .conftest import force, minimal
-
-
-def refused(data: Any) -> str:
-    with pytest.raises(InvalidInput) as exc:
-        parse_scenario(data)
-    return str(exc.value)
-
-
-def refused_text(text: str | bytes) -> str:
-    with pytest.raises(InvalidInput) as exc:
-        parse_scenario_text(text)
-    return str(exc.value)
+from .conftest import force, minimal, refused, refused_text
 
 
 def test_the_minimal_scenario_is_valid() -> None:
