@@ -31,6 +31,7 @@ from bot.store.db import Database
 from bot.store.dump import EXPORT_TABLES, build_row, campaign_fields, dump_tables, table_name
 from bot.store.models import Campaign, LogEntry
 
+from . import export_values
 from .actors import Actor, require_gm
 from .bookkeeping import BOT_CHOICES, LANGUAGES
 from .campaigns import check_new_campaign, check_options
@@ -215,28 +216,6 @@ def _max_length(model: type[SQLModel], name: str) -> int | None:
     return getattr(col.type, "length", None) if col is not None else None
 
 
-def _check_references(tables: dict[str, list[dict[str, Any]]]) -> None:
-    sides = {r.get("key") for r in tables.get("side", [])}
-    forces = {r.get("key") for r in tables.get("force", [])}
-    if not sides:
-        raise ImportRejected("tables.side: a campaign needs its sides")
-    for table, field, known, what in (
-        ("force", "side_key", sides, "side"), ("player", "side_key", sides, "side"),
-        ("unit", "force_key", forces, "Force"), ("declaration", "force_key", forces, "Force"),
-        ("glory_entry", "side_key", sides, "side"),
-    ):
-        for i, row in enumerate(tables.get(table, [])):
-            if row.get(field) not in known:
-                raise ImportRejected("tables.{table}[{i}].{field}: unknown {what} {get!r}", table=table, i=i, field=field, what=what, get=str(row.get(field))[:40])
-    for i, row in enumerate(tables.get("leader", [])):
-        if row.get("force_key") is not None and row["force_key"] not in forces:
-            raise ImportRejected("tables.leader[{i}].force_key: unknown Force {row!r}", i=i, row=str(row['force_key'])[:40])
-    for table in ("side", "force", "unit"):
-        keys = [r.get("key") for r in tables.get(table, [])]
-        if len(keys) != len(set(keys)):
-            raise ImportRejected("tables.{table}: two rows share a key", table=table)
-
-
 async def import_campaign(db: Database, raw: bytes | str | dict[str, Any], *, guild_id: int, channel_id: int,
                           gm: Actor, members: Container[int] | None = None, limits: Limits | None = None) -> Imported:
     """Load an export as a new campaign in ``channel_id`` with ``gm`` as its GM.
@@ -283,10 +262,11 @@ async def import_campaign(db: Database, raw: bytes | str | dict[str, Any], *, gu
         if total > MAX_ROWS:
             raise ImportRejected("tables: more than {max_rows:,} rows", max_rows=MAX_ROWS)
         tables[name] = [_check_row(model, f"tables.{name}[{i}]", r) for i, r in enumerate(rows)]
-    _check_references(tables)
-    for i, sq in enumerate(tables.get("map_square", [])):
-        if not (0 <= sq.get("col", -1) < checked_campaign["map_width"] and 0 <= sq.get("row", -1) < checked_campaign["map_height"]):
-            raise ImportRejected("tables.map_square[{i}]: square outside the map", i=i)
+    if not tables.get("side"):
+        raise ImportRejected("tables.side: a campaign needs its sides")
+    rules = default_rulebook()
+    export_values.check_campaign(checked_campaign, rules)
+    refs = export_values.check_tables(checked_campaign, tables)
     log_in = data.get("log", [])
     if not isinstance(log_in, list) or len(log_in) > MAX_ROWS:
         raise ImportRejected("log: expected a list of at most 200,000 entries")
@@ -299,6 +279,7 @@ async def import_campaign(db: Database, raw: bytes | str | dict[str, Any], *, gu
             raise ImportRejected("log[{i}]: unknown field(s) {map}", i=i, map=', '.join(map(str, unknown))[:200])
         log_rows.append({k: _check_value(f"log[{i}].{k}", e[k], log_fields[k]) for k in LOG_FIELDS if k in e})
         _check_log_entry(f"log[{i}]", log_rows[-1])
+    export_values.check_log(log_rows, tables.get("turn_seed", []), refs)
     # Ids of the exporting server's channels, threads and roles mean nothing here (and must not be
     # used to post there); players who are not members of this server are dropped.
     for row in tables.get("side", []):

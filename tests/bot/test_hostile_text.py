@@ -170,8 +170,8 @@ async def test_names_that_look_like_mentions_ping_nobody(table) -> None:
     data = await export_of(table)
     bait = f"<@{bystander.id}> <@&{role.id}> @everyone @here"
     for rows in ("side", "force", "leader", "unit"):
-        for row in data["tables"][rows]:
-            row["name"] = bait[:100]
+        for j, row in enumerate(data["tables"][rows]):
+            row["name"] = f"{bait} {j}"[:100]
     other = table.guild.create_text_channel("again")
     await table.gm.slash(other, "campaign create", name=bait[:100], scenario="tutorial",
                          file=("ulm.json", json.dumps(data).encode()))

@@ -207,8 +207,8 @@ async def test_export_then_import_gives_an_identical_campaign(db) -> None:
         (lambda d: d["tables"]["unit"][0].update(sp=10**20), r"tables\.unit\[0\]\.sp: expected a whole number"),
         (lambda d: d["tables"]["unit"][0].update(sp=10**30), r"tables\.unit\[0\]\.sp: a number of 31 characters"),
         (lambda d: d["tables"]["unit"][0].update(name="Guard\x00"), r"tables\.unit\[0\]\.name: .*U\+0000"),
-        (lambda d: d["tables"]["unit"][0].update(force_key="nobody"), r"tables\.unit\[0\]\.force_key: unknown Force"),
-        (lambda d: d["tables"]["force"][0].update(side_key="prussia"), r"tables\.force\[0\]\.side_key: unknown side"),
+        (lambda d: d["tables"]["unit"][0].update(force_key="nobody"), r"tables\.unit\[0\]\.force_key: 'nobody': not one of"),
+        (lambda d: d["tables"]["force"][0].update(side_key="prussia"), r"tables\.force\[0\]\.side_key: 'prussia': not one of"),
         (lambda d: d["campaign"].update(turn="1"), r"campaign\.turn: expected a whole number"),
         (lambda d: d["tables"].update(secrets=[]), r"tables: unknown table\(s\) secrets"),
         (lambda d: d["tables"]["unit"][0].update(evil=1), r"tables\.unit\[0\]: unknown field\(s\) evil"),
@@ -226,6 +226,21 @@ async def test_export_then_import_gives_an_identical_campaign(db) -> None:
         (lambda d: d["campaign"].update(start_date="9999-12-31"), r"campaign\.start_date: from 1600-01-01 to 2100-12-31"),
         (lambda d: d["campaign"].update(language="xx"), r"campaign\.language"),
         (lambda d: d["campaign"].update(status="zombie"), r"campaign\.status"),
+        # values, not just types: whatever an import holds must be a state the rules can reach
+        (lambda d: d["tables"]["map_square"][0].update(terrain="lava"), r"tables\.map_square\[0\]\.terrain: 'lava'"),
+        (lambda d: d["tables"]["force"][0].update(square="Z99"), r"tables\.force\[0\]\.square: 'Z99': not a square of"),
+        (lambda d: d["tables"]["force"][0].update(order="charge"), r"tables\.force\[0\]\.order: 'charge': not one of"),
+        (lambda d: d["tables"]["unit"][0].update(sp=-3), r"tables\.unit\[0\]\.sp: '-3'"),
+        (lambda d: d["tables"]["unit"][0].update(sp=2**62), r"tables\.unit\[0\]\.sp: "),
+        (lambda d: d["tables"]["side"][0].update(colour="red"), r"tables\.side\[0\]\.colour"),
+        (lambda d: d["tables"]["side"][0].update(name="au"), r"tables\.side\[0\]\.name: 'au': a side may not be named"),
+        (lambda d: d["tables"]["side"][1].update(name=d["tables"]["side"][0]["name"]), r"tables\.side\.name: .*two rows share"),
+        (lambda d: d["tables"]["turn_seed"][0].update(sha256="0" * 64), r"tables\.turn_seed\[0\]: the seed does not match"),
+        (lambda d: d["tables"].update(battle=[{"number": 1, "turn": 1, "square": "E4", "force_keys": ["soult"],
+                                               "side_keys": ["fr", "prussia"], "state": "pending"}]),
+         r"tables\.battle\[0\]\.side_keys: 'prussia'"),
+        (lambda d: d["campaign"].update(weather="volcanic"), r"campaign\.weather: 'volcanic'"),
+        (lambda d: d["campaign"].update(map_width=500), r"campaign\.map_width"),
     ],
 )
 async def test_a_hostile_import_is_refused_naming_the_field_and_changes_nothing(db, mutate, message) -> None:
@@ -240,6 +255,19 @@ async def test_a_hostile_import_is_refused_naming_the_field_and_changes_nothing(
         await exchange.import_campaign(db, exchange.export_bytes(exported), guild_id=10, channel_id=99, gm=GM)
     async with db.sessions() as s:
         assert (await s.exec(select(func.count()).select_from(Campaign))).one() == before
+
+
+async def test_an_import_whose_dice_do_not_re_derive_from_their_seeds_is_refused(db) -> None:
+    from bot.services.errors import ImportRejected
+
+    cid = await tutorial(db)
+    await advance(db, cid)
+    await orders.give_order(db, cid, FRENCH, "soult", "forced_march")
+    exported = await exchange.export_campaign(db, cid, GM)
+    roll = next(e for e in exported["log"] if e["roll_key"])
+    roll["data"]["dice"] = [7 - d for d in roll["data"]["dice"]]  # a forged die
+    with pytest.raises(ImportRejected, match=r"log: the rolls do not re-derive from their turn seeds"):
+        await exchange.import_campaign(db, exchange.export_bytes(exported), guild_id=10, channel_id=99, gm=GM)
 
 
 @pytest.mark.parametrize("text", ["[" * 100_000 + "]" * 100_000, '{"a":' * 5_000 + "1" + "}" * 5_000])
