@@ -102,24 +102,31 @@ class ConfirmOrder(discord.ui.DynamicItem[discord.ui.Button[Any]],
 
 
 class ConfirmMove(discord.ui.DynamicItem[discord.ui.Button[Any]],
-                  template=r"adc:om:(?P<cid>\d+):(?P<water>[01]):(?P<force>[A-Za-z0-9_-]+):(?P<path>[A-Z0-9.]+)"):
-    """Declare the move now: the movement roll (MC-5.1 or MC-5.3) happens on this click."""
+                  template=r"adc:om:(?P<cid>\d+):(?P<how>[0-7]):(?P<force>[A-Za-z0-9_-]+):(?P<path>[A-Z0-9.]+)"):
+    """Declare the move now: the movement roll (MC-5.1 or MC-5.3) happens on this click. ``how`` packs
+    by water (1), in smaller boats (2), with horse rafts (4), so the button works after a restart."""
 
-    def __init__(self, cid: int, water: bool, force: str, path: str, label: str = "Confirm") -> None:
+    def __init__(self, cid: int, water: bool, force: str, path: str, label: str = "Confirm", *,
+                 small_boats: bool = False, horse_rafts: bool = False) -> None:
+        how = int(water) | 2 * int(small_boats) | 4 * int(horse_rafts)
         super().__init__(discord.ui.Button(label=label, style=discord.ButtonStyle.success,
-                                           custom_id=f"adc:om:{cid}:{int(water)}:{force}:{path}"))
+                                           custom_id=f"adc:om:{cid}:{how}:{force}:{path}"))
         self.cid, self.water, self.force, self.path = cid, water, force, path
+        self.small_boats, self.horse_rafts = small_boats, horse_rafts
 
     @classmethod
     async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button[Any],
                              match: re.Match[str]) -> ConfirmMove:
-        return cls(int(match["cid"]), match["water"] == "1", match["force"], match["path"], item.label or "Confirm")
+        how = int(match["how"])
+        return cls(int(match["cid"]), bool(how & 1), match["force"], match["path"], item.label or "Confirm",
+                   small_boats=bool(how & 2), horse_rafts=bool(how & 4))
 
     async def callback(self, interaction: discord.Interaction) -> None:
         async def work() -> None:
             bot, lc = bot_of(interaction), lang(interaction)
             out = await orders.declare_move(bot.db, self.cid, actor_of(interaction), self.force,
-                                            self.path.replace(".", " "), by_water=self.water, rules=bot.rules)
+                                            self.path.replace(".", " "), by_water=self.water,
+                                            small_boats=self.small_boats, horse_rafts=self.horse_rafts, rules=bot.rules)
             embed = fmt.roll_embed(out.roll, lc, private=True)
             embed.description = t(lc, "move.declared", force=out.force, path=" ".join(out.path),
                                   allowance=out.allowance, reach=" ".join(out.reach) or "-")
@@ -186,20 +193,26 @@ class Orders(commands.Cog):
 
     @order.command(name="move", description="Phase 2: declare a path; the move is rolled on confirm (MC-5)")
     @app_commands.describe(force="One of your side's Forces", path="Squares in order, like D4 E5 E6",
-                           by_water="Move by sea, lake or river (MC-5.3)")
+                           by_water="Move by sea, lake or river (MC-5.3)",
+                           small_boats="By water: in boats smaller than ships (MC-5.3, -2 at sea)",
+                           horse_rafts="By water: the horses on barges or rafts (MC-5.3, -1)")
     @app_commands.autocomplete(force=own_forces)
     async def move(self, interaction: discord.Interaction, force: app_commands.Range[str, 1, 100],
-                   path: app_commands.Range[str, 2, 200], by_water: bool = False) -> None:
+                   path: app_commands.Range[str, 2, 200], by_water: bool = False, small_boats: bool = False,
+                   horse_rafts: bool = False) -> None:
         bot, actor, lc = bot_of(interaction), actor_of(interaction), lang(interaction)
         cid = await campaign_id(interaction)
         key, name = await _own_force(interaction, cid, force, Phase.MOVEMENT, "Declaring moves")
-        odds = await orders.move_odds(bot.db, cid, actor, key, path, by_water=by_water, rules=bot.rules)
+        by_water = by_water or small_boats or horse_rafts  # boats and rafts are a move by water
+        odds = await orders.move_odds(bot.db, cid, actor, key, path, by_water=by_water, small_boats=small_boats,
+                                      horse_rafts=horse_rafts, rules=bot.rules)
         proc = bot.rules.mc.water_movement if by_water else bot.rules.mc.movement
         labels = {n: t(lc, "odds.squares", n=n) for n in odds}
         squares = [p for p in re.split(r"[\s,;]+", path.strip().upper()) if p]
         embed = fmt.odds_embed(f"{proc.name} ({proc.rule}): {name} → {' '.join(squares)}", dict(sorted(odds.items())),
                                labels, lc)
-        button = ConfirmMove(cid, by_water, key, ".".join(squares), t(lc, "confirm.roll"))
+        button = ConfirmMove(cid, by_water, key, ".".join(squares), t(lc, "confirm.roll"), small_boats=small_boats,
+                             horse_rafts=horse_rafts)
         _custom_id(button.custom_id, lc)
         await reply(interaction, embeds=[embed], view=confirm_view(button, lc))
 

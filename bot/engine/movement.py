@@ -3,10 +3,12 @@ resolution of the declared moves (RU-11, RU-13)."""
 
 from __future__ import annotations
 
+import itertools
 from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Literal
+from fractions import Fraction
+from typing import Any, Literal
 
 from .dice import DiceSource
 from .errors import InvalidInput, RuleViolation
@@ -134,6 +136,7 @@ def declare_land_move(
     extension: bool = True,
     weather: int = 0,
     weather_label: str = "weather",
+    extra: Sequence[Modifier] = (),
     allies: frozenset[str] = frozenset(),
     rules: RuleBook | None = None,
 ) -> DeclaredMove:
@@ -143,7 +146,7 @@ def declare_land_move(
     check_land_path(cmap, force.square, steps, rules)
     check = movement_check(
         force, cmap.cell(force.square), extension=extension, weather=weather,
-        weather_label=weather_label, allies=allies, rules=rules,
+        weather_label=weather_label, extra=extra, allies=allies, rules=rules,
     )
     roll = check.roll(dice, key)
     return DeclaredMove(force.id, force.side, force.square, steps, roll.value or 0, roll)
@@ -190,18 +193,21 @@ def river_route(
     """Derive a river move's conditions from the map: flow, rapids on the route, bridges near the start."""
     if not path:
         raise InvalidInput("A river move needs at least one square.")
-    flow = cmap.cell(start).river_flow
-    step = cmap.direction(start, path[0])
-    upstream = downstream = False
-    if flow:
-        downstream = step == flow
-        upstream = step == _opposite(flow)
     squares = (start, *path)
+    # RU-16: judged square by square along the path, by the flow of the square each step leaves; a
+    # path that goes both ways takes the worse modifier (upstream).
+    upstream = downstream = False
+    for here, there in itertools.pairwise(squares):
+        flow = cmap.cell(here).river_flow
+        if flow:
+            step = cmap.direction(here, there)
+            downstream = downstream or step == flow
+            upstream = upstream or step == _opposite(flow)
     return WaterRoute(
         "river",
         rapids=any(cmap.cell(s).has(Feature.RAPIDS) for s in squares),
         upstream=upstream,
-        downstream=downstream,
+        downstream=downstream and not upstream,
         bridge=any(cmap.cell(s).has(Feature.BRIDGE) for s in squares[:4]),
         horse_barges=horse_barges,
         embarking=embarking,
@@ -230,6 +236,42 @@ def sea_route(
         embarking=embarking,
         landing=landing,
     )
+
+
+def water_route(
+    cmap: CampaignMap,
+    start: Square,
+    path: Sequence[Square],
+    *,
+    wind: Wind = "none",
+    small_boats: bool = False,
+    horse_barges: bool = False,
+) -> WaterRoute:
+    """The MC-5.3 route of a path declared by water: by sea or lake when it enters a water square,
+    else by river. A Force on land embarks; it lands when its last square is land. Rivers run
+    through land squares, so a river move both embarks and lands (RU-16)."""
+    if not path:
+        raise InvalidInput("A move by water needs at least one square.")
+    embarking = not cmap.cell(start).terrain.is_water
+    landing = not cmap.cell(path[-1]).terrain.is_water
+    if any(cmap.cell(sq).terrain.is_water for sq in path):
+        return sea_route(cmap, start, path, wind=wind, small_boats=small_boats, horse_barges=horse_barges,
+                         embarking=embarking, landing=landing)
+    return river_route(cmap, start, path, horse_barges=horse_barges, embarking=True, landing=True)
+
+
+def allowance_odds(check: Check, route: WaterRoute | None = None, rules: RuleBook | None = None) -> dict[int, Fraction]:
+    """The exact chance of each number of squares a move is then allowed: MC-5.1's bands, or
+    MC-5.3's less the squares lost to embarking and landing (the odds a player sees are those of
+    the move he gets, RU-16). Only the numbers that can happen."""
+    mc = (rules or default_rulebook()).mc
+    out: dict[int, Fraction] = {}
+    for total, p in check.total_odds().items():
+        squares = check.table.lookup(total).value or 0
+        if route is not None:
+            squares = _water_squares(total, squares or 1, route, mc)
+        out[squares] = out.get(squares, Fraction(0)) + p
+    return {n: p for n, p in sorted(out.items()) if p}
 
 
 def _opposite(direction: str) -> str:
@@ -276,11 +318,33 @@ def water_movement_check(
 def water_allowance(roll: Roll, route: WaterRoute, rules: RuleBook | None = None) -> int:
     """Squares allowed by a water roll, one shorter for embarking and for landing when the total
     is 3 or more; a move that embarks and lands at once loses both squares, never going below one."""
-    mc = (rules or default_rulebook()).mc
-    squares = roll.value or 1
-    if roll.total >= mc.embark_min_total:
+    return _water_squares(roll.total, roll.value or 1, route, (rules or default_rulebook()).mc)
+
+
+def _water_squares(total: int, squares: int, route: WaterRoute, mc: Any) -> int:
+    if total >= mc.embark_min_total:
         squares -= mc.embark_reduction * (int(route.embarking) + int(route.landing))
     return max(1, squares)
+
+
+def water_move_check(
+    force: Force,
+    cmap: CampaignMap,
+    steps: Sequence[Square],
+    route: WaterRoute,
+    *,
+    weather: int = 0,
+    weather_label: str = "weather",
+    extra: Sequence[Modifier] = (),
+    allies: frozenset[str] = frozenset(),
+    rules: RuleBook | None = None,
+) -> Check:
+    """MC-5.3's check for a path of at most four squares (what the odds and the roll both use)."""
+    longest = max_squares(rules, by_water=True)
+    if len(steps) > longest:
+        raise InvalidInput("The path names {n_steps} squares: a move by water covers at most {longest} (MC-5.3).", n_steps=len(steps), longest=longest)
+    return water_movement_check(force, cmap.cell(force.square), route, weather=weather, weather_label=weather_label,
+                                extra=extra, allies=allies, rules=rules)
 
 
 def declare_water_move(
@@ -293,16 +357,14 @@ def declare_water_move(
     *,
     weather: int = 0,
     weather_label: str = "weather",
+    extra: Sequence[Modifier] = (),
     allies: frozenset[str] = frozenset(),
     rules: RuleBook | None = None,
 ) -> DeclaredMove:
+    """Check the path, roll MC-5.3 for its route and record the allowance (less embarking and landing)."""
     steps = cmap.check_path(force.square, path)
-    longest = max_squares(rules, by_water=True)
-    if len(steps) > longest:
-        raise InvalidInput("The path names {n_steps} squares: a move by water covers at most {longest} (MC-5.3).", n_steps=len(steps), longest=longest)
-    check = water_movement_check(
-        force, cmap.cell(force.square), route, weather=weather, weather_label=weather_label, allies=allies, rules=rules
-    )
+    check = water_move_check(force, cmap, steps, route, weather=weather, weather_label=weather_label, extra=extra,
+                             allies=allies, rules=rules)
     roll = check.roll(dice, key)
     return DeclaredMove(force.id, force.side, force.square, steps, water_allowance(roll, route, rules), roll, True)
 

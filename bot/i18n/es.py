@@ -233,6 +233,8 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "order move.force": ("fuerza", "Una Fuerza de tu bando"),
     "order move.path": ("ruta", "Casillas en orden, como D4 E5 E6"),
     "order move.by_water": ("por_agua", "Mover por mar, lago o río (MC-5.3)"),
+    "order move.small_boats": ("barcas_pequenas", "Por agua: en barcas más pequeñas que barcos (MC-5.3, -2 en el mar)"),
+    "order move.horse_rafts": ("balsas_caballos", "Por agua: los caballos en barcazas o balsas (MC-5.3, -1)"),
     "order list": ("lista", "Las Fuerzas de tu bando, sus órdenes y lo que les queda por hacer"),
     "order done": ("listo", "Fases 1 y 2: tu bando ha terminado de actuar"),
     "force": ("fuerza", "Fuerzas a la vista"),

@@ -233,6 +233,8 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "order move.force": ("forza", "Una Forza del tuo schieramento"),
     "order move.path": ("percorso", "Caselle in ordine, come D4 E5 E6"),
     "order move.by_water": ("via_acqua", "Muovi per mare, lago o fiume (MC-5.3)"),
+    "order move.small_boats": ("barche_piccole", "Via acqua: su barche più piccole delle navi (MC-5.3, -2 in mare)"),
+    "order move.horse_rafts": ("zattere_cavalli", "Via acqua: i cavalli su chiatte o zattere (MC-5.3, -1)"),
     "order list": ("elenco", "Le Forze del tuo schieramento, i loro ordini e cosa resta da fare"),
     "order done": ("fatto", "Fasi 1 e 2: il tuo schieramento ha finito di agire"),
     "force": ("forza", "Forze in vista"),

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any
 
 from sqlmodel import select
 from sqlmodel.ext.asyncio.session import AsyncSession
@@ -19,13 +18,14 @@ from bot.engine.errors import RuleViolation
 from bot.engine.force_test import force_test_check, require_test
 from bot.engine.model import Force, Order, Square, parse_enum
 from bot.engine.movement import (
-    DeclaredMove,
+    WaterRoute,
+    allowance_odds,
     check_land_path,
+    declare_land_move,
+    declare_water_move,
     movement_check,
-    river_route,
-    sea_route,
-    water_allowance,
-    water_movement_check,
+    water_move_check,
+    water_route,
 )
 from bot.engine.phases import Phase
 from bot.engine.rolls import Check, Modifier, Roll
@@ -147,48 +147,56 @@ def _parse_path(state: State, start: Square, path: str) -> tuple[Square, ...]:
     return state.cmap.parse_path(start, path)
 
 
-def _move_check(state: State, force: Force, steps: tuple[Square, ...], by_water: bool,
-                rules: RuleBook) -> tuple[Check, Any]:
+@dataclass(frozen=True)
+class _MoveTerms:
+    """What a move's roll depends on besides the Force: its route by water (None on land), the
+    weather and the random event's modifier (RU-10)."""
+
+    route: WaterRoute | None
+    weather: int
+    weather_label: str
+    extra: tuple[Modifier, ...]
+    extension: bool
+
+
+def _move_terms(state: State, force: Force, steps: tuple[Square, ...], by_water: bool, rules: RuleBook, *,
+                small_boats: bool = False, horse_rafts: bool = False) -> _MoveTerms:
     campaign = state.campaign
     weather = rules.weather.kinds.get(campaign.weather or "")
-    w_mod, w_label = (weather.movement, weather.label) if weather else (0, "weather")
-    cmap = state.cmap
-    start_cell = cmap.cell(force.square)
     side = state.sides[force.side]
     extra = (Modifier(side.movement_modifier, "RU-10", "random event (house rule)"),) if side.movement_modifier else ()
-    if not by_water:
-        check_land_path(cmap, force.square, steps, rules)
-        return movement_check(force, start_cell, extension=bool(campaign.options.get("movement_extension", True)),
-                              weather=w_mod, weather_label=w_label, extra=extra, rules=rules), None
-    embarking = not start_cell.terrain.is_water
-    landing = not cmap.cell(steps[-1]).terrain.is_water
-    on_sea = any(cmap.cell(sq).terrain.is_water for sq in steps)
-    if on_sea:
-        route = sea_route(cmap, force.square, steps, wind=weather.wind if weather else "none",  # type: ignore[arg-type]
-                          embarking=embarking, landing=landing)
-    else:
-        route = river_route(cmap, force.square, steps, embarking=False, landing=False)
-    return water_movement_check(force, start_cell, route, weather=w_mod, weather_label=w_label, extra=extra,
-                                rules=rules), route
+    route = water_route(state.cmap, force.square, steps, wind=weather.wind if weather else "none",  # type: ignore[arg-type]
+                        small_boats=small_boats, horse_barges=horse_rafts) if by_water else None
+    return _MoveTerms(route, weather.movement if weather else 0, weather.label if weather else "weather", extra,
+                      bool(campaign.options.get("movement_extension", True)))
 
 
 async def move_odds(db: Database, campaign_id: int, actor: Actor, force: str, path: str, *, by_water: bool = False,
+                    small_boats: bool = False, horse_rafts: bool = False,
                     rules: RuleBook | None = None) -> dict[int, Fraction]:
-    """The exact chance of each number of squares, before the player commits."""
+    """The exact chance of each number of squares the move is then allowed, before the player commits
+    (MC-5.3: after the squares lost to embarking and landing, RU-16)."""
     rules = rules or default_rulebook()
     state, row = await _read_own_force(db, campaign_id, actor, force)
     engine_force = state.force(row.key)
     steps = _parse_path(state, engine_force.square, path)
-    check, _ = _move_check(state, engine_force, steps, by_water, rules)
-    odds: dict[int, Fraction] = {}
-    for result, p in check.odds().items():
-        odds[check.table.by_result(result).value or 0] = odds.get(check.table.by_result(result).value or 0, 0) + p
-    return odds
+    terms = _move_terms(state, engine_force, steps, by_water, rules, small_boats=small_boats, horse_rafts=horse_rafts)
+    if terms.route is None:
+        check_land_path(state.cmap, engine_force.square, steps, rules)
+        check = movement_check(engine_force, state.cmap.cell(engine_force.square), extension=terms.extension,
+                               weather=terms.weather, weather_label=terms.weather_label, extra=terms.extra, rules=rules)
+    else:
+        check = water_move_check(engine_force, state.cmap, steps, terms.route, weather=terms.weather,
+                                 weather_label=terms.weather_label, extra=terms.extra, rules=rules)
+    return allowance_odds(check, terms.route, rules)
 
 
 async def declare_move(db: Database, campaign_id: int, actor: Actor, force: str, path: str, *,
-                       by_water: bool = False, rules: RuleBook | None = None) -> MoveOutcome:
-    """Phase 2: declare a path; the movement roll (MC-5.1 or MC-5.3) is made now and kept private."""
+                       by_water: bool = False, small_boats: bool = False, horse_rafts: bool = False,
+                       rules: RuleBook | None = None) -> MoveOutcome:
+    """Phase 2: declare a path; the movement roll (MC-5.1 or MC-5.3) is made now and kept private.
+    By water the player says whether the Force sails in boats smaller than ships and carries its
+    horses on rafts (MC-5.3)."""
     rules = rules or default_rulebook()
     async with db.transaction() as s:
         campaign = await get_campaign(s, campaign_id, lock=True)
@@ -196,12 +204,19 @@ async def declare_move(db: Database, campaign_id: int, actor: Actor, force: str,
         state, row = await _own_force(s, campaign, actor, force)
         engine_force = state.force(row.key)
         steps = _parse_path(state, engine_force.square, path)
-        check, route = _move_check(state, engine_force, steps, by_water, rules)
+        terms = _move_terms(state, engine_force, steps, by_water, rules, small_boats=small_boats,
+                            horse_rafts=horse_rafts)
         dice = await turn_dice(s, campaign)
-        roll = check.roll(dice, move_key(campaign, row.key))
-        allowance = water_allowance(roll, route, rules) if route is not None else (roll.value or 0)
-        move = DeclaredMove(row.key, row.side_key, engine_force.square, steps, allowance, roll, by_water)
-        payload = {"start": str(engine_force.square), "path": [str(sq) for sq in steps], "allowance": allowance,
+        key = move_key(campaign, row.key)
+        if terms.route is None:
+            move = declare_land_move(engine_force, state.cmap, steps, dice, key, extension=terms.extension,
+                                     weather=terms.weather, weather_label=terms.weather_label, extra=terms.extra,
+                                     rules=rules)
+        else:
+            move = declare_water_move(engine_force, state.cmap, steps, terms.route, dice, key, weather=terms.weather,
+                                      weather_label=terms.weather_label, extra=terms.extra, rules=rules)
+        roll = move.roll
+        payload = {"start": str(engine_force.square), "path": [str(sq) for sq in steps], "allowance": move.allowance,
                    "by_water": by_water, "roll": roll.to_dict()}
         existing = await _declaration(s, campaign, row.key)
         if existing is None:
@@ -212,7 +227,8 @@ async def declare_move(db: Database, campaign_id: int, actor: Actor, force: str,
             # A new path for the same Force: the same key gives the same dice, so this is never a re-roll.
             existing.payload = payload
             s.add(existing)
-        return MoveOutcome(row.name, tuple(payload["path"]), allowance, tuple(str(sq) for sq in move.reach), roll, by_water)
+        return MoveOutcome(row.name, tuple(payload["path"]), move.allowance, tuple(str(sq) for sq in move.reach), roll,
+                           by_water)
 
 
 async def mark_done(db: Database, campaign_id: int, actor: Actor, done: bool = True) -> bool:
