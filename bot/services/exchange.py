@@ -28,15 +28,15 @@ from bot.i18n.text import known_templates
 from bot.limits import Limits
 from bot.scenario import START_DATE_RANGE
 from bot.store.db import Database
-from bot.store.dump import EXPORT_TABLES, build_row, campaign_fields, dump_tables, table_name
-from bot.store.models import Campaign, LogEntry
+from bot.store.dump import EXPORT_TABLES, build_row, dump_tables, table_name
+from bot.store.models import Campaign, LogEntry, TurnSeed
 
 from . import export_values
 from .actors import Actor, require_gm
 from .bookkeeping import BOT_CHOICES, LANGUAGES
 from .campaigns import check_new_campaign, check_options
 from .errors import ImportRejected
-from .loading import get_campaign
+from .loading import get_campaign, turn_dice
 from .logbook import log_event, roll_log
 
 FORMAT = "aide-de-camp/campaign"
@@ -62,10 +62,18 @@ async def export_campaign(db: Database, campaign_id: int, actor: Actor) -> dict[
             "format": FORMAT,
             "version": 1,
             "campaign": {k: _plain(getattr(campaign, k)) for k in CAMPAIGN_FIELDS},
-            "tables": await dump_tables(s, campaign_id, EXPORT_TABLES),
+            "tables": _without_secret_seeds(await dump_tables(s, campaign_id, EXPORT_TABLES)),
             "log": [{k: _plain(getattr(e, k)) for k in LOG_FIELDS} for e in log],
             "roll_log": await roll_log(s, campaign),
         }
+
+
+def _without_secret_seeds(tables: dict[str, list[dict[str, Any]]]) -> dict[str, list[dict[str, Any]]]:
+    """A turn's seed leaves the bot only once revealed (the GM included): the export keeps its SHA-256."""
+    for row in tables.get("turn_seed", []):
+        if not row.get("revealed"):
+            row["seed_hex"] = None
+    return tables
 
 
 def export_bytes(data: dict[str, Any]) -> bytes:
@@ -233,10 +241,7 @@ async def import_campaign(db: Database, raw: bytes | str | dict[str, Any], *, gu
         if k not in camp:
             raise ImportRejected("campaign.{k}: missing", k=k)
         checked_campaign[k] = _check_value(f"campaign.{k}", camp[k], camp_fields[k])
-    if not (2 <= checked_campaign["map_width"] <= 200 and 2 <= checked_campaign["map_height"] <= 200):
-        raise ImportRejected("campaign.map_width/map_height: a map is 2 to 200 squares each way")
-    if not 0 <= checked_campaign["phase"] <= 8 or not 1 <= checked_campaign["turn"] <= 100_000:
-        raise ImportRejected("campaign.turn/phase: turn from 1, phase 0 to 8")
+    export_values.check_campaign(checked_campaign, default_rulebook())
     if checked_campaign["language"] not in LANGUAGES:
         raise ImportRejected("campaign.language: one of {languages}", languages=", ".join(LANGUAGES))
     if checked_campaign["status"] != "active":
@@ -258,14 +263,14 @@ async def import_campaign(db: Database, raw: bytes | str | dict[str, Any], *, gu
         rows = tables_in.get(name, [])
         if not isinstance(rows, list):
             raise ImportRejected("tables.{name}: expected a list", name=name)
+        if model is TurnSeed:
+            rows = _revealed_seeds(rows, checked_campaign["turn"])
         total += len(rows)
         if total > MAX_ROWS:
             raise ImportRejected("tables: more than {max_rows:,} rows", max_rows=MAX_ROWS)
         tables[name] = [_check_row(model, f"tables.{name}[{i}]", r) for i, r in enumerate(rows)]
     if not tables.get("side"):
         raise ImportRejected("tables.side: a campaign needs its sides")
-    rules = default_rulebook()
-    export_values.check_campaign(checked_campaign, rules)
     refs = export_values.check_tables(checked_campaign, tables)
     log_in = data.get("log", [])
     if not isinstance(log_in, list) or len(log_in) > MAX_ROWS:
@@ -286,6 +291,11 @@ async def import_campaign(db: Database, raw: bytes | str | dict[str, Any], *, gu
         row.pop("channel_id", None)
     for row in tables.get("battle", []):
         row.pop("thread_id", None)
+    # Fair play: the current turn's dice come from a fresh secret seed (the file holds none, and one it
+    # held could be the importer's choice), so what was declared with the old one is declared again.
+    turn, phase = checked_campaign["turn"], checked_campaign["phase"]
+    redeclare = sum(1 for r in tables.get("declaration", []) if (r.get("turn"), r.get("phase")) == (turn, phase))
+    tables["declaration"] = [r for r in tables.get("declaration", []) if (r.get("turn"), r.get("phase")) != (turn, phase)]
     dropped: tuple[int, ...] = ()
     if members is not None:
         dropped = tuple(sorted({r["member_id"] for r in tables.get("player", []) if r.get("member_id") not in members}))
@@ -308,6 +318,32 @@ async def import_campaign(db: Database, raw: bytes | str | dict[str, Any], *, gu
         for row in log_rows:
             s.add(build_row(LogEntry, campaign.id, row))
         await s.flush()
-        await log_event(s, campaign, f"Campaign imported from an export by the GM (state as of {campaign_fields(campaign)['turn']}).",
+        await log_event(s, campaign, Msg("Campaign imported from an export by the GM, at turn {turn}.", turn=turn),
                         kind="gm")
+        await turn_dice(s, campaign)  # a fresh secret seed for this turn; its SHA-256 is logged publicly
+        await log_event(s, campaign, Msg.plural(
+            redeclare,
+            "The dice of turn {turn} are drawn anew from a fresh secret seed: rolls of turn {turn} made before the "
+            "export cannot be verified, and the order or move declared in this phase ({n}) is to be given again.",
+            "The dice of turn {turn} are drawn anew from a fresh secret seed: rolls of turn {turn} made before the "
+            "export cannot be verified, and the orders or moves declared in this phase ({n}) are to be given again.",
+            turn=turn))
         return Imported(campaign.id, dropped)
+
+
+def _revealed_seeds(rows: list[Any], turn: int) -> list[Any]:
+    """The turn seeds an import keeps: the revealed ones, of ended turns only. An export holds no
+    unrevealed seed (the current turn's is drawn anew); an ended turn's must be revealed."""
+    kept = []
+    for i, row in enumerate(rows):
+        if not isinstance(row, dict):
+            raise ImportRejected("tables.turn_seed[{i}]: expected an object", i=i)
+        seed_turn = row.get("turn")
+        if row.get("revealed") is True:
+            if not (isinstance(seed_turn, int) and 1 <= seed_turn < turn):
+                raise ImportRejected("tables.turn_seed[{i}]: only the seeds of ended turns are revealed", i=i)
+            kept.append(row)
+        elif isinstance(seed_turn, int) and seed_turn < turn:
+            raise ImportRejected("tables.turn_seed[{i}]: turn {seed_turn} has ended, so its seed must be revealed",
+                                 i=i, seed_turn=seed_turn)
+    return kept

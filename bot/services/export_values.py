@@ -295,7 +295,8 @@ def _roll(where: str, data: Any) -> None:
 
 def check_log(log: list[dict[str, Any]], seeds: list[dict[str, Any]], refs: Refs) -> None:
     """Every entry's kind, visibility and turn; every roll a readable record whose dice re-derive
-    from its turn's seed (the file holds the seeds: a forged or edited die is refused)."""
+    from its turn's revealed seed (``seeds``: those of ended turns; a forged or edited die of an
+    ended turn is refused; the current turn's dice are drawn anew on import)."""
     visibilities = {"public", "gm", *(f"side:{s}" for s in refs.sides)}
     rolls = []
     for i, e in enumerate(log):
@@ -310,8 +311,10 @@ def check_log(log: list[dict[str, Any]], seeds: list[dict[str, Any]], refs: Refs
             if data.get("key") != e["roll_key"]:
                 raise fail(f"{at}.roll_key", Msg("does not name the roll it holds"), e["roll_key"])
             rolls.append({**data, "turn": turn_of_key(e["roll_key"])})
-    report = verify_log({"format": ROLL_LOG_FORMAT, "version": 1, "rolls": rolls,
-                         "turns": [{"turn": s["turn"], "seed_sha256": s["sha256"], "seed": s["seed_hex"]} for s in seeds]})
+    revealed = {s["turn"]: s for s in seeds}
+    turns = [{"turn": t, "seed_sha256": revealed[t]["sha256"], "seed": revealed[t]["seed_hex"]} if t in revealed
+             else {"turn": t, "seed_sha256": None, "seed": None} for t in range(1, refs.turn + 1)]
+    report = verify_log({"format": ROLL_LOG_FORMAT, "version": 1, "rolls": rolls, "turns": turns})
     if not report.ok:
         first = (report.mismatches and str(report.mismatches[0])) or (report.problems and report.problems[0]) \
             or f"turn {report.bad_seeds[0]}: bad seed"

@@ -186,18 +186,46 @@ async def test_undo_restores_the_phase_marks_the_log_and_repeating_gives_the_sam
     assert again.roll.dice == first.roll.dice and again.allowance == first.allowance
 
 
-async def test_export_then_import_gives_an_identical_campaign(db) -> None:
+async def test_export_then_import_gives_the_same_campaign_with_fresh_dice_for_the_current_turn(db) -> None:
     cid = await tutorial(db)
     await advance(db, cid)
     await orders.give_order(db, cid, FRENCH, "soult", "forced_march")
     exported = await exchange.export_campaign(db, cid, GM)
+    assert [row["seed_hex"] for row in exported["tables"]["turn_seed"]] == [None]  # never an unrevealed seed
     new_id = (await exchange.import_campaign(db, exchange.export_bytes(exported), guild_id=10, channel_id=99,
                                              gm=GM)).campaign_id
     again = await exchange.export_campaign(db, new_id, GM)
     assert again["campaign"] == exported["campaign"]
-    assert again["tables"] == exported["tables"]
+    same = {k: v for k, v in exported["tables"].items() if k not in ("turn_seed", "declaration")}
+    assert {k: v for k, v in again["tables"].items() if k in same} == same
+    # Fair play: turn 1's dice come from a fresh seed, announced publicly; the order declared with the
+    # old seed is given again.
+    assert again["tables"]["declaration"] == []
+    fresh = again["tables"]["turn_seed"][0]
+    assert fresh["turn"] == 1 and fresh["sha256"] != exported["tables"]["turn_seed"][0]["sha256"]
     assert again["log"][: len(exported["log"])] == exported["log"]
-    assert again["roll_log"] == exported["roll_log"]
+    public = [e["text"] for e in again["log"][len(exported["log"]):] if e["visibility"] == "public"]
+    assert any(fresh["sha256"] in t for t in public)
+    assert any("drawn anew" in t and "given again" in t for t in public)
+
+
+async def test_an_import_cannot_choose_the_dice_of_its_current_turn(db) -> None:
+    from bot.services.errors import ImportRejected
+
+    cid = await tutorial(db)
+    exported = await exchange.export_campaign(db, cid, GM)
+    chosen = "ab" * 32
+    exported["tables"]["turn_seed"] = [{"turn": 1, "seed_hex": chosen, "revealed": True,
+                                        "sha256": hashlib.sha256(bytes.fromhex(chosen)).hexdigest()}]
+    with pytest.raises(ImportRejected, match=r"tables\.turn_seed\[0\]: only the seeds of ended turns"):
+        await exchange.import_campaign(db, exchange.export_bytes(exported), guild_id=10, channel_id=99, gm=GM)
+    exported["tables"]["turn_seed"][0]["revealed"] = False  # an old export's live seed: ignored, drawn anew
+    done = await exchange.import_campaign(db, exchange.export_bytes(exported), guild_id=10, channel_id=99, gm=GM)
+    async with db.sessions() as s:
+        from bot.store.models import TurnSeed
+
+        seed = (await s.exec(select(TurnSeed).where(TurnSeed.campaign_id == done.campaign_id))).one()
+    assert seed.seed_hex != chosen
 
 
 @pytest.mark.parametrize(
@@ -235,7 +263,8 @@ async def test_export_then_import_gives_an_identical_campaign(db) -> None:
         (lambda d: d["tables"]["side"][0].update(colour="red"), r"tables\.side\[0\]\.colour"),
         (lambda d: d["tables"]["side"][0].update(name="au"), r"tables\.side\[0\]\.name: 'au': a side may not be named"),
         (lambda d: d["tables"]["side"][1].update(name=d["tables"]["side"][0]["name"]), r"tables\.side\.name: .*two rows share"),
-        (lambda d: d["tables"]["turn_seed"][0].update(sha256="0" * 64), r"tables\.turn_seed\[0\]: the seed does not match"),
+        (lambda d: d["tables"]["turn_seed"][0].update(revealed=True, seed_hex="ab" * 32),
+         r"tables\.turn_seed\[0\]: only the seeds of ended turns are revealed"),
         (lambda d: d["tables"].update(battle=[{"number": 1, "turn": 1, "square": "E4", "force_keys": ["soult"],
                                                "side_keys": ["fr", "prussia"], "state": "pending"}]),
          r"tables\.battle\[0\]\.side_keys: 'prussia'"),
@@ -257,16 +286,21 @@ async def test_a_hostile_import_is_refused_naming_the_field_and_changes_nothing(
         assert (await s.exec(select(func.count()).select_from(Campaign))).one() == before
 
 
-async def test_an_import_whose_dice_do_not_re_derive_from_their_seeds_is_refused(db) -> None:
+async def test_an_import_whose_dice_or_seeds_do_not_match_is_refused(db) -> None:
     from bot.services.errors import ImportRejected
 
     cid = await tutorial(db)
-    await advance(db, cid)
-    await orders.give_order(db, cid, FRENCH, "soult", "forced_march")
+    while (await views.status(db, cid, GM)).position.turn < 2:  # turn 1 ends: its seed is revealed
+        await advance(db, cid, forced=True)
     exported = await exchange.export_campaign(db, cid, GM)
-    roll = next(e for e in exported["log"] if e["roll_key"])
-    roll["data"]["dice"] = [7 - d for d in roll["data"]["dice"]]  # a forged die
+    roll = next(e for e in exported["log"] if e["roll_key"] and e["roll_key"].startswith("t1/"))
+    roll["data"]["dice"] = [7 - d for d in roll["data"]["dice"]]  # a forged die of an ended turn
     with pytest.raises(ImportRejected, match=r"log: the rolls do not re-derive from their turn seeds"):
+        await exchange.import_campaign(db, exchange.export_bytes(exported), guild_id=10, channel_id=99, gm=GM)
+    roll["data"]["dice"] = [7 - d for d in roll["data"]["dice"]]
+    revealed = next(r for r in exported["tables"]["turn_seed"] if r["revealed"])
+    revealed["sha256"] = "0" * 64
+    with pytest.raises(ImportRejected, match=r"tables\.turn_seed\[0\]: the seed does not match"):
         await exchange.import_campaign(db, exchange.export_bytes(exported), guild_id=10, channel_id=99, gm=GM)
 
 
