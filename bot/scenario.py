@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import datetime as dt
 import re
+import unicodedata
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -166,9 +167,18 @@ def _list(v: Any, at: _At) -> list[Any]:
     return v
 
 
+def fold_name(text: str) -> str:
+    """How names are compared (a side's, a Force's, a unit's, a leader's): without invisible (Unicode
+    format, category Cf, such as U+200B) characters, surrounding whitespace or case: "FRANCE " with a
+    zero-width space and "France" are the same name; a name that folds to "" has nothing a reader can see."""
+    return "".join(ch for ch in text if unicodedata.category(ch) != "Cf").strip().casefold()
+
+
 def _str(v: Any, at: _At, *, max_len: int = LIMITS.name) -> str:
     if not isinstance(v, str) or not v.strip():
         raise at.fail("expected text, got {v!r}", v=_clip(v))
+    if not fold_name(v):
+        raise at.fail("{v!r} has no visible character: invisible (format) characters and spaces only", v=_clip(v))
     if len(v) > max_len:
         raise at.fail("at most {max_len} characters, got {n_v}", max_len=max_len, n_v=len(v))
     if (char := bad_character(v)) is not None:
@@ -327,6 +337,7 @@ def parse_scenario(data: Any, *, key: str = "uploaded") -> Scenario:
     side_keys = [s.key for s in sides]
     if len(set(side_keys)) != len(side_keys):
         raise (top / "sides").fail("side keys must differ: {side_keys}", side_keys=side_keys)
+    _check_names([(top / "sides" / i / "name", s.key, s.name) for i, s in enumerate(sides)], "side")
 
     _check_side_refs(cmap, side_keys, top / "map")
 
@@ -348,7 +359,7 @@ def parse_scenario(data: Any, *, key: str = "uploaded") -> Scenario:
         turn = _int(r.get("turn"), at / "turn", 2, 1000)
         forces.append(_parse_force(r.get("force"), at / "force", w, h, side_keys, turn, units))
         where.append(at / "force")
-    _check_unique(forces, top)
+    _check_unique(forces, where)
     for f, at in zip(forces, where, strict=True):
         if cmap.cell(f.square).terrain.is_water:
             raise (at / "square").fail("{square} is water: Forces start on land", square=f.square)
@@ -491,17 +502,50 @@ def _parse_force(v: Any, at: _At, w: int, h: int, sides: list[str], arrives: int
     )
 
 
-def _check_unique(forces: Iterable[ForceSpec], at: _At) -> None:
+def _check_unique(forces: list[ForceSpec], where: list[_At]) -> None:
+    """Keys are unique (Forces, units); names are checked by :func:`_check_names`."""
+    top = _At()
     seen: set[str] = set()
     units: set[str] = set()
     for f in forces:
         if f.key in seen:
-            raise (at / "forces").fail("two Forces have the key {key!r}", key=f.key)
+            raise (top / "forces").fail("two Forces have the key {key!r}", key=f.key)
         seen.add(f.key)
         for u in f.units:
             if u.key in units:
-                raise (at / "forces").fail("two units have the key {key!r}", key=u.key)
+                raise (top / "forces").fail("two units have the key {key!r}", key=u.key)
             units.add(u.key)
+    pairs = list(zip(forces, where, strict=True))
+    _check_names([(at / "name", f.key, f.name) for f, at in pairs], "Force")
+    _check_names([(at / "leader" / "name", None, f.leader.name) for f, at in pairs], "leader")
+    unit_keys = {u.key for f in forces for u in f.units}
+    for f, at in pairs:
+        # Two Forces may each have a "Reserve Artillery": a unit's name is read within its Force.
+        _check_names([(at / "units" / i / "name", u.key, u.name) for i, u in enumerate(f.units)], "unit",
+                     keys=unit_keys)
+
+
+def _check_names(named: list[tuple[_At, str | None, str]], kind: str, *, keys: Iterable[str] | None = None) -> None:
+    """Names of one kind: none equal (folded, :func:`fold_name`) to another one's key (``keys``, by default
+    the keys listed with the names), and no two alike. A reader who types a key always gets the thing
+    with that key; one who types a name gets the one thing with that name."""
+    all_keys = {k for _, k, _ in named if k is not None} if keys is None else set(keys)
+    first: dict[str, _At] = {}
+    for at, own_key, name in named:
+        folded = fold_name(name)
+        if folded in all_keys and folded != own_key:
+            if kind == "side":
+                raise at.fail("{name!r} is the key of another side ({key}): a side's name may not be another side's key",
+                              name=name, key=folded)
+            if kind == "Force":
+                raise at.fail("{name!r} is the key of another Force ({key}): a Force's name may not be another "
+                              "Force's key", name=name, key=folded)
+            raise at.fail("{name!r} is the key of another unit ({key}): a unit's name may not be another unit's key",
+                          name=name, key=folded)
+        if folded in first:
+            raise at.fail("{name!r} is also the name of {other} (names are compared without case and invisible "
+                          "characters)", name=name, other=first[folded].path)
+        first[folded] = at
 
 
 def bundled_scenarios() -> dict[str, Path]:

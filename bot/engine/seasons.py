@@ -8,7 +8,7 @@ a scenario may replace them. The bot labels them as house rules.
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
 from .dice import DiceSource
@@ -63,9 +63,35 @@ class Reinforcement:
 
 
 def due_reinforcements(schedule: Iterable[Reinforcement], turn: int) -> tuple[Reinforcement, ...]:
-    """Phase 7: every arrival scheduled for ``turn`` or earlier and not yet placed is due; the
-    services keep those whose square is held by the enemy for a later turn (house rule RU-10)."""
+    """Phase 7: every arrival scheduled for ``turn`` or earlier and not yet placed is due;
+    :func:`reinforcement_arrivals` says which of them can arrive (house rule RU-10)."""
     return tuple(r for r in schedule if r.turn <= turn)
+
+
+@dataclass(frozen=True)
+class Arrivals:
+    arriving: tuple[Reinforcement, ...]
+    waiting: tuple[Reinforcement, ...]
+    """Due, but another side's Force stands on the square: they try again next turn."""
+
+
+def reinforcement_arrivals(schedule: Iterable[Reinforcement], turn: int,
+                           occupied: Mapping[str, Iterable[str]]) -> Arrivals:
+    """Phase 7 (house rule RU-10): the due reinforcements (:func:`due_reinforcements`), in schedule
+    order, arrive on their square unless a Force of another side stands there (``occupied``: square
+    name -> sides with a Force on it); those wait for a later turn. A Force that arrives occupies its
+    square for the ones after it, so two enemies never arrive on one square together."""
+    present: dict[str, set[str]] = {sq: set(sides) for sq, sides in occupied.items()}
+    arriving: list[Reinforcement] = []
+    waiting: list[Reinforcement] = []
+    for r in due_reinforcements(schedule, turn):
+        here = present.setdefault(r.square, set())
+        if here - {r.side}:
+            waiting.append(r)
+        else:
+            here.add(r.side)
+            arriving.append(r)
+    return Arrivals(tuple(arriving), tuple(waiting))
 
 
 def event_check(*, rules: RuleBook | None = None) -> Check:

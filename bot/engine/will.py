@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from .dice import DiceSource
@@ -30,6 +31,45 @@ class Tallies:
             if isinstance(n, bool) or not isinstance(n, int) or n < 0:
                 raise InvalidInput("Will-to-Fight tally {replace} must be 0 or more, got {n!r}.", replace=name.replace('_', ' '), n=n)
 
+    @classmethod
+    def of(cls, side: str, held: Iterable[Holding], *, battles_won: int = 0, battles_lost: int = 0) -> Tallies:
+        """``side``'s tallies from the strongholds held by a side other than their owner (MC-9).
+
+        RU-14: a capital is also a stronghold on the map, but here it counts **only as a capital**
+        (+3 / -3), never also as a stronghold (+1 / -1); and only a side's own strongholds and capital
+        count for it (an ally's lost stronghold is not its loss; holding its own is no gain)."""
+        taken = lost = 0
+        holds_capital = lost_capital = False
+        for h in held:
+            if h.holder == h.owner:
+                continue  # a stronghold its owner holds has not changed hands
+            if h.holder == side:
+                holds_capital = holds_capital or h.capital
+                taken += not h.capital
+            elif h.owner == side:
+                lost_capital = lost_capital or h.capital
+                lost += not h.capital
+        return cls(battles_won, battles_lost, taken, lost, holds_capital, lost_capital)
+
+
+@dataclass(frozen=True)
+class Holding:
+    """A stronghold (or capital) and who holds it now (MC-9 tallies)."""
+
+    owner: str
+    holder: str
+    capital: bool = False
+
+
+def all_forces_lost(*, on_map: int, to_arrive: int) -> bool:
+    """MC-9: all Forces of a side's army are destroyed or lost to reactions. A Force that has not yet
+    arrived as a reinforcement (MC-10 Phase 7, RU-10) is neither: a side waiting for one has not lost
+    its army, however many it has lost on the map."""
+    for n in (on_map, to_arrive):
+        if isinstance(n, bool) or not isinstance(n, int) or n < 0:
+            raise InvalidInput("A count of Forces must be 0 or more, got {n!r}.", n=n)
+    return on_map == 0 and to_arrive == 0
+
 
 @dataclass(frozen=True)
 class WillTriggers:
@@ -41,16 +81,21 @@ class WillTriggers:
     force_test_disaster: bool = False
 
     def reasons(self) -> tuple[str, ...]:
-        out = []
+        out: list[str] = []
         if self.all_forces_lost:
-            out.append("all its Forces are destroyed or lost to reactions")
+            out.append(Msg("all its Forces are destroyed or lost to reactions"))
         if self.lost_battle:
-            out.append("it lost a battle this turn")
+            out.append(Msg("it lost a battle this turn"))
         if self.lost_stronghold:
-            out.append("it lost a friendly stronghold now held by the enemy")
+            out.append(Msg("it lost a friendly stronghold now held by the enemy"))
         if self.force_test_disaster:
-            out.append("a Force test ended in disaster (MC-4)")
+            out.append(Msg("a Force test ended in disaster (MC-4)"))
         return tuple(out)
+
+    @property
+    def why(self) -> str:
+        """The reasons, as one text for the log ("" when the side need not test)."""
+        return Msg.join("; ", self.reasons()) if self.must_test else ""
 
     @property
     def must_test(self) -> bool:

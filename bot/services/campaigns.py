@@ -16,7 +16,7 @@ from bot.engine.phases import first_position
 from bot.engine.tables import RuleBook, default_rulebook
 from bot.engine.text import Msg
 from bot.limits import DAY_HOURS, Limits
-from bot.scenario import Scenario, load_bundled, parse_scenario_text
+from bot.scenario import Scenario, fold_name, load_bundled, parse_scenario_text
 from bot.store.db import Database
 from bot.store.models import Campaign, ForceRow, LeaderRow, MapSquare, Player, SideRow, UnitRow, utcnow
 
@@ -284,9 +284,16 @@ async def assign(db: Database, campaign_id: int, gm: Actor, member_id: int, side
 
 
 async def _side(s: Any, campaign: Campaign, text: str) -> SideRow:
-    sides = (await s.exec(select(SideRow).where(SideRow.campaign_id == campaign.id))).all()
+    """The side ``text`` names: its key first (whatever any side is called), then its name, compared as
+    scenarios compare names (:func:`bot.scenario.fold_name`: no case, no invisible characters)."""
+    sides = (await s.exec(select(SideRow).where(SideRow.campaign_id == campaign.id).order_by(SideRow.id))).all()
+    key = text.strip().lower()
     for row in sides:
-        if text.strip().lower() in (row.key, row.name.lower()):
+        if row.key == key:
+            return row
+    name = fold_name(text)
+    for row in sides:
+        if name and fold_name(row.name) == name:
             return row
     raise NotFound("There is no side {text!r}: sides are {names}.", text=text, names=', '.join(r.name for r in sides))
 

@@ -10,6 +10,7 @@ are resolved in the same step, up to the next phase that waits for people or the
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 from sqlalchemy import update
 from sqlmodel import delete, select
@@ -22,12 +23,12 @@ from bot.engine.model import Climate, Order, Square
 from bot.engine.movement import DeclaredMove, InitiativeResult, resolve_movement, roll_initiative
 from bot.engine.phases import Phase, PhaseFacts, TurnPosition, next_position, pending, require_can_end
 from bot.engine.rolls import Roll
-from bot.engine.seasons import roll_event, roll_weather, season_of, turn_date
+from bot.engine.seasons import Reinforcement, reinforcement_arrivals, roll_event, roll_weather, season_of, turn_date
 from bot.engine.tables import RuleBook, default_rulebook
 from bot.engine.text import Msg
-from bot.engine.will import Tallies, will_to_fight
+from bot.engine.will import Holding, Tallies, WillTriggers, all_forces_lost, will_to_fight
 from bot.store.db import Database
-from bot.store.dump import PHASE_STATE, restore_campaign_fields, restore_tables, snapshot_state
+from bot.store.dump import PHASE_STATE, restore_campaign_fields, restore_tables, snapshot_state, table_name
 from bot.store.models import BattleRow, Campaign, Declaration, LogEntry, SideRow, Snapshot, TurnSeed
 
 from . import faults
@@ -326,29 +327,40 @@ async def _update_holdings(s: AsyncSession, campaign: Campaign, out: Resolution)
                                 Msg("{side} takes the stronghold at {square}.", side=state.sides[holder].name,
                                     square=str(sq))), out)
     campaign.holdings = holdings
-    # Tallies follow from who holds what: (holder, owner, is capital) per stronghold changed hands.
-    held = [(h, cell.stronghold, cell.capital) for sq, h in holdings.items() for cell in [state.cmap.cell(Square.parse(sq))]]
+    # Tallies follow from who holds what (MC-9, RU-14: the engine counts them).
+    held = _held(state, holdings)
     for key, side in state.sides.items():
-        side.strongholds_taken = sum(1 for holder, _, _ in held if holder == key)
-        side.strongholds_lost = sum(1 for _, owner, _ in held if owner == key)
-        side.holds_enemy_capital = any(holder == key and capital for holder, _, capital in held)
-        side.lost_capital = any(owner == key and capital for _, owner, capital in held)
+        t = Tallies.of(key, held)
+        side.strongholds_taken, side.strongholds_lost = t.strongholds_taken, t.strongholds_lost
+        side.holds_enemy_capital, side.lost_capital = t.holds_enemy_capital, t.lost_capital
         s.add(side)
+
+
+def _held(state: State, holdings: dict[str, str]) -> list[Holding]:
+    """The strongholds held by a side other than their owner, as the engine counts them (MC-9)."""
+    out = []
+    for sq, holder in holdings.items():
+        cell = state.cmap.cell(Square.parse(sq))
+        if cell.stronghold is not None:
+            out.append(Holding(cell.stronghold, holder, cell.capital))
+    return out
 
 
 async def _will_to_fight(s: AsyncSession, campaign: Campaign, rules: RuleBook, out: Resolution) -> None:
     """Phase 5 (MC-9): each side that must, tests; below zero ends its campaign in total defeat."""
     state = await load_state(s, campaign)
     dice = await turn_dice(s, campaign)
+    held = _held(state, dict(campaign.holdings))
     for key, side in state.sides.items():
         if side.defeated:
             continue
-        if not any(f.side_key == key for f in state.active()):
-            side.must_test = side.must_test or Msg("all its Forces are destroyed or lost (MC-9)")
+        lost_all = all_forces_lost(on_map=sum(1 for f in state.active() if f.side_key == key),
+                                   to_arrive=sum(1 for f in state.forces.values()
+                                                 if f.side_key == key and f.state == "pending"))
+        side.must_test = side.must_test or WillTriggers(all_forces_lost=lost_all).why
         if not side.must_test:
             continue
-        tallies = Tallies(side.battles_won, side.battles_lost, side.strongholds_taken, side.strongholds_lost,
-                          side.holds_enemy_capital, side.lost_capital)
+        tallies = Tallies.of(key, held, battles_won=side.battles_won, battles_lost=side.battles_lost)
         roll = will_to_fight(tallies, dice, roll_key(campaign.turn, 5, f"side:{key}", "will-to-fight"),
                              subject=side.name, rules=rules)
         await _public_roll(s, campaign, roll, out)
@@ -378,22 +390,24 @@ async def _time(s: AsyncSession, campaign: Campaign, rules: RuleBook, out: Resol
 async def _reinforcements(s: AsyncSession, campaign: Campaign, rules: RuleBook, out: Resolution) -> None:
     """Phase 7: scheduled Forces arrive; one whose square the enemy holds waits (house rule RU-10)."""
     state = await load_state(s, campaign)
-    arrived = 0
-    for f in state.forces.values():
-        if f.state != "pending" or f.arrives_turn is None or f.arrives_turn > campaign.turn:
-            continue
-        enemy_there = any(o.square == f.square and o.side_key != f.side_key for o in state.active())
-        if enemy_there:
-            await _say(s, campaign, Msg("{force} cannot arrive at {square}: the enemy holds it (RU-10).", force=f.name,
-                                        square=f.square), out,
-                       visibility=f"side:{f.side_key}")
-            continue
+    schedule = [Reinforcement(f.arrives_turn, f.side_key, f.key, f.square) for f in state.forces.values()
+                if f.state == "pending" and f.arrives_turn is not None and f.square]
+    occupied: dict[str, set[str]] = {}
+    for o in state.active():
+        occupied.setdefault(str(o.square), set()).add(o.side_key)
+    arrivals = reinforcement_arrivals(schedule, campaign.turn, occupied)
+    for r in arrivals.waiting:
+        f = state.forces[r.force_id]
+        await _say(s, campaign, Msg("{force} cannot arrive at {square}: the enemy holds it (RU-10).", force=f.name,
+                                    square=f.square), out,
+                   visibility=f"side:{f.side_key}")
+    for r in arrivals.arriving:
+        f = state.forces[r.force_id]
         f.state = "active"
         s.add(f)
-        arrived += 1
         await _say(s, campaign, Msg("{force} arrives at {square} ({side}).", force=f.name, square=f.square,
                                     side=state.sides[f.side_key].name), out)
-    if not arrived:
+    if not arrivals.arriving:
         await _say(s, campaign, "Phase 7: no reinforcements this turn.", out)
 
 
@@ -446,6 +460,18 @@ async def _trim_snapshots(s: AsyncSession, campaign_id: int) -> None:
 # --- undo -----------------------------------------------------------------------------------
 
 
+async def _keeping_settings(s: AsyncSession, campaign_id: int, tables: dict[str, Any]) -> dict[str, Any]:
+    """The snapshot's rows with the bot's settings that live in them as they are now: each side's
+    channel and each battle's thread (bookkeeping, not game state; undo restores the game only)."""
+    channels = {r.key: r.channel_id for r in (await s.exec(select(SideRow).where(SideRow.campaign_id == campaign_id))).all()}
+    threads = {r.number: r.thread_id for r in (await s.exec(select(BattleRow).where(BattleRow.campaign_id == campaign_id))).all()}
+    out = dict(tables)
+    side, battle = table_name(SideRow), table_name(BattleRow)
+    out[side] = [{**row, "channel_id": channels.get(row.get("key"), row.get("channel_id"))} for row in tables.get(side, [])]
+    out[battle] = [{**row, "thread_id": threads.get(row.get("number"), row.get("thread_id"))} for row in tables.get(battle, [])]
+    return out
+
+
 @dataclass(frozen=True)
 class Undone:
     campaign_id: int
@@ -466,8 +492,10 @@ async def undo(db: Database, campaign_id: int, actor: Actor, *, expected_version
                              .order_by(Snapshot.id.desc()))).first()  # type: ignore[union-attr]
         if snap is None:
             raise NotFound("There is no phase resolution to undo.")
-        await restore_tables(s, campaign_id, snap.state["tables"], PHASE_STATE)
-        restore_campaign_fields(campaign, snap.state["campaign"])
+        await restore_tables(s, campaign_id, await _keeping_settings(s, campaign_id, snap.state["tables"]), PHASE_STATE)
+        # The game goes back; the settings stay as they are now: the options (rule options, RU-22, and the
+        # bot's own under "_"), like the language and GM role, which the snapshot does not hold.
+        restore_campaign_fields(campaign, {k: v for k, v in snap.state["campaign"].items() if k != "options"})
         entries = (await s.exec(select(LogEntry).where(LogEntry.campaign_id == campaign_id,
                                                        LogEntry.version > snap.version,
                                                        LogEntry.undone == False,  # noqa: E712
