@@ -161,9 +161,11 @@ class Campaign(commands.Cog):
     @app_commands.autocomplete(side=sides)
     async def join(self, interaction: discord.Interaction, side: app_commands.Range[str, 1, 100]) -> None:
         cid = await campaign_id(interaction)
-        row = await campaigns.join_side(bot_of(interaction).db, cid, actor_of(interaction), side)
-        await reply(interaction, content=t(lang(interaction), "campaign.joined", member=interaction.user.mention,
-                                           side=row.name), ephemeral=False)
+        bot, actor = bot_of(interaction), actor_of(interaction)
+        row = await campaigns.join_side(bot.db, cid, actor, side)
+        key = "campaign.gm_joined" if await state.is_gm_of(bot.db, cid, actor) else "campaign.joined"
+        await reply(interaction, content=t(lang(interaction), key, member=interaction.user.mention, side=row.name),
+                    ephemeral=False)
 
     # --- reading --------------------------------------------------------------------------------
 

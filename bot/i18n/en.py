@@ -79,6 +79,7 @@ MESSAGES: dict[str, str] = {
     "campaign.sides": "Sides",
     "campaign.seed": "Turn 1 dice: SHA-256 of the secret seed",
     "campaign.joined": "{member} joins {side}.",
+    "campaign.gm_joined": "{member}, a GM of this campaign, joins {side} and plays it: the GM sees every side's secrets.",
     "campaign.not_in_thread": "Start a campaign in a channel, not in a thread.",
     "campaign.ended": "The GM has ended the campaign. It stays archived; a new one can start in this channel.",
     "map.full_gm_only": "Only the GM can post the full map; try view: mine.",

@@ -79,6 +79,7 @@ MESSAGES: dict[str, str] = {
     "campaign.sides": "Bandos",
     "campaign.seed": "Dados del turno 1: SHA-256 de la semilla secreta",
     "campaign.joined": "{member} se une a {side}.",
+    "campaign.gm_joined": "{member}, GM de esta campaña, se une a {side} y lo juega: el GM ve los secretos de todos los bandos.",
     "campaign.not_in_thread": "Empieza una campaña en un canal, no en un hilo.",
     "campaign.ended": "El GM ha terminado la campaña. Queda archivada; en este canal puede empezar otra.",
     "map.full_gm_only": "Solo el GM puede publicar el mapa completo; prueba vista: mía.",

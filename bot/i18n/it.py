@@ -79,6 +79,7 @@ MESSAGES: dict[str, str] = {
     "campaign.sides": "Schieramenti",
     "campaign.seed": "Dadi del turno 1: SHA-256 del seme segreto",
     "campaign.joined": "{member} si unisce a {side}.",
+    "campaign.gm_joined": "{member}, GM di questa campagna, si unisce a {side} e lo gioca: il GM vede i segreti di ogni schieramento.",
     "campaign.not_in_thread": "Avvia una campagna in un canale, non in un thread.",
     "campaign.ended": "Il GM ha terminato la campagna. Resta in archivio; in questo canale se ne può iniziare una nuova.",
     "map.full_gm_only": "Solo il GM può pubblicare la mappa completa; prova vista: mia.",

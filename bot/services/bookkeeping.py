@@ -27,7 +27,7 @@ from sqlmodel import select
 from bot.engine.errors import InvalidInput
 from bot.engine.text import Msg
 from bot.services import readcache
-from bot.services.actors import Actor, require_gm
+from bot.services.actors import Actor, is_gm, require_gm
 from bot.services.errors import NotFound
 from bot.services.loading import get_campaign
 from bot.services.logbook import log_event
@@ -94,6 +94,11 @@ async def require_gm_of(db: Database, campaign_id: int, actor: Actor) -> Meta:
     campaign = (await readcache.read(db, campaign_id)).campaign
     require_gm(campaign, actor)
     return _meta(campaign)
+
+
+async def is_gm_of(db: Database, campaign_id: int, actor: Actor) -> bool:
+    """Whether ``actor`` is a GM of the campaign (its creator, or a member with its GM role)."""
+    return is_gm((await readcache.read(db, campaign_id)).campaign, actor)
 
 
 async def with_deadlines(db: Database, *, shards: tuple[int, frozenset[int]] | None = None,

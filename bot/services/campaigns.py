@@ -20,7 +20,7 @@ from bot.scenario import Scenario, fold_name, load_bundled, parse_scenario_text
 from bot.store.db import Database
 from bot.store.models import Campaign, ForceRow, LeaderRow, MapSquare, Player, SideRow, UnitRow, utcnow
 
-from .actors import Actor, require_gm
+from .actors import Actor, is_gm, require_gm
 from .errors import NotFound, PermissionDenied, ServiceError
 from .loading import get_campaign, remember_map, turn_dice
 from .logbook import log_event
@@ -260,7 +260,12 @@ async def join_side(db: Database, campaign_id: int, actor: Actor, side: str) -> 
                 raise InvalidInput("You already play {name}.", name=row.name)
             raise PermissionDenied("You already play another side; ask the GM to move you (/gm assign).")
         s.add(Player(campaign_id=campaign_id, side_key=row.key, member_id=actor.member_id))
-        await log_event(s, campaign, Msg("{member} joined {side}.", member=actor.name or Msg("A member"), side=row.name))
+        member = actor.name or Msg("A member")
+        if is_gm(campaign, actor):  # fair play: everybody knows the GM, who sees every secret, plays a side
+            await log_event(s, campaign, Msg("{member}, a GM of this campaign, joined {side} and plays it.",
+                                             member=member, side=row.name))
+        else:
+            await log_event(s, campaign, Msg("{member} joined {side}.", member=member, side=row.name))
         return row
 
 

@@ -185,3 +185,13 @@ async def test_names_that_look_like_mentions_ping_nobody(table) -> None:
     assert not [p for p in pings(table.env) if bystander.id in p[1] or p[2] or p[3]], pings(table.env)
     assert [p[1] for p in pings(table.env)] == [[table.outsider.id]]  # a message meant to ping pings just him
     table.env.errors  # noqa: B018
+
+
+async def test_a_gm_who_joins_a_side_is_announced_publicly_as_playing_it(table) -> None:
+    await table.gm.slash(table.channel, "campaign create", name="Ulm", scenario="tutorial")
+    player = await table.fr.slash(table.channel, "campaign join", side="fr")
+    assert not player.ephemeral and "a GM" not in shown(player)
+    r = await table.gm.slash(table.channel, "campaign join", side="au")
+    assert not r.ephemeral and "a GM of this campaign, joins Austria" in shown(r)
+    log = await table.outsider.slash(table.channel, "campaign log")
+    assert "a GM of this campaign, joined Austria and plays it" in shown(log)
