@@ -150,9 +150,15 @@ class GM(commands.Cog):
         bot, actor, lc = bot_of(interaction), actor_of(interaction), lang(interaction)
         cid = await campaign_id(interaction)
         await state.require_gm_of(bot.db, cid, actor)
+        preview = await resolution.undo_preview(bot.db, cid, actor)
+        if preview.back_to is None:
+            raise InvalidInput(t(lc, "gm.undo_nothing"))
+        if preview.sealed_turn is not None:  # no button that would be refused: say why instead
+            raise InvalidInput(t(lc, "gm.undo_sealed", turn=preview.sealed_turn))
         sv = await views.status(bot.db, cid, actor, rules=bot.rules)
-        await reply(interaction, content=t(lc, "gm.undo_confirm", position=str(sv.position)),
-                    view=confirm_view(Undo(cid, sv.version, t(lc, "gm.undo_button")), lc))
+        text = t(lc, "gm.undo_confirm", position=tr(lc, str(sv.position)), back=tr(lc, str(preview.back_to)))
+        text += "\n" + t(lc, "gm.undo_limit", n=preview.undoable, earliest=tr(lc, str(preview.earliest)))
+        await reply(interaction, content=text, view=confirm_view(Undo(cid, sv.version, t(lc, "gm.undo_button")), lc))
 
     @gm.command(name="assign", description="Put a member on a side")
     @app_commands.describe(member="The member", side="The side")

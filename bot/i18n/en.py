@@ -133,7 +133,10 @@ MESSAGES: dict[str, str] = {
     "gm.resolve_anyway": "Resolve anyway",
     "gm.resolved": "Resolved: {before} → {after}.",
     "gm.deadline_set": "Deadline for this phase: {when} ({rel}). Players who have not acted will be reminded.",
-    "gm.undo_confirm": "Undo the last phase resolution? The campaign is at {position}.",
+    "gm.undo_confirm": "Undo the last phase resolution? The campaign is at {position}; it goes back to {back}.",
+    "gm.undo_limit": "Undo can go back {n} resolution(s), to {earliest} at the earliest: a resolution that ended a turn revealed that turn's dice and cannot be undone.",
+    "gm.undo_sealed": "The last resolution ended turn {turn} and revealed its dice: undoing it would replay the rest of that turn on dice everybody knows. Correct the campaign with /gm edit instead.",
+    "gm.undo_nothing": "There is no phase resolution to undo.",
     "gm.undo_button": "Undo",
     "gm.undone": "Undone: back to {back}.",
     "gm.undone_public": "The GM undid the last phase resolution: back to {back}. {entries} log entries are marked undone; "

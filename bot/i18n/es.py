@@ -133,7 +133,10 @@ MESSAGES: dict[str, str] = {
     "gm.resolve_anyway": "Resolver de todos modos",
     "gm.resolved": "Resuelto: {before} → {after}.",
     "gm.deadline_set": "Plazo de esta fase: {when} ({rel}). Quienes no hayan actuado recibirán un recordatorio.",
-    "gm.undo_confirm": "¿Deshacer la última resolución de fase? La campaña está en {position}.",
+    "gm.undo_confirm": "¿Deshacer la última resolución de fase? La campaña está en {position}; vuelve a {back}.",
+    "gm.undo_limit": "Se pueden deshacer {n} resoluciones, hasta {earliest} como mucho: una resolución que cerró un turno reveló sus dados y no se puede deshacer.",
+    "gm.undo_sealed": "La última resolución cerró el turno {turn} y reveló sus dados: deshacerla repetiría el resto de ese turno con dados que todos conocen. Corrige la campaña con /gm edit.",
+    "gm.undo_nothing": "No hay ninguna resolución de fase que deshacer.",
     "gm.undo_button": "Deshacer",
     "gm.undone": "Deshecho: se vuelve a {back}.",
     "gm.undone_public": "El GM ha deshecho la última resolución de fase: se vuelve a {back}. {entries} entradas del registro "

@@ -133,7 +133,10 @@ MESSAGES: dict[str, str] = {
     "gm.resolve_anyway": "Risolvi comunque",
     "gm.resolved": "Risolto: {before} → {after}.",
     "gm.deadline_set": "Scadenza di questa fase: {when} ({rel}). Chi non ha agito riceverà un promemoria.",
-    "gm.undo_confirm": "Annullare l'ultima risoluzione di fase? La campagna è a {position}.",
+    "gm.undo_confirm": "Annullare l'ultima risoluzione di fase? La campagna è a {position}; torna a {back}.",
+    "gm.undo_limit": "Si possono annullare {n} risoluzioni, fino a {earliest} al massimo: una risoluzione che ha chiuso un turno ne ha rivelato i dadi e non si può annullare.",
+    "gm.undo_sealed": "L'ultima risoluzione ha chiuso il turno {turn} e ne ha rivelato i dadi: annullarla farebbe rigiocare il resto del turno con dadi che tutti conoscono. Correggi la campagna con /gm edit.",
+    "gm.undo_nothing": "Non c'è nessuna risoluzione di fase da annullare.",
     "gm.undo_button": "Annulla",
     "gm.undone": "Annullato: si torna a {back}.",
     "gm.undone_public": "Il GM ha annullato l'ultima risoluzione di fase: si torna a {back}. {entries} voci del registro "

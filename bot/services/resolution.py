@@ -480,18 +480,69 @@ class Undone:
     entries_marked: int
 
 
+@dataclass(frozen=True)
+class UndoPreview:
+    """What ``/gm undo`` can do, said before the GM tries."""
+
+    back_to: TurnPosition | None
+    """Where undoing the last resolution goes back to (None: nothing to undo)."""
+    sealed_turn: int | None
+    """The last resolution ended this turn and revealed its seed: it cannot be undone."""
+    undoable: int
+    """How many resolutions can be undone one after the other."""
+    earliest: TurnPosition | None
+    """The furthest back those undos can go."""
+
+
+def _position(snap: Snapshot) -> TurnPosition:
+    return TurnPosition(snap.state["campaign"]["turn"], Phase(snap.state["campaign"]["phase"]))
+
+
+async def _undo_points(s: AsyncSession, campaign_id: int) -> tuple[list[Snapshot], set[int]]:
+    snaps = list((await s.exec(select(Snapshot).where(Snapshot.campaign_id == campaign_id)
+                               .order_by(Snapshot.id.desc()))).all())  # type: ignore[union-attr]
+    revealed = set((await s.exec(select(TurnSeed.turn).where(TurnSeed.campaign_id == campaign_id,
+                                                            TurnSeed.revealed == True))).all())  # noqa: E712
+    return snaps, revealed
+
+
+async def undo_preview(db: Database, campaign_id: int, actor: Actor) -> UndoPreview:
+    """GM: how far back undo can go. A resolution that ended a turn revealed that turn's seed, so
+    undoing it would replay the rest of the turn on dice everybody knows: it cannot be undone."""
+    async with db.sessions() as s:
+        require_gm(await get_campaign(s, campaign_id), actor)
+        snaps, revealed = await _undo_points(s, campaign_id)
+    undoable = 0
+    for snap in snaps:
+        if _position(snap).turn in revealed:
+            break
+        undoable += 1
+    return UndoPreview(
+        _position(snaps[0]) if snaps else None,
+        _position(snaps[0]).turn if snaps and _position(snaps[0]).turn in revealed else None,
+        undoable,
+        _position(snaps[undoable - 1]) if undoable else None,
+    )
+
+
 async def undo(db: Database, campaign_id: int, actor: Actor, *, expected_version: int) -> Undone:
     """GM: revert the last phase resolution. The log keeps everything, marking what was undone; doing
-    the same things again draws the same dice (the rolls are keyed, not counted)."""
+    the same things again draws the same dice (the rolls are keyed, not counted). A resolution that
+    revealed a turn's seed cannot be undone (:func:`undo_preview`)."""
     async with db.transaction() as s:
         campaign = await get_campaign(s, campaign_id, lock=True)
         require_gm(campaign, actor)
         if campaign.version != expected_version:
             raise AlreadyResolved("The campaign changed since you looked (someone resolved or undid a phase): look again.")
-        snap = (await s.exec(select(Snapshot).where(Snapshot.campaign_id == campaign_id)
-                             .order_by(Snapshot.id.desc()))).first()  # type: ignore[union-attr]
-        if snap is None:
+        snaps, revealed = await _undo_points(s, campaign_id)
+        if not snaps:
             raise NotFound("There is no phase resolution to undo.")
+        snap = snaps[0]
+        if (sealed := _position(snap).turn) in revealed:
+            raise RuleViolation(
+                "The last resolution ended turn {turn} and revealed the dice of turn {turn}: undoing it would replay "
+                "the rest of that turn on dice everybody knows. Correct the campaign with /gm edit instead.",
+                turn=sealed)
         await restore_tables(s, campaign_id, await _keeping_settings(s, campaign_id, snap.state["tables"]), PHASE_STATE)
         # The game goes back; the settings stay as they are now: the options (rule options, RU-22, and the
         # bot's own under "_"), like the language and GM role, which the snapshot does not hold.
