@@ -8,25 +8,48 @@ from discord.ext import commands
 
 from bot import formatting as fmt
 from bot.i18n.text import tr, tr_lines
-from bot.services import cc, views
+from bot.services import cc
+from bot.services.actors import Actor
 
 from ._common import (
     actor_of,
     battle_numbers,
     bot_of,
     campaign_id,
-    choices,
     lang,
     own_leaders,
     own_units,
     reply,
+    suggest,
     t,
 )
+
+
+async def _trophy_attempts(interaction: discord.Interaction, cid: int, actor: Actor) -> tuple[cc.TrophyAttempt, ...]:
+    """The attempts the service would accept now (CC-3), in the battle chosen, if one is."""
+    battle = str(getattr(interaction.namespace, "battle", "") or "").strip().lstrip("#")
+    return tuple(a for a in await cc.trophy_attempts(bot_of(interaction).db, cid, actor)
+                 if not battle or str(a.battle) == battle)
+
+
+async def _trophy_units(interaction: discord.Interaction, cid: int, actor: Actor, typed: str):
+    return [(f"{a.unit_name} (#{a.battle})", a.unit) for a in await _trophy_attempts(interaction, cid, actor)]
+
+
+async def _trophy_targets(interaction: discord.Interaction, cid: int, actor: Actor, typed: str):
+    unit = str(getattr(interaction.namespace, "unit", "") or "").strip()
+    return [(f"{a.target_name} (#{a.battle}, {a.unit_name})", a.target)
+            for a in await _trophy_attempts(interaction, cid, actor) if not unit or a.unit == unit]
+
+
+trophy_units = suggest(_trophy_units)
+trophy_targets = suggest(_trophy_targets)
 
 CIRCUMSTANCES = [
     app_commands.Choice(name="melee vs infantry or cavalry", value="melee"),
     app_commands.Choice(name="other circumstances", value="other"),
 ]
+DESIGNATIONS = [app_commands.Choice(name=d, value=d) for d in ("infantry", "cavalry", "artillery")]
 SPEND_CHOICES = [app_commands.Choice(name=k.replace("_", " "), value=k) for k in cc.SPENDS]
 
 
@@ -39,14 +62,16 @@ class Leaders(commands.Cog):
         self.bot = bot
 
     @leader.command(name="fate", description="Roll a fallen leader's fate (CC-1) and name his replacement (CC-2)")
-    @app_commands.describe(leader="The leader who fell", circumstance="How he fell (it picks the table)")
+    @app_commands.describe(leader="The leader who fell", circumstance="How he fell (it picks the table)",
+                           designation="A replacement's type (RU-18; default: the Force's strongest unit)")
     @app_commands.autocomplete(leader=own_leaders)
-    @app_commands.choices(circumstance=CIRCUMSTANCES)
+    @app_commands.choices(circumstance=CIRCUMSTANCES, designation=DESIGNATIONS)
     async def fate(self, interaction: discord.Interaction, leader: app_commands.Range[str, 1, 100],
-                   circumstance: str) -> None:
+                   circumstance: str, designation: str | None = None) -> None:
         lc = lang(interaction)
         cid = await campaign_id(interaction)
-        out = await cc.leader_fate(bot_of(interaction).db, cid, actor_of(interaction), leader, circumstance)
+        out = await cc.leader_fate(bot_of(interaction).db, cid, actor_of(interaction), leader, circumstance,
+                                   designation=designation)
         embeds = [fmt.roll_embed(r, lc) for r in out.fate.rolls]
         await reply(interaction, content=fmt.message_text(" ".join(tr_lines(lc, out.lines))), embeds=embeds, ephemeral=False)
 
@@ -59,7 +84,7 @@ class Leaders(commands.Cog):
 
     @trophy.command(name="roll", description="A unit that eliminated an enemy in melee tries for its flag (CC-3)")
     @app_commands.describe(battle="The battle's number", unit="Your unit", target="The enemy unit it eliminated")
-    @app_commands.autocomplete(battle=battle_numbers, unit=own_units)
+    @app_commands.autocomplete(battle=battle_numbers, unit=trophy_units, target=trophy_targets)
     async def trophy_roll(self, interaction: discord.Interaction, battle: app_commands.Range[str, 1, 10],
                           unit: app_commands.Range[str, 1, 100], target: app_commands.Range[str, 1, 100]) -> None:
         lc = lang(interaction)
@@ -67,26 +92,6 @@ class Leaders(commands.Cog):
         out = await cc.trophy_roll(bot_of(interaction).db, cid, actor_of(interaction), battle, unit, target)
         await reply(interaction, content=fmt.message_text(tr(lc, out.text)), embeds=[fmt.roll_embed(out.result.roll, lc)],
                     ephemeral=False)
-
-    @trophy_roll.autocomplete("target")
-    async def _targets(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
-        """Flags the public battle report says the chosen unit may try for (its summary, CC-3)."""
-        try:
-            cid = await campaign_id(interaction)
-            lines = await views.read_log(bot_of(interaction).db, cid, actor_of(interaction), limit=200)
-        except Exception:  # suggestions only
-            return []
-        unit = str(getattr(interaction.namespace, "unit", "") or "")
-        found: list[tuple[str, str]] = []
-        marker = " may try for the flag of "
-        for line in lines:
-            for part in line.text.split("; "):
-                if marker in part:
-                    captor, rest = part.split(marker, 1)
-                    victim = rest.split(" (CC-3)", 1)[0].strip()
-                    if not unit or captor.strip().endswith(unit):
-                        found.append((victim, victim))
-        return choices(found, current)
 
     @glory.command(name="balance", description="Glory per side, with its history (CC-4)")
     async def balance(self, interaction: discord.Interaction) -> None:

@@ -3,7 +3,7 @@ battle (MC-7.3, RU-8, RU-11) and reactions (MC-7.4, RU-9)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
@@ -231,15 +231,45 @@ def post_battle_duty(
     return RetreatDuty(True, "draw: both Forces leave for adjacent squares, one square apart", "MC-7.3")
 
 
+def _apart(cmap: CampaignMap, squares: Iterable[Square], opposing: Iterable[Square]) -> tuple[Square, ...]:
+    """The squares at least one square away (distance 2 or more) from every ``opposing`` square."""
+    far = tuple(opposing)
+    return tuple(sq for sq in squares if all(cmap.distance(sq, o) >= 2 for o in far))
+
+
+def retreat_options(
+    cmap: CampaignMap,
+    battle_square: Square,
+    side: str,
+    positions: Iterable[tuple[str, Square]],
+    *,
+    apart_from: Iterable[Square] = (),
+) -> tuple[Square, ...]:
+    """Squares a Force may end its retreat in (MC-7.3, RU-8, RU-11).
+
+    ``apart_from``: after a draw, the squares where Forces of an **opposing** camp ended their own
+    retreat from this battle; the Force must end separated from them by one square (MC-7.3).
+    Friendly Forces are never in it: they may stay in contact. When no free square is that far
+    (a corner, water, the enemy all around), the Force still leaves by any free square: RU-8 takes a
+    Force only when no adjacent land square is free of the enemy. Empty: the Force surrenders (RU-8).
+    """
+    legal = retreat_squares(cmap, battle_square, side, positions)
+    return _apart(cmap, legal, apart_from) or legal
+
+
 def check_retreat(
     cmap: CampaignMap,
     battle_square: Square,
     side: str,
     destination: Square,
     positions: Iterable[tuple[str, Square]],
+    *,
+    apart_from: Iterable[Square] = (),
 ) -> Square:
-    """Validate a chosen retreat square, naming the legal ones when it is not."""
-    legal = retreat_squares(cmap, battle_square, side, list(positions))
+    """Validate a chosen retreat square, naming the legal ones when it is not (MC-7.3, RU-8);
+    ``apart_from`` as in :func:`retreat_options`."""
+    positions, apart_from = list(positions), list(apart_from)
+    legal = retreat_squares(cmap, battle_square, side, positions)
     if not legal:
         raise RuleViolation(
             "No square around {battle_square} is free of the enemy and on land: the Force surrenders (RU-8).", battle_square=battle_square
@@ -248,6 +278,9 @@ def check_retreat(
         raise RuleViolation(
             "{destination} is not a legal retreat from {battle_square} (MC-7.3, RU-8): choose one of {map}.", destination=destination, battle_square=battle_square, map=', '.join(map(str, legal))
         )
+    if destination not in retreat_options(cmap, battle_square, side, positions, apart_from=apart_from):
+        for other in apart_from:
+            check_draw_separation(cmap, destination, other)
     return destination
 
 
@@ -257,6 +290,63 @@ def check_draw_separation(cmap: CampaignMap, a: Square, b: Square) -> None:
         raise RuleViolation(
             "After a draw the Forces must end one square apart (MC-7.3): {a} and {b} are too close.", a=a, b=b
         )
+
+
+@dataclass(frozen=True)
+class Retreating:
+    """A Force that must leave the battle square and has not chosen where (MC-7.3)."""
+
+    force_id: str
+    side: str
+    """Its camp: Forces of another camp are the enemy (RU-19)."""
+    draw: bool
+    """It leaves after a draw, so it must end apart from the opposing camps' retreats."""
+
+
+def choose_retreats(
+    cmap: CampaignMap,
+    battle_square: Square,
+    retreating: Sequence[Retreating],
+    positions: Iterable[tuple[str, Square]],
+    *,
+    chosen: Iterable[tuple[str, Square, bool]] = (),
+) -> dict[str, Square | None]:
+    """The squares the bot picks for Forces nobody moved (MC-7.3), in order; ``None`` when a Force
+    has no free land square around it and surrenders (RU-8).
+
+    ``positions``: every Force that stays where it is, as (side, square); ``chosen``: retreats
+    already made from this battle, as (side, square, after a draw). A Force retreating after a draw
+    takes, among its :func:`retreat_options`, the square that leaves the most room apart for the
+    opposing Forces still to move (then the first in map order); a beaten Force takes the first.
+    Forces that moved count where they ended: no one retreats into an enemy's square.
+    """
+    placed = [(side, sq, draw) for side, sq, draw in chosen]
+    staying = list(positions)
+    out: dict[str, Square | None] = {}
+    for i, force in enumerate(retreating):
+        here = staying + [(side, sq) for side, sq, _ in placed]
+        apart = [sq for side, sq, draw in placed if draw and force.draw and side != force.side]
+        options = retreat_options(cmap, battle_square, force.side, here, apart_from=apart)
+        if not options:
+            out[force.force_id] = None
+            continue
+        later = [f for f in retreating[i + 1:] if f.draw and force.draw and f.side != force.side]
+
+        def room(sq: Square, later: list[Retreating] = later, apart: list[Square] = apart,
+                 here: list[tuple[str, Square]] = here, side: str = force.side) -> tuple[int, int]:
+            """(opposing Forces still able to end apart, squares apart left to them) if it goes to sq."""
+            able = left = 0
+            for f in later:
+                theirs = [o for s, o, d in placed if d and s != f.side] + ([sq] if side != f.side else [])
+                free = _apart(cmap, retreat_squares(cmap, battle_square, f.side, [*here, (side, sq)]), theirs)
+                able += bool(free)
+                left += len(free)
+            return able, left
+
+        best = max(options, key=room) if later else options[0]
+        out[force.force_id] = best
+        placed.append((force.side, best, force.draw))
+    return out
 
 
 # --- MC-7.4 reactions -----------------------------------------------------------------------

@@ -11,11 +11,16 @@ Serious wound commands from an open carriage until the campaign ends; a Light wo
 the next battle. Carriage-bound, New and Temporary leaders have command range 2 instead of 3
 and order at most 2 units in contiguous hexes instead of 3; a carriage-bound leader (and the unit
 he is attached to) has movement 1; a replacement attaches only to its designated unit type.
+
+RU-18: the replacement is designated by the type of the Force's strongest unit unless the player
+chooses another, and keeps the replaced leader's Command Value; a Moderate wound returns once the
+Force's next battle is reported, or after 3 turns without one.
 """
 
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from fractions import Fraction
 
@@ -23,7 +28,7 @@ from .cc_model import Circumstance, Commander, Presence
 from .cc_tables import ROLL_AGAIN, CcTables, FateTable, default_cc_tables
 from .dice import DiceSource
 from .errors import InvalidInput
-from .model import Leader, LeaderStatus, UnitType, parse_enum
+from .model import Leader, LeaderStatus, Unit, UnitType, parse_enum
 from .rolls import Check, Roll
 from .text import Msg
 
@@ -183,10 +188,13 @@ def next_battle_command(
     status: LeaderStatus | str,
     *,
     designated: UnitType | str | None = None,
+    kind: Commander | str = Commander.LEADER,
     tables: CcTables | None = None,
 ) -> NextBattleCommand:
     """CC-2: who commands at the next battle, with what range, contiguous orders and movement.
 
+    ``kind`` is who this leader is: the scenario's own leader, or a New (or Temporary) Leader who
+    took command (RU-18); a New Leader who takes the field commands as a New Leader.
     ``designated`` is the type (infantry, cavalry or artillery) a New or Temporary Leader is
     designated as when he takes over; it is required for them and refused for anyone else.
     """
@@ -194,8 +202,10 @@ def next_battle_command(
     st = parse_enum(LeaderStatus, status, "leader status")
     spec = cc.leaders.statuses[st]
     commander = _REPLACEMENT[spec.next_battle]
+    if commander is Commander.LEADER:
+        commander = parse_enum(Commander, kind, "kind of leader")
     limits = cc.leaders.command
-    kind: UnitType | None = None
+    arm: UnitType | None = None
     if commander is Commander.LEADER:
         if designated is not None:
             raise InvalidInput(
@@ -206,7 +216,7 @@ def next_battle_command(
             raise InvalidInput(
                 "{label}: the leader is replaced by a {label2}, who must be designated infantry, cavalry or artillery (CC-2).", label=spec.label, label2=commander.label
             )
-        kind = parse_enum(UnitType, designated, f"{commander.label} type")
+        arm = parse_enum(UnitType, designated, f"{commander.label} type")
     carriage = spec.next_battle is Presence.CARRIAGE
     # CC-2: carriage-bound, New and Temporary leaders all command less well.
     reduced = carriage or commander is not Commander.LEADER
@@ -217,7 +227,7 @@ def next_battle_command(
         command_range=limits.reduced_range if reduced else limits.range,
         contiguous_orders=limits.reduced_contiguous if reduced else limits.contiguous,
         movement=limits.carriage_movement if carriage else None,
-        attaches_to=kind,
+        attaches_to=arm,
         label=spec.label,
         meaning=spec.meaning,
         rule=cc.leaders.status_rule,
@@ -225,7 +235,7 @@ def next_battle_command(
 
 
 def recovered_status(status: LeaderStatus | str) -> LeaderStatus:
-    """A leader's status once the next battle is behind him (CC-2).
+    """A leader's status once the next battle his Force fights is reported (CC-2, RU-18).
 
     Light wound: already fit. Moderate wound: he missed that battle and now returns, fit.
     Serious wound stays until the campaign ends; the others are gone for good.
@@ -234,3 +244,65 @@ def recovered_status(status: LeaderStatus | str) -> LeaderStatus:
     if st in (LeaderStatus.LIGHT_WOUND, LeaderStatus.MODERATE_WOUND):
         return LeaderStatus.FIT
     return st
+
+
+WOUND_TURNS = 3
+"""RU-18: turns after which a wounded leader whose Force fights no battle is back (a few weeks)."""
+
+
+def status_after_turns(status: LeaderStatus | str, *, wounded_turn: int, turn: int) -> LeaderStatus:
+    """RU-18: a leader's status when ``turn`` begins, wounded in ``wounded_turn`` and his Force
+    having fought no battle since: a Moderate (or Light) wound is healed once 3 turns have passed;
+    any other status stays (Serious until the campaign ends, the others for good)."""
+    st = parse_enum(LeaderStatus, status, "leader status")
+    if turn - wounded_turn >= WOUND_TURNS:
+        return recovered_status(st)
+    return st
+
+
+# --- RU-18 who takes command -----------------------------------------------------------------
+
+
+def designation_for(units: Iterable[Unit]) -> UnitType:
+    """RU-18: the type a New or Temporary Leader is designated by default: that of the Force's
+    strongest unit (most SP; the first listed on a tie); infantry for a Force without units."""
+    best: Unit | None = None
+    for u in units:
+        if best is None or u.sp > best.sp:
+            best = u
+    return best.type if best is not None else UnitType.INFANTRY
+
+
+@dataclass(frozen=True)
+class Replacement:
+    """RU-18: the New or Temporary Leader who takes command of a Force after his leader's fate."""
+
+    commander: Commander
+    designated: UnitType
+    cv: int
+    """The replaced leader's Command Value (RU-18)."""
+    rule: str = "CC-2, RU-18"
+
+    @property
+    def temporary(self) -> bool:
+        """A Temporary Leader stands in only until the leader returns (Moderate wound)."""
+        return self.commander is Commander.TEMPORARY_LEADER
+
+
+def replacement(
+    status: LeaderStatus | str,
+    units: Iterable[Unit],
+    *,
+    cv: int,
+    designated: UnitType | str | None = None,
+    tables: CcTables | None = None,
+) -> Replacement | None:
+    """RU-18: who takes command of a Force whose leader's fate is ``status``; ``None`` when the
+    leader keeps command (Fit, Light, Serious wound), whatever ``designated`` says. The replacement
+    is designated ``designated`` (the player's choice, made before the roll) or
+    :func:`designation_for` the Force's units, and keeps ``cv``."""
+    commander = replacement_for(status, tables=tables)
+    if commander is Commander.LEADER:
+        return None
+    kind = designation_for(units) if designated is None else parse_enum(UnitType, designated, f"{commander.label} type")
+    return Replacement(commander, kind, cv)

@@ -3,7 +3,9 @@ reactions (MC-7.4, RU-9), and the end-of-phase work the bot does for whoever did
 
 A battle row tracks its Phase 4 in ``battle.aftermath``::
 
-    {"rolled":   {side: bool},                 # wounded and deserter checks made
+    {"sp_before":  {unit_key: sp},             # the units' SP as they fought
+     "commanders": {force_key: {"key", "name"}}, # the leader who led each Force (RU-18)
+     "rolled":   {side: bool},                 # wounded and deserter checks made
      "retreats": {force_key: square | None},   # Forces that must leave, and where they went
      "fates":    {leader_name: status | None}, # leader casualties still to roll (CC-1)
      "trophies": {"captor>victim": bool | None}} # eligible trophy attempts still to roll (CC-3)
@@ -15,13 +17,14 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
+from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from bot.engine.aftermath import UnitAftermath, check_draw_separation, check_retreat, retreat_squares, unit_aftermath
+from bot.engine.aftermath import Retreating, UnitAftermath, check_retreat, choose_retreats, unit_aftermath
 from bot.engine.dice import roll_key
 from bot.engine.errors import RuleViolation
 from bot.engine.glory import battle_glory
-from bot.engine.model import Force, Outcome, Reaction, Square, territory_for
+from bot.engine.model import Force, Leader, Outcome, Reaction, Square, territory_for
 from bot.engine.phases import Phase
 from bot.engine.reports import (
     AftermathPlan,
@@ -34,10 +37,11 @@ from bot.engine.reports import (
 from bot.engine.tables import RuleBook, default_rulebook
 from bot.engine.text import Msg
 from bot.store.db import Database
-from bot.store.models import BattleRow, Campaign, GloryEntry
+from bot.store.models import BattleRow, Campaign, GloryEntry, LeaderRow
 
 from .actors import Actor, require_gm
 from .battles import get_battle, require_in_battle
+from .cc import leaders_after_battle
 from .errors import PermissionDenied
 from .loading import State, get_campaign, load_state, turn_dice
 from .logbook import log_event, log_roll
@@ -51,16 +55,47 @@ def _report_for(battle: BattleRow, data: Any) -> BattleReport:
 
 
 def _battle_forces(state: State, battle: BattleRow) -> dict[str, Force]:
-    """The Forces as they fought: once reported, units keep the SP they had in the battle, so the
-    report still validates after the aftermath has changed their strength."""
+    """The Forces as they fought: once reported, units keep the SP they had in the battle and each
+    Force the leader who led it (RU-18: a replacement who took command since does not change who
+    fell), so the report still validates after the aftermath has changed them."""
     before = battle.aftermath.get("sp_before", {})
+    led = battle.aftermath.get("commanders", {})
     forces = {}
     for k in battle.force_keys:
         if state.forces[k].state != "active" and not before:
             continue
         f = state.force(k)
-        forces[k] = replace(f, units=tuple(u.with_sp(before.get(u.id, u.sp)) for u in f.units))
+        f = replace(f, units=tuple(u.with_sp(before.get(u.id, u.sp)) for u in f.units))
+        if k in led and led[k]["name"] != f.leader.name:
+            f = replace(f, leader=Leader(led[k]["name"], f.leader.cv))
+        forces[k] = f
     return forces
+
+
+def _commanders_now(state: State, battle: BattleRow) -> dict[str, dict[str, str]]:
+    return {k: {"key": ld.key, "name": ld.name} for k in battle.force_keys if (ld := state.leaders.get(k)) is not None}
+
+
+async def commanders(s: AsyncSession, campaign: Campaign, state: State, battle: BattleRow) -> dict[str, dict[str, str]]:
+    """Who led each Force of a reported battle, by Force key (``{"key", "name"}`` of the leader), as
+    kept with the report. A battle reported before they were kept gets them now: the Forces' leaders,
+    except that a New Leader put in command by this battle's fate stands for the leader he replaced
+    (his key was that leader's, followed by ``-new`` and the turn)."""
+    kept = battle.aftermath.get("commanders")
+    if kept is not None:
+        return kept  # type: ignore[no-any-return]
+    led = _commanders_now(state, battle)
+    fallen = list(battle.aftermath.get("fates", {}))
+    if fallen:
+        rows = (await s.exec(select(LeaderRow).where(LeaderRow.campaign_id == campaign.id,
+                                                     col(LeaderRow.name).in_(fallen)))).all()
+        for k, now in led.items():
+            for r in rows:
+                if now["key"] == f"{r.key}-new{battle.turn}":
+                    led[k] = {"key": r.key, "name": r.name}
+    battle.aftermath = {**battle.aftermath, "commanders": led}
+    s.add(battle)
+    return led
 
 
 def _plan(state: State, battle: BattleRow, report: BattleReport) -> tuple[AftermathPlan, ValidatedReport]:
@@ -144,6 +179,7 @@ async def report_battle(db: Database, campaign_id: int, gm: Actor, battle: int |
         row.state = "reported"
         row.aftermath = {
             "sp_before": {u.id: u.sp for f in _battle_forces(state, row).values() for u in f.units},
+            "commanders": _commanders_now(state, row),
             "rolled": {side: False for side in row.side_keys},
             "retreats": {fid: None for fid in plan.must_retreat},
             "fates": {f.leader: None for f in plan.leader_fates},
@@ -170,7 +206,7 @@ async def report_battle(db: Database, campaign_id: int, gm: Actor, battle: int |
             for e in award.entries:
                 s.add(GloryEntry(campaign_id=campaign.id, side_key=due.side, turn=campaign.turn, amount=e.amount,
                                  reason=e.reason, rule=e.rule, battle=row.number))
-        lines = summarise(state, plan)
+        lines = summarise(state, plan) + tuple(await leaders_after_battle(s, campaign, state, row))
         await log_event(s, campaign, Msg("Battle {number} at {square} reported: {lines}.", number=row.number,
                                          square=row.square, lines=Msg.join("; ", lines)))
         return ReportSummary(row.number, lines)
@@ -186,6 +222,7 @@ class AftermathOutcome:
 
 async def _roll_side(s: AsyncSession, campaign: Campaign, state: State, row: BattleRow, side: str,
                      rules: RuleBook) -> AftermathOutcome:
+    await commanders(s, campaign, state, row)
     plan, validated = _plan(state, row, _report_for(row, row.report))
     dice = await turn_dice(s, campaign)
     cell = state.cmap.cell(Square.parse(row.square))
@@ -247,8 +284,9 @@ class RetreatOutcome:
     square: str
 
 
-def _positions(state: State, exclude: str) -> list[tuple[str, Square]]:
-    return [(f.side_key, Square.parse(f.square)) for f in state.active() if f.key != exclude and f.square]
+def _positions(state: State, *exclude: str) -> list[tuple[str, Square]]:
+    """Where every other active Force stands, with its side (RU-8: enemy squares are closed)."""
+    return [(f.side_key, Square.parse(f.square)) for f in state.active() if f.key not in exclude and f.square]
 
 
 async def retreat(db: Database, campaign_id: int, actor: Actor, battle: int | str, force: str,
@@ -269,10 +307,14 @@ async def retreat(db: Database, campaign_id: int, actor: Actor, battle: int | st
         if retreats[frow.key] is not None:
             raise RuleViolation("{name} has already retreated to {retreats}.", name=frow.name, retreats=retreats[frow.key])
         dest = state.cmap.parse(square)
-        check_retreat(state.cmap, Square.parse(row.square), frow.side_key, dest, _positions(state, frow.key))
-        for other, where in retreats.items():
-            if other != frow.key and where is not None and state.forces[other].side_key != frow.side_key:
-                check_draw_separation(state.cmap, dest, Square.parse(where))
+        await commanders(s, campaign, state, row)
+        plan, _ = _plan(state, row, _report_for(row, row.report))
+        draw = dict(plan.outcomes).get(frow.side_key) is Outcome.DRAW
+        # MC-7.3: after a draw, apart from the opposing camps' retreats; friends may stay in contact.
+        apart = [Square.parse(where) for other, where in retreats.items()
+                 if draw and where is not None and state.forces[other].side_key != frow.side_key]
+        check_retreat(state.cmap, Square.parse(row.square), frow.side_key, dest, _positions(state, frow.key),
+                      apart_from=apart)
         frow.square = str(dest)
         s.add(frow)
         row.aftermath = {**row.aftermath, "retreats": {**retreats, frow.key: str(dest)}}
@@ -301,25 +343,28 @@ async def finish_battle(s: AsyncSession, campaign: Campaign, row: BattleRow, rul
                              side=state.sides[side].name, what=_done(out.lines)))
     lines += await roll_pending_fates_and_trophies(s, campaign, state, row)
     state = await load_state(s, campaign)
+    await commanders(s, campaign, state, row)
     plan, _ = _plan(state, row, _report_for(row, row.report))
     retreats = dict(row.aftermath.get("retreats", {}))
-    chosen: list[Square] = [Square.parse(sq) for sq in retreats.values() if sq]
-    for fkey, where in retreats.items():
-        if where is not None or state.forces[fkey].state != "active":
-            continue
-        frow = state.forces[fkey]
-        legal = [sq for sq in retreat_squares(state.cmap, Square.parse(row.square), frow.side_key,
-                                               _positions(state, fkey))
-                 if all(state.cmap.distance(sq, c) >= 2 for c in chosen)]
-        if not legal:
+    outcome = dict(plan.outcomes)
+    movers = [fk for fk, where in retreats.items() if where is None and state.forces[fk].state == "active"]
+    picks = choose_retreats(
+        state.cmap, Square.parse(row.square),
+        [Retreating(fk, state.forces[fk].side_key, outcome.get(state.forces[fk].side_key) is Outcome.DRAW)
+         for fk in movers],
+        _positions(state, *retreats),
+        chosen=[(state.forces[fk].side_key, Square.parse(sq), outcome.get(state.forces[fk].side_key) is Outcome.DRAW)
+                for fk, sq in retreats.items() if sq is not None])
+    for fkey in movers:
+        frow, dest = state.forces[fkey], picks[fkey]
+        if dest is None:
             frow.state = "removed"
             lines.append(Msg("{name} has nowhere to retreat and surrenders (RU-8).", name=frow.name))
         else:
-            frow.square = str(legal[0])
-            retreats[fkey] = str(legal[0])
-            chosen.append(legal[0])
+            frow.square = str(dest)
+            retreats[fkey] = str(dest)
             lines.append(Msg("{force} retreats to {square} (MC-7.3; chosen by the bot).", force=frow.name,
-                             square=str(legal[0])))
+                             square=str(dest)))
         s.add(frow)
     for r in plan.reactions:
         frow = state.forces[r.force_id]

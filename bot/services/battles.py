@@ -158,10 +158,9 @@ async def brief(db: Database, campaign_id: int, actor: Actor, battle: int | str,
     and what their status means here (CC-2), terrain, weather, reactions, scouting, Glory to spend."""
     from bot.engine.cc_model import Presence
     from bot.engine.glory import stragglers_limit
-    from bot.engine.leaders import next_battle_command
-    from bot.engine.model import LeaderStatus, Square, UnitType
+    from bot.engine.model import Square
 
-    from .cc import glory_balance
+    from .cc import glory_balance, leader_command
 
     rules = rules or default_rulebook()
     async with db.sessions() as s:
@@ -190,8 +189,7 @@ async def brief(db: Database, campaign_id: int, actor: Actor, battle: int | str,
                                  original_sp=u.original_sp, marks=Msg.join(", ", marks)))
             ld = state.leaders.get(fkey)
             if ld is not None:
-                cmd = next_battle_command(LeaderStatus(ld.status),
-                                          designated=UnitType(ld.designation) if ld.designation else None)
+                cmd = leader_command(ld)
                 args = {"leader": ld.name, "cv": ld.cv, "status": ld.status.replace("_", " ")}
                 lines.append(Msg("  Leader {leader} (CV {cv}), {status}", **args)
                              if cmd.presence is Presence.COMMANDS and ld.kind == "leader"

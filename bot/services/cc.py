@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass, replace
 
 from sqlmodel import select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from bot.engine.cc_model import Circumstance, GloryKind, Presence
+from bot.engine.cc_model import Circumstance, Commander, GloryKind, Presence
 from bot.engine.dice import roll_key
 from bot.engine.errors import InvalidInput, RuleViolation
 from bot.engine.glory import (
@@ -23,7 +24,15 @@ from bot.engine.glory import (
     spend_rally,
     spend_stragglers,
 )
-from bot.engine.leaders import LeaderFate, next_battle_command, roll_leader_fate
+from bot.engine.leaders import (
+    LeaderFate,
+    NextBattleCommand,
+    next_battle_command,
+    recovered_status,
+    roll_leader_fate,
+    status_after_turns,
+)
+from bot.engine.leaders import replacement as replacement_for_fate
 from bot.engine.model import LeaderStatus, Outcome, Quality, Unit, UnitType, parse_enum
 from bot.engine.phases import Phase
 from bot.engine.rolls import BatchRoll, Roll
@@ -39,10 +48,10 @@ from .loading import State, get_campaign, load_state, turn_dice
 from .logbook import log_event, log_roll
 from .orders import require_phase
 
-GONE = {LeaderStatus.SLAIN, LeaderStatus.MORTAL_WOUND, LeaderStatus.CAPTURED, LeaderStatus.CRIPPLED}
-
-
 # --- leader fate ----------------------------------------------------------------------------
+
+KINDS = {"leader": Commander.LEADER, "new": Commander.NEW_LEADER, "temporary": Commander.TEMPORARY_LEADER}
+"""``LeaderRow.kind``: the scenario's leader, or a New or Temporary Leader who took command (CC-2)."""
 
 
 @dataclass(frozen=True)
@@ -72,11 +81,31 @@ async def _reported_battles(s: AsyncSession, campaign: Campaign) -> list[BattleR
                                                       BattleRow.state == "reported"))).all())
 
 
+async def _fallen(s: AsyncSession, campaign: Campaign, state: State, battle: BattleRow, name: str) -> tuple[str, LeaderRow]:
+    """The Force a fallen leader led in the battle and his row, whoever commands that Force now (RU-18)."""
+    from .aftermath import commanders
+
+    for fkey, c in (await commanders(s, campaign, state, battle)).items():
+        if c["name"] == name:
+            row = (await s.exec(select(LeaderRow).where(LeaderRow.campaign_id == campaign.id,
+                                                        LeaderRow.key == c["key"]))).first()
+            if row is not None:
+                return fkey, row
+    raise NotFound("There is no leader {name!r} in this campaign.", name=name)
+
+
+def _new_leader_key(force_key: str, turn: int) -> str:
+    """A New Leader's key: the Force's, marked with the turn he took command (at most 32 characters)."""
+    suffix = f"-new{turn}"
+    if len(force_key) + len(suffix) <= 32:
+        return force_key + suffix
+    digest = hashlib.sha256(force_key.encode()).hexdigest()[:6]
+    return f"{force_key[:32 - len(suffix) - 7]}-{digest}{suffix}"
+
+
 async def _apply_fate(s: AsyncSession, campaign: Campaign, state: State, battle: BattleRow, name: str,
-                      circumstance: Circumstance) -> FateOutcome:
-    leader_row = next((ld for ld in state.leaders.values() if ld.name == name), None)
-    if leader_row is None:
-        raise NotFound("There is no leader {name!r} in this campaign.", name=name)
+                      circumstance: Circumstance, designation: UnitType | str | None = None) -> FateOutcome:
+    force_key, leader_row = await _fallen(s, campaign, state, battle, name)
     dice = await turn_dice(s, campaign)
     key = roll_key(campaign.turn, Phase.AFTERMATH, f"battle:{battle.number}/leader:{leader_row.key}", "fate")
     fate = roll_leader_fate(name, circumstance, dice, key)
@@ -87,23 +116,27 @@ async def _apply_fate(s: AsyncSession, campaign: Campaign, state: State, battle:
                       reason=f"fell in battle {battle.number} ({circumstance.label}): {fate.label} (CC-1)"))
     lines = [Msg("{leader}: {fate} (CC-1).", leader=name, fate=fate.label)]
     replacement = None
-    force_key = leader_row.force_key
-    if fate.status in GONE and force_key:
-        # CC-2: he leaves for good and a New Leader, designated by the Force's main arm, takes over.
-        units = state.units.get(force_key, [])
-        arm = max(units, key=lambda u: u.sp).type if units else UnitType.INFANTRY.value
+    current = state.leaders.get(force_key)
+    force = state.forces[force_key]
+    # RU-18: the fate is his whoever commands now; a replacement takes over only if he still commands.
+    rep = (replacement_for_fate(fate.status, state.force(force_key).units, cv=leader_row.cv, designated=designation)
+           if current is not None and current.key == leader_row.key else None)
+    if rep is not None and not rep.temporary:
         leader_row.force_key = None
-        replacement = f"New Leader ({arm}) of {state.forces[force_key].name}"
-        s.add(LeaderRow(campaign_id=campaign.id, force_key=force_key, key=f"{leader_row.key}-new{campaign.turn}",
-                        name=replacement, cv=leader_row.cv, kind="new", designation=arm))
-        lines.append(Msg("{replacement} takes command (CC-2), with {leader}'s Command Value until the GM says "
-                         "otherwise.", replacement=replacement, leader=name))
-    elif fate.status is LeaderStatus.MODERATE_WOUND:
-        lines.append(Msg("{leader} misses the next battle; a Temporary Leader stands in (CC-2).", leader=name))
+        replacement = f"New Leader ({rep.designated.value}) of {force.name}"[:100]
+        s.add(LeaderRow(campaign_id=campaign.id, force_key=force_key, key=_new_leader_key(force_key, campaign.turn),
+                        name=replacement, cv=rep.cv, kind="new", designation=rep.designated.value))
+        lines.append(Msg("{replacement} takes command of {force}, with {leader}'s Command Value ({rule}).",
+                         replacement=replacement, force=force.name, leader=name, rule=rep.rule))
+    elif rep is not None:
+        leader_row.designation = rep.designated.value
+        lines.append(Msg("{leader} misses the next battle of {force}: a Temporary Leader ({kind}) commands it with "
+                         "{leader}'s Command Value until he returns ({rule}).", leader=name, force=force.name,
+                         kind=rep.designated.value, rule=rep.rule))
     elif fate.status is LeaderStatus.SERIOUS_WOUND:
         lines.append(Msg("{leader} commands from an open carriage until the campaign ends (CC-2).", leader=name))
     if fate.status is LeaderStatus.CAPTURED:
-        side = next(sd for sd in battle.side_keys if sd != leader_row_side(state, force_key, battle))
+        side = next(sd for sd in battle.side_keys if sd != force.side_key)
         s.add(GloryEntry(campaign_id=campaign.id, side_key=side, turn=campaign.turn, amount=1, kind="award",
                          reason=f"enemy leader {name} captured", rule="CC-4", battle=battle.number))
         lines.append(Msg("{side} gains 1 Glory for capturing {leader} (CC-4).", side=state.sides[side].name, leader=name))
@@ -113,15 +146,11 @@ async def _apply_fate(s: AsyncSession, campaign: Campaign, state: State, battle:
     return FateOutcome(name, fate, replacement, tuple(lines))
 
 
-def leader_row_side(state: State, force_key: str | None, battle: BattleRow) -> str:
-    if force_key and force_key in state.forces:
-        return state.forces[force_key].side_key
-    return battle.side_keys[0]
-
-
 async def leader_fate(db: Database, campaign_id: int, actor: Actor, leader: str,
-                      circumstance: str | Circumstance | None = None) -> FateOutcome:
-    """Phase 4: roll a fallen leader's fate (CC-1) and apply his replacement (CC-2)."""
+                      circumstance: str | Circumstance | None = None,
+                      designation: str | UnitType | None = None) -> FateOutcome:
+    """Phase 4: roll a fallen leader's fate (CC-1) and apply his replacement (CC-2, RU-18), designated
+    ``designation`` if he needs one (default: the type of the Force's strongest unit)."""
     async with db.transaction() as s:
         campaign = await get_campaign(s, campaign_id, lock=True)
         require_phase(campaign, Phase.AFTERMATH, "Rolling a leader's fate")
@@ -130,13 +159,66 @@ async def leader_fate(db: Database, campaign_id: int, actor: Actor, leader: str,
         battle, name, reported = _fate_due(state, await _reported_battles(s, campaign), leader)
         if circumstance is not None and parse_enum(Circumstance, circumstance, "circumstance") is not reported:
             raise RuleViolation("The report says {name} fell in {label}: the fate uses that table (CC-1).", name=name, label=reported.label)
-        row = next(ld for ld in state.leaders.values() if ld.name == name)
-        side = state.forces[row.force_key].side_key if row.force_key else None
-        if not st.gm and st.side != side:
+        force_key, _ = await _fallen(s, campaign, state, battle, name)
+        if not st.gm and st.side != state.forces[force_key].side_key:
             raise PermissionDenied("{name} is not one of your side's leaders.", name=name)
-        out = await _apply_fate(s, campaign, state, battle, name, reported)
-        await log_event(s, campaign, " ".join(out.lines))
+        out = await _apply_fate(s, campaign, state, battle, name, reported,
+                                None if designation is None else parse_enum(UnitType, designation, "designation"))
+        await log_event(s, campaign, Msg.join(" ", out.lines))
         return out
+
+
+async def _set_leader_status(s: AsyncSession, campaign: Campaign, ld: LeaderRow, status: LeaderStatus,
+                             reason: str) -> None:
+    ld.status = status.value
+    if KINDS.get(ld.kind) is Commander.LEADER:
+        ld.designation = None  # he commands himself again: nobody stands in for him (CC-2)
+    s.add(ld)
+    s.add(LeaderEvent(campaign_id=campaign.id, leader_key=ld.key, turn=campaign.turn, status=status.value,
+                      reason=reason))
+
+
+async def leaders_after_battle(s: AsyncSession, campaign: Campaign, state: State, battle: BattleRow) -> list[Msg]:
+    """RU-18, when a battle is reported: a leader wounded before it is back, fit (:func:`recovered_status`):
+    a Moderate wound missed it (a Temporary Leader stood in), a Light wound fought it."""
+    lines = []
+    for fkey in battle.force_keys:
+        ld = state.leaders.get(fkey)
+        if ld is None:
+            continue
+        before, after = LeaderStatus(ld.status), recovered_status(ld.status)
+        if after is before:
+            continue
+        await _set_leader_status(s, campaign, ld, after, f"back after battle {battle.number} (RU-18)")
+        force = state.forces[fkey].name
+        lines.append(Msg("{leader} returns from his Moderate wound and takes command of {force} again (RU-18)",
+                         leader=ld.name, force=force) if before is LeaderStatus.MODERATE_WOUND
+                     else Msg("{leader} of {force} is fit again after his Light wound (RU-18)", leader=ld.name,
+                              force=force))
+    return lines
+
+
+async def return_leaders(s: AsyncSession, campaign: Campaign, state: State, *, turn: int) -> list[Msg]:
+    """RU-18, when ``turn`` begins (the Time phase, MC-10): a wounded leader whose Force fought no battle
+    since his wound is back once 3 turns have passed (:func:`status_after_turns`). Returns one line per
+    leader back, for the caller to log and show."""
+    wounded: dict[str, int] = {}
+    for ev in (await s.exec(select(LeaderEvent).where(LeaderEvent.campaign_id == campaign.id)
+                            .order_by(LeaderEvent.id))).all():  # type: ignore[arg-type]
+        wounded[ev.leader_key] = ev.turn
+    lines = []
+    for fkey, ld in sorted(state.leaders.items()):
+        if ld.key not in wounded or state.forces[fkey].state == "removed":
+            continue
+        before = LeaderStatus(ld.status)
+        after = status_after_turns(before, wounded_turn=wounded[ld.key], turn=turn)
+        if after is before:
+            continue
+        wound = leader_command(ld).label
+        await _set_leader_status(s, campaign, ld, after, f"back after {turn - wounded[ld.key]} turns (RU-18)")
+        lines.append(Msg("{leader} is back after {turns} turns, his {wound} healed, and commands {force} again (RU-18).",
+                         leader=ld.name, turns=turn - wounded[ld.key], wound=wound, force=state.forces[fkey].name))
+    return lines
 
 
 # --- trophies -------------------------------------------------------------------------------
@@ -368,10 +450,63 @@ def leader_roster_lines(state: State) -> list[str]:
     """Each leader, his status, and what it means at the next battle (CC-2)."""
     out = []
     for fkey, ld in sorted(state.leaders.items()):
-        cmd = next_battle_command(LeaderStatus(ld.status), designated=UnitType(ld.designation) if ld.designation else None)
+        cmd = leader_command(ld)
         where = state.forces[fkey].name if fkey in state.forces else "-"
         args = {"leader": ld.name, "where": where, "cv": ld.cv, "status": ld.status.replace("_", " ")}
         out.append(Msg("{leader} ({where}, CV {cv}): {status}", **args)
                    if cmd.presence is Presence.COMMANDS and ld.kind == "leader"
                    else Msg("{leader} ({where}, CV {cv}): {status}; {meaning}", meaning=Msg.join("; ", cmd.lines()), **args))
     return out
+
+
+# --- trophy attempts due (the /trophy roll suggestions) ---------------------------------------
+
+
+@dataclass(frozen=True)
+class TrophyAttempt:
+    """An attempt a side may roll now (CC-3): in battle ``battle``, its unit ``unit`` tries for the flag
+    of the enemy unit ``target`` it eliminated in melee. Keys, as :func:`trophy_roll` takes them."""
+
+    battle: int
+    unit: str
+    unit_name: str
+    target: str
+    target_name: str
+
+
+async def trophy_attempts(db: Database, campaign_id: int, actor: Actor) -> tuple[TrophyAttempt, ...]:
+    """The trophy attempts ``actor``'s side may roll now: exactly what :func:`trophy_roll` accepts (Phase 4,
+    a reported battle of this turn whose report made the attempt eligible, not yet rolled, the captor one
+    of the side's units), read from the battles' state, never from the log. None for a member on no side."""
+    from .readcache import read  # the campaign's cached rows, checked against the database
+
+    async def due(s: AsyncSession, state: State) -> tuple[tuple[int, str, str], ...]:
+        if state.campaign.phase != Phase.AFTERMATH:
+            return ()
+        out = []
+        for b in sorted(await _reported_battles(s, state.campaign), key=lambda b: b.number):
+            for key, taken in (b.aftermath or {}).get("trophies", {}).items():
+                unit, _, target = key.partition(">")
+                if taken is None and target:
+                    out.append((b.number, unit, target))
+        return tuple(out)
+
+    cr = await read(db, campaign_id, {"trophy_attempts": due})
+    side = cr.standing(actor).side
+    if side is None:
+        return ()
+    state = cr.state
+    units = {u.key: (fk, u.name) for fk, rows in state.units.items() for u in rows}
+    out = []
+    for number, unit, target in cr.parts["trophy_attempts"]:
+        if unit not in units or target not in units or units[unit][0] not in state.forces:
+            continue
+        if state.forces[units[unit][0]].side_key == side:
+            out.append(TrophyAttempt(number, unit, units[unit][1], target, units[target][1]))
+    return tuple(out)
+
+
+def leader_command(ld: LeaderRow) -> NextBattleCommand:
+    """What a leader's status means at his Force's next battle (CC-2): who commands, designated how."""
+    return next_battle_command(LeaderStatus(ld.status), designated=UnitType(ld.designation) if ld.designation else None,
+                               kind=KINDS.get(ld.kind, Commander.LEADER))

@@ -34,6 +34,7 @@ LEADER_KINDS = ("leader", "new", "temporary")
 DESIGNATIONS = ("infantry", "cavalry", "artillery")
 BATTLE_STATES = ("pending", "reported", "done")
 DECLARATION_KINDS = ("order", "move")
+AFTERMATH_KEYS = ("sp_before", "commanders", "rolled", "retreats", "fates", "trophies")
 LOG_KINDS = ("event", "roll", "gm", "undo", "seed")
 COLOUR_RE = re.compile(r"^#[0-9a-fA-F]{6}$")
 HEX64_RE = re.compile(r"^[0-9a-f]{64}$")
@@ -247,12 +248,14 @@ def _battle(at: str, r: Mapping[str, Any], refs: Refs) -> None:
         raise fail(f"{at}.side_keys", Msg("a battle is fought by two sides or more"))
     for s in sides:
         one_of(f"{at}.side_keys", s, refs.sides)
-    for field_ in ("scouting", "aftermath"):
-        for k in r.get(field_) or {}:
-            one_of(f"{at}.{field_}", k, (*sides, "_winner"))
+    for k in r.get("scouting") or {}:
+        one_of(f"{at}.scouting", k, (*sides, "_winner"))
+    for k in r.get("aftermath") or {}:  # the Phase 4 bookkeeping of bot/services/aftermath.py
+        one_of(f"{at}.aftermath", k, AFTERMATH_KEYS)
     if r.get("report") is not None:
         try:
-            parse_report(r["report"])
+            report = r["report"]  # stored as given, without its battle number (bot/services/aftermath.py)
+            parse_report({"battle": str(r.get("number")), **report} if isinstance(report, dict) else report)
         except EngineError as exc:
             raise ImportRejected("{where}: {reason}", where=f"{at}.report", reason=exc.text) from None
 

@@ -33,6 +33,7 @@ from bot.store.models import BattleRow, Campaign, Declaration, LogEntry, SideRow
 
 from . import faults
 from .actors import Actor, require_gm
+from .cc import return_leaders
 from .errors import AlreadyResolved, NotFound
 from .loading import State, get_campaign, load_state, turn_dice
 from .logbook import log_event, log_roll
@@ -385,6 +386,8 @@ async def _time(s: AsyncSession, campaign: Campaign, rules: RuleBook, out: Resol
     date = turn_date(campaign.start_date, campaign.turn + 1, rules=rules)
     await _say(s, campaign, Msg("Time (house rule RU-10): the calendar advances to {date} ({season}).", date=date.isoformat(),
                                 season=season_of(date, rules=rules).value), out)
+    for line in await return_leaders(s, campaign, await load_state(s, campaign), turn=campaign.turn + 1):
+        await _say(s, campaign, line, out)  # RU-18: a wounded leader whose Force fought no battle is back
 
 
 async def _reinforcements(s: AsyncSession, campaign: Campaign, rules: RuleBook, out: Resolution) -> None:

@@ -12,15 +12,19 @@ from bot.engine.cc_model import Circumstance, Commander, Presence
 from bot.engine.dice import ScriptedDice, SeededDice
 from bot.engine.errors import InvalidInput
 from bot.engine.leaders import (
+    Replacement,
     apply_fate,
+    designation_for,
     fate_checks,
     fate_odds,
     next_battle_command,
     recovered_status,
+    replacement,
     replacement_for,
     roll_leader_fate,
+    status_after_turns,
 )
-from bot.engine.model import Leader, LeaderStatus, UnitType
+from bot.engine.model import Leader, LeaderStatus, Unit, UnitType
 from bot.engine.rolls import Roll
 
 S = LeaderStatus
@@ -265,3 +269,58 @@ def test_cc2_a_leader_commanding_himself_is_not_designated():
 )
 def test_cc2_status_once_the_next_battle_is_behind(before, after):
     assert recovered_status(before) is after
+
+
+# --- RU-18 leader fate over time -----------------------------------------------------------------
+
+
+def test_ru_18_a_new_leader_in_command_commands_as_a_new_leader_of_his_designated_type():
+    cmd = next_battle_command(S.FIT, designated="infantry", kind=Commander.NEW_LEADER)
+    assert cmd.commander is Commander.NEW_LEADER and cmd.leader_takes_field
+    assert (cmd.command_range, cmd.contiguous_orders, cmd.attaches_to) == (2, 2, UnitType.INFANTRY)
+    assert "A New Leader (infantry) commands; he attaches only to infantry units." in cmd.lines()
+    with pytest.raises(InvalidInput, match="must be designated"):
+        next_battle_command(S.FIT, kind=Commander.NEW_LEADER)
+
+
+def test_ru_18_a_new_leader_who_falls_in_turn_is_replaced_like_any_leader():
+    assert next_battle_command(S.SLAIN, designated="cavalry", kind=Commander.NEW_LEADER).commander is Commander.NEW_LEADER
+    moderate = next_battle_command(S.MODERATE_WOUND, designated="cavalry", kind=Commander.NEW_LEADER)
+    assert moderate.commander is Commander.TEMPORARY_LEADER
+
+
+UNITS = (Unit("a", "Legrand", 6), Unit("b", "Margaron", 8, UnitType.CAVALRY), Unit("c", "Guns", 8, UnitType.ARTILLERY))
+
+
+def test_ru_18_a_replacement_is_designated_by_the_forces_strongest_unit_the_first_on_a_tie():
+    assert designation_for(UNITS) is UnitType.CAVALRY
+    assert designation_for(UNITS[2:] + UNITS[:2]) is UnitType.ARTILLERY
+    assert designation_for(()) is UnitType.INFANTRY
+
+
+@pytest.mark.parametrize(("status", "commander"), [(S.SLAIN, Commander.NEW_LEADER), (S.CAPTURED, Commander.NEW_LEADER),
+                                                   (S.MODERATE_WOUND, Commander.TEMPORARY_LEADER)])
+def test_ru_18_a_replacement_keeps_the_replaced_leaders_command_value(status, commander):
+    assert replacement(status, UNITS, cv=4) == Replacement(commander, UnitType.CAVALRY, 4)
+    assert replacement(status, UNITS, cv=4, designated="artillery").designated is UnitType.ARTILLERY  # the player's choice
+    assert replacement(status, UNITS, cv=4).temporary is (commander is Commander.TEMPORARY_LEADER)
+
+
+@pytest.mark.parametrize("status", [S.FIT, S.LIGHT_WOUND, S.SERIOUS_WOUND])
+def test_ru_18_nobody_replaces_a_leader_who_keeps_command_whatever_was_designated(status):
+    assert replacement(status, UNITS, cv=4, designated="artillery") is None
+
+
+@pytest.mark.parametrize(
+    ("status", "turns", "after"),
+    [
+        (S.MODERATE_WOUND, 1, S.MODERATE_WOUND),
+        (S.MODERATE_WOUND, 2, S.MODERATE_WOUND),
+        (S.MODERATE_WOUND, 3, S.FIT),
+        (S.LIGHT_WOUND, 3, S.FIT),
+        (S.SERIOUS_WOUND, 30, S.SERIOUS_WOUND),
+        (S.SLAIN, 30, S.SLAIN),
+    ],
+)
+def test_ru_18_a_moderate_wound_heals_after_3_turns_without_a_battle(status, turns, after):
+    assert status_after_turns(status, wounded_turn=5, turn=5 + turns) is after

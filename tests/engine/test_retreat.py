@@ -7,11 +7,14 @@ from __future__ import annotations
 import pytest
 
 from bot.engine.aftermath import (
+    Retreating,
     both_defending,
     check_draw_separation,
     check_retreat,
+    choose_retreats,
     post_battle_duty,
     reaction_after_defeat,
+    retreat_options,
     retreat_squares,
 )
 from bot.engine.errors import RuleViolation
@@ -147,6 +150,73 @@ def test_mc_7_3_after_a_draw_forces_still_in_touch_are_refused(make_map, a, b):
 
 def test_ru_11_with_four_direction_adjacency_diagonal_neighbours_are_already_separated(make_map):
     check_draw_separation(make_map(adjacency=4), sq("E4"), sq("F5"))
+
+
+# --- retreats after a draw, and the ones the bot picks -------------------------------------------
+
+
+def test_mc_7_3_after_a_draw_a_retreat_ends_apart_from_the_opposing_camps_retreats(make_map):
+    assert names(retreat_options(make_map(), BATTLE, "austria", [], apart_from=[sq("D4")])) == [
+        "D6", "E6", "F4", "F5", "F6",
+    ]
+
+
+def test_mc_7_3_with_no_square_apart_the_force_still_leaves_by_any_free_square(make_map):
+    """A corner: every free square touches the enemy's retreat, yet RU-8 needs no free land at all."""
+    assert names(retreat_options(make_map(), sq("A1"), "austria", [], apart_from=[sq("B1")])) == ["A2", "B1", "B2"]
+
+
+def test_mc_7_3_a_chosen_square_next_to_an_opposing_retreat_is_refused_after_a_draw(make_map):
+    with pytest.raises(RuleViolation, match=r"one square apart \(MC-7.3\): E4 and D4 are too close"):
+        check_retreat(make_map(), BATTLE, "austria", sq("E4"), [], apart_from=[sq("D4")])
+    assert check_retreat(make_map(), BATTLE, "austria", sq("F5"), [], apart_from=[sq("D4")]) == sq("F5")
+    assert check_retreat(make_map(), sq("A1"), "austria", sq("A2"), [], apart_from=[sq("B1")]) == sq("A2")
+
+
+def test_ru_8_the_bot_lets_beaten_forces_of_one_side_retreat_side_by_side(make_map):
+    """Two beaten French Forces at A1, the enemy at B1: A2 and B2 are free, nobody surrenders."""
+    movers = [Retreating("soult", "france", False), Retreating("davout", "france", False)]
+    picks = choose_retreats(make_map(), sq("A1"), movers, [("austria", sq("B1")), ("austria", sq("A1"))])
+    assert picks == {"soult": sq("A2"), "davout": sq("A2")}
+
+
+def test_ru_8_the_bot_surrenders_only_a_force_with_no_free_land_around_it(make_map):
+    cmap = make_map(10, 10, {"A2": Cell(Terrain.SEA)})
+    movers = [Retreating("soult", "france", False)]
+    assert choose_retreats(cmap, sq("A1"), movers, [("austria", sq("B1")), ("austria", sq("B2"))]) == {"soult": None}
+
+
+def test_mc_7_3_after_a_draw_the_bot_keeps_opposing_camps_apart_and_friends_together(make_map):
+    movers = [Retreating("soult", "france", True), Retreating("davout", "france", True),
+              Retreating("mack", "austria", True)]
+    picks = choose_retreats(make_map(), BATTLE, movers, [])
+    cmap = make_map()
+    assert cmap.distance(picks["soult"], picks["mack"]) >= 2 and cmap.distance(picks["davout"], picks["mack"]) >= 2
+    assert picks["soult"] == picks["davout"] == sq("D4")  # friends stay together, first in map order
+
+
+def test_mc_7_3_the_bot_leaves_room_apart_for_the_opposing_force_still_to_move(make_map):
+    """Between water and the map edge the first Force's pick decides whether the second can end apart."""
+    cmap = make_map(10, 10, {n: Cell(Terrain.LAKE) for n in ("A1", "C1", "A3", "B3", "C3")})
+    assert names(retreat_squares(cmap, sq("B2"), "france", [])) == ["A2", "B1", "C2"]
+    movers = [Retreating("soult", "france", True), Retreating("mack", "austria", True)]
+    # B1, the first square, touches both others; A2 and C2 are two apart.
+    assert choose_retreats(cmap, sq("B2"), movers, []) == {"soult": sq("A2"), "mack": sq("C2")}
+
+
+def test_mc_7_3_the_bot_counts_retreats_already_chosen_by_players(make_map):
+    movers = [Retreating("mack", "austria", True)]
+    picks = choose_retreats(make_map(), BATTLE, movers, [], chosen=[("france", sq("D4"), True), ("france", sq("F6"), True)])
+    assert picks == {"mack": sq("F4")}  # two from D4 and from F6; the first such in map order
+    beaten = choose_retreats(make_map(), BATTLE, [Retreating("mack", "austria", False)], [],
+                             chosen=[("austria", sq("D4"), False)])
+    assert beaten == {"mack": sq("D4")}  # a beaten Force keeps no distance from its friends
+
+
+def test_ru_20_beaten_forces_of_two_camps_do_not_share_a_square(make_map):
+    movers = [Retreating("mack", "austria", False), Retreating("kutuzov", "russia", False)]
+    picks = choose_retreats(make_map(), sq("A1"), movers, [("france", sq("A1"))])
+    assert picks == {"mack": sq("B1"), "kutuzov": sq("A2")}
 
 
 # --- MC-7.4 and RU-9 reactions after a defeat ---------------------------------------------------

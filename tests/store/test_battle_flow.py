@@ -173,3 +173,17 @@ async def test_the_battle_brief_gives_the_table_what_it_needs_and_only_to_those_
     assert "France has 0 Glory" in text
     with pytest.raises(PermissionDenied, match="Only the sides in battle 1"):
         await battles.brief(db, cid, OUTSIDER, number)
+
+
+async def test_a_campaign_exported_in_its_aftermath_imports_again(db) -> None:
+    from bot.services import exchange
+
+    cid, number = await to_battle(db)
+    await aftermath.report_battle(db, cid, GM, number, REPORT)
+    await advance(db, cid)
+    await aftermath.roll_aftermath(db, cid, AUSTRIAN, number)
+    exported = await exchange.export_campaign(db, cid, GM)
+    assert any(b["aftermath"] for b in exported["tables"]["battle"])
+    done = await exchange.import_campaign(db, exchange.export_bytes(exported), guild_id=10, channel_id=77, gm=GM)
+    again = await exchange.export_campaign(db, done.campaign_id, GM)
+    assert again["tables"]["battle"] == exported["tables"]["battle"]
