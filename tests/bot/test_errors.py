@@ -9,7 +9,11 @@ import re
 import pytest
 import simcord
 
-from .conftest import domain_errors_only, refused, shown, start, texts
+from bot.services import resolution, views
+from bot.services.actors import Actor
+from bot.services.loading import campaign_in_channel
+
+from .conftest import advance, domain_errors_only, refused, shown, start, texts
 
 NO_CAMPAIGN = "There is no campaign in this channel"
 
@@ -101,6 +105,15 @@ async def test_an_unexpected_error_is_logged_with_an_id_the_member_is_shown(tabl
 
 async def test_buttons_report_their_errors_the_same_way(table) -> None:
     await start(table)
+    nothing = await table.gm.slash(table.channel, "gm undo")
+    assert refused(nothing, "no phase resolution to undo") and not nothing.response.components  # no dead button
+    await advance(table)
     undo = await table.gm.slash(table.channel, "gm undo")
+    bot, gm = table.env.bot, Actor(table.gm.id)  # the campaign moves on while the GM looks at the prompt
+    async with bot.db.sessions() as s:
+        cid = (await campaign_in_channel(s, table.channel.id)).id
+    st = await views.status(bot.db, cid, gm)
+    await resolution.resolve_phase(bot.db, cid, gm, expected_version=st.version, forced=True)
     r = await table.gm.click(undo.response, label="Undo")
-    assert "no phase resolution to undo" in shown(r) and r.followups[0].ephemeral
+    assert "changed since you looked" in shown(r) and r.followups[0].ephemeral
+    assert domain_errors_only(table.env) >= 1  # refusals, never a crash
