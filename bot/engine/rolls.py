@@ -150,6 +150,19 @@ class Check:
                     return total, self.table.by_result(nat.result), True
         return total, self.table.lookup(total), False
 
+    @functools.cached_property
+    def table_spec(self) -> dict[str, Any]:
+        """The check as its records carry it (``"table"``), so a verifier can recompute the total and
+        result from the dice and modifiers alone (bot/engine/verify.py, docs/dice.md)."""
+        return {
+            "dice": self.dice,
+            "multiplier": self.multiplier,
+            "floor": self.floor,
+            "naturals": [{"face": n.face, "result": n.result} for n in self.naturals],
+            "bands": [{"min": b.low, "max": b.high, "result": b.result, "label": str(b.label), "value": b.value}
+                      for b in self.table.bands],
+        }
+
     def resolve(self, key: str, faces: Sequence[int]) -> Roll:
         total, band, natural = self.band_for(faces)
         return Roll(
@@ -166,6 +179,7 @@ class Check:
             label=band.label,
             value=band.value,
             natural=natural,
+            table=self.table_spec,
         )
 
     def roll(self, source: DiceSource, key: str) -> Roll:
@@ -196,7 +210,7 @@ class Check:
         counts.append((groups[-1][0], rest))  # the last result is whatever the others left
         return BatchRoll(
             self.rule, self.name, key, faces, self.modifiers, tuple(counts), labels,
-            self.subject if subject is None else subject, self.sides,
+            self.subject if subject is None else subject, self.sides, table=self.table_spec,
         )
 
     @functools.cached_property
@@ -250,6 +264,8 @@ class Roll:
     multiplier: int = 1
     value: int | None = None
     natural: bool = False
+    table: Mapping[str, Any] | None = field(default=None, compare=False, repr=False)
+    """The check's table as :meth:`Check.table_spec` gives it (None in records logged before tables were)."""
 
     @property
     def title(self) -> str:
@@ -284,6 +300,7 @@ class Roll:
             "label": self.label,
             "value": self.value,
             "natural": self.natural,
+            **({"table": self.table} if self.table is not None else {}),
         }
 
     @classmethod
@@ -302,6 +319,7 @@ class Roll:
             label=str(data["label"]),
             value=None if data.get("value") is None else int(data["value"]),
             natural=bool(data.get("natural", False)),
+            table=_table(data),
         )
 
 
@@ -318,6 +336,8 @@ class BatchRoll:
     labels: tuple[tuple[str, str], ...] = field(default=())
     subject: str = ""
     sides: int = 6
+    table: Mapping[str, Any] | None = field(default=None, compare=False, repr=False)
+    """The check's table (:meth:`Check.table_spec`), as in :class:`Roll`."""
 
     SHOWN_DICE: ClassVar[int] = 30
 
@@ -355,6 +375,7 @@ class BatchRoll:
             "modifiers": [m.to_dict() for m in self.modifiers],
             "counts": {r: n for r, n in self.counts},
             "labels": {r: t for r, t in self.labels},
+            **({"table": self.table} if self.table is not None else {}),
         }
 
     @classmethod
@@ -369,10 +390,16 @@ class BatchRoll:
             modifiers=tuple(Modifier.from_dict(m) for m in data.get("modifiers", ())),
             counts=tuple((str(r), int(n)) for r, n in dict(data["counts"]).items()),
             labels=tuple((str(r), str(t)) for r, t in dict(data.get("labels", {})).items()),
+            table=_table(data),
         )
 
 
 RollRecord = Roll | BatchRoll
+
+
+def _table(data: Mapping[str, Any]) -> Mapping[str, Any] | None:
+    table = data.get("table")
+    return dict(table) if isinstance(table, Mapping) else None
 
 
 def record_from_dict(data: Mapping[str, Any]) -> RollRecord:

@@ -1,26 +1,120 @@
-"""Verify an exported roll log: every roll re-derived from its turn's revealed seed.
+"""Verify a roll log: every roll re-derived from its turn's seed, recomputed from its table, and
+chained to the roll before it. The format is documented in ``docs/dice.md``; in short::
 
-A roll log is JSON::
+    {"format": "aide-de-camp/roll-log", "version": 2, "current_turn": 3,
+     "turns": [{"turn": 1, "seed_sha256": "<hex>", "seed": "<hex or null until the turn ends>",
+                "chain_head": "<hex or null>", "reseeded_after": "<hex, when an import drew it anew>"}],
+     "rolls": [{<the roll record as logged, with its "table" and "prev">, "turn": 1, "undone": false},
+               {"kind": "hidden", "prev": "<hex or null>", "sha256": "<hex>"}]}
 
-    {"format": "aide-de-camp/roll-log", "version": 1,
-     "turns": [{"turn": 1, "seed_sha256": "<hex>", "seed": "<hex or null until the turn ends>"}],
-     "rolls": [{"turn": 1, "key": "t1/p2/force:7/movement", "sides": 6, "dice": [4], ...}]}
+A campaign export carries the same object under ``"roll_log"``. The verifier checks:
 
-A campaign export carries the same object under ``"roll_log"``. For each turn whose seed is
-revealed the verifier checks that the seed matches the hash published at the turn's start, then
-re-derives the dice of every roll of that turn from ``(seed, key)`` (see :mod:`.dice`).
+- each revealed seed against the SHA-256 published when its turn started, and that every turn
+  that has ended (any turn before ``current_turn``, or before the last turn listed) has its seed;
+- each roll's turn against the turn its key names (``t3/...``), then its faces against the ones
+  the seed gives for its key (:mod:`.dice`);
+- each roll's total and result against the ones its dice, modifiers and table give;
+- the chain: every record carries ``prev``, the SHA-256 of the canonical JSON of the record
+  before it (:func:`record_hash`; the first carries :data:`GENESIS`), and each ended turn
+  publishes its *chain head*, the hash of the last roll logged before it ended. A deleted,
+  inserted or changed roll breaks a link or loses a head;
+- a turn whose seed an import drew anew: its rolls up to ``reseeded_after`` were made with the seed
+  it replaced, and are reported so (not verifiable with the new one), not as forged.
+
+Logs made before the chain and the tables (version 1) still verify: their rolls are reported as
+unchained and not recomputed, not as forged.
+
+``bot/engine/verify.html`` is the same verifier in JavaScript, for a browser; the two must give
+the same report, line for line (the tests hold them to it). Change both together.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import hashlib
+import json
+import math
+import re
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from decimal import Decimal
+from importlib import resources
 from typing import Any
 
 from .dice import derive_faces, seed_commitment
-from .errors import EngineError, VerificationError
+from .errors import VerificationError
 
 FORMAT = "aide-de-camp/roll-log"
+VERSION = 2
+VERSIONS = (1, 2)
+GENESIS = "0" * 64
+"""The ``prev`` of a campaign's first roll, and the chain head of a turn that ended before any roll."""
+OUTSIDE_RECORD = ("turn", "undone")
+"""Fields a roll log adds beside a record; they are not part of it (nor of its hash)."""
+HIDDEN = "hidden"
+MAX_SAFE = 2**53 - 1
+"""Numbers a log may hold: whole numbers a browser reads exactly (JavaScript's safe integers)."""
+MAX_DICE = 1_000_000
+MAX_SIDES = 1 << 16
+
+_HEX = re.compile(r"(?:[0-9a-fA-F]{2})*")
+_HEX64 = re.compile(r"[0-9a-f]{64}")
+_KEY_TURN = re.compile(r"t([0-9]{1,15})/")
+_SURROGATE = re.compile("[\ud800-\udfff]")
+"""A lone surrogate, which JavaScript's JSON.stringify escapes."""
+
+
+# --- the canonical form of a record ---------------------------------------------------------
+
+
+def _whole(value: Any) -> int | None:
+    """``value`` as a whole number a browser reads exactly, or None (floats like 4.0 are whole)."""
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int):
+        return value if abs(value) <= MAX_SAFE else None
+    if isinstance(value, float) and math.isfinite(value) and value.is_integer() and abs(value) <= MAX_SAFE:
+        return int(value)
+    return None
+
+
+def _canonical_value(value: Any) -> Any:
+    if value is None or isinstance(value, bool | str):
+        return value
+    if isinstance(value, int | float):
+        whole = _whole(value)
+        if whole is None:
+            raise ValueError("not a whole number")
+        return whole
+    if isinstance(value, Mapping):
+        return {str(k): _canonical_value(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [_canonical_value(v) for v in value]
+    raise ValueError(f"not a JSON value: {type(value).__name__}")
+
+
+def canonical_json(record: Mapping[str, Any]) -> str:
+    """The text a record is hashed as: JSON with keys sorted, no spaces, non-ASCII escaped
+    (``\\uXXXX``), and numbers whole (written as integers). Raises ValueError for a number that is
+    not whole or is beyond 2**53 - 1."""
+    return json.dumps(_canonical_value(record), sort_keys=True, separators=(",", ":"), ensure_ascii=True)
+
+
+def record_hash(record: Mapping[str, Any]) -> str:
+    """SHA-256 (hex) of a record's canonical JSON: what the next record carries as ``prev``."""
+    return hashlib.sha256(canonical_json(record).encode("ascii")).hexdigest()
+
+
+def key_turn(key: str) -> int | None:
+    """The turn a roll key names (``t3/p2/...`` is turn 3), or None."""
+    m = _KEY_TURN.match(key)
+    return int(m.group(1)) if m else None
+
+
+# --- the report -----------------------------------------------------------------------------
+
+
+def _faces(d: Sequence[int]) -> str:
+    return " ".join(map(str, d[:12])) + (" ..." if len(d) > 12 else "")
 
 
 @dataclass(frozen=True)
@@ -31,10 +125,7 @@ class Mismatch:
     derived: tuple[int, ...]
 
     def __str__(self) -> str:
-        def show(d: tuple[int, ...]) -> str:
-            return " ".join(map(str, d[:12])) + (" ..." if len(d) > 12 else "")
-
-        return f"turn {self.turn} {self.key}: recorded [{show(self.recorded)}], seed gives [{show(self.derived)}]"
+        return f"turn {self.turn} {self.key}: recorded [{_faces(self.recorded)}], seed gives [{_faces(self.derived)}]"
 
 
 @dataclass
@@ -44,9 +135,21 @@ class VerificationReport:
     unrevealed_turns: list[int] = field(default_factory=list)
     unverifiable: int = 0
     """Rolls of turns whose seed is not revealed yet."""
+    replaced: int = 0
+    """Rolls made with a seed an import replaced (``reseeded_after``): not verifiable with the new one."""
+    replaced_turns: list[int] = field(default_factory=list)
     bad_seeds: list[int] = field(default_factory=list)
     """Turns whose revealed seed does not match the published hash."""
     problems: list[str] = field(default_factory=list)
+    hidden: int = 0
+    """Stretches of rolls this view of the log hides (private to a side, or of a turn in play)."""
+    recomputed: int = 0
+    not_recomputed: int = 0
+    """Records without a table to recompute them by (older logs, trophy rolls)."""
+    linked: int = 0
+    unchained: int = 0
+    """Rolls logged before the chain was kept."""
+    heads: list[tuple[int, str]] = field(default_factory=list)
 
     @property
     def ok(self) -> bool:
@@ -57,6 +160,25 @@ class VerificationReport:
         if self.unverifiable:
             turns = ", ".join(map(str, self.unrevealed_turns))
             out.append(f"{self.unverifiable} rolls not verifiable yet: turn(s) {turns} still in play (seed not revealed).")
+        if self.replaced:
+            turns = ", ".join(map(str, self.replaced_turns))
+            out.append(f"{self.replaced} rolls of turn(s) {turns} were made before the turn's seed was drawn anew on "
+                       "import: not verifiable with it.")
+        if self.hidden:
+            out.append(f"{self.hidden} stretches of the log hidden from this view (rolls private to a side, or of a "
+                       "turn still in play): only their place in the chain is checked.")
+        if self.recomputed:
+            out.append(f"{self.recomputed} totals and results recomputed from the dice, modifiers and tables.")
+        if self.not_recomputed:
+            out.append(f"{self.not_recomputed} rolls not recomputed: their records carry no table (logged before "
+                       "tables were recorded, or a trophy roll).")
+        if self.linked:
+            out.append(f"{self.linked} rolls linked in the chain.")
+        if self.unchained:
+            out.append(f"{self.unchained} rolls logged before the chain was kept: a roll deleted among them would "
+                       "not show.")
+        for turn, head in self.heads:
+            out.append(f"Turn {turn} chain head {head}: compare it with the one announced when turn {turn} ended.")
         for t in self.bad_seeds:
             out.append(f"MISMATCH: the revealed seed of turn {t} does not match the SHA-256 published at its start.")
         out += [f"MISMATCH: {m}" for m in self.mismatches]
@@ -65,73 +187,450 @@ class VerificationReport:
         return out
 
 
+# --- reading the log ------------------------------------------------------------------------
+
+
+def show(value: Any) -> str:
+    """A value from the file as the report quotes it (JSON, as the browser verifier writes it)."""
+    if isinstance(value, Mapping):
+        return "an object"
+    if isinstance(value, list):
+        return "a list"
+    whole = _whole(value)
+    if whole is not None:
+        return str(whole)
+    if isinstance(value, int | float) and not isinstance(value, bool):
+        return _js_number(value)
+    return _SURROGATE.sub(lambda m: f"\\u{ord(m.group()):04x}", json.dumps(value, ensure_ascii=False))
+
+
+def _js_number(value: float) -> str:
+    """A number as JavaScript writes it (what a browser reads from the file): shortest digits, plain
+    up to 21 digits, "null" for one too large to read."""
+    try:
+        number = float(value)
+    except OverflowError:
+        return "null"
+    if not math.isfinite(number):
+        return "null"
+    if number == 0:
+        return "0"
+    sign = "-" if number < 0 else ""
+    shortest = Decimal(repr(abs(number))).normalize().as_tuple()
+    digits = "".join(map(str, shortest.digits))
+    k = len(digits)
+    n = k + int(shortest.exponent)
+    if k <= n <= 21:
+        return sign + digits + "0" * (n - k)
+    if 0 < n <= 21:
+        return sign + digits[:n] + "." + digits[n:]
+    if -6 < n <= 0:
+        return sign + "0." + "0" * -n + digits
+    rest = "." + digits[1:] if k > 1 else ""
+    return f"{sign}{digits[0]}{rest}e{'+' if n - 1 >= 0 else '-'}{abs(n - 1)}"
+
+
 def _int(value: Any, where: str) -> int:
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise VerificationError(f"{where}: expected a whole number, got {value!r}")
+    whole = _whole(value)
+    if whole is None:
+        raise VerificationError(f"{where}: expected a whole number, got {show(value)}")
+    return whole
+
+
+def _hex64(value: Any, where: str, *, null: bool) -> str | None:
+    if value is None and null:
+        return None
+    if not isinstance(value, str) or not _HEX64.fullmatch(value):
+        raise VerificationError(f"{where}: expected 64 hexadecimal digits" + (" or null" if null else ""))
     return value
 
 
+def _well_formed(text: str) -> bool:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:  # a lone surrogate
+        return False
+    return True
+
+
+_IN_PLAY, _MISSING, _BAD = "in play", "missing", "bad"
+
+
+@dataclass
+class _Turn:
+    turn: int
+    published: Any
+    seed: bytes | None
+    head: str | None
+    reseeded: str | None
+
+
 def verify_log(data: Mapping[str, Any]) -> VerificationReport:
-    """Re-derive every roll in a roll log (or a campaign export holding one)."""
+    """Check every roll of a roll log (or of a campaign export holding one); see the module doc."""
     if not isinstance(data, Mapping):
         raise VerificationError("A roll log is a JSON object.")
     log = data.get("roll_log", data)
     if not isinstance(log, Mapping) or log.get("format") != FORMAT:
         raise VerificationError(f"Not a roll log: expected \"format\": \"{FORMAT}\".")
+    version = log.get("version", 1)
+    if _whole(version) not in VERSIONS:
+        raise VerificationError(f"Unsupported roll log version {show(version)}: this verifier reads versions 1 and 2.")
     turns = log.get("turns")
     rolls = log.get("rolls")
     if not isinstance(turns, list) or not isinstance(rolls, list):
         raise VerificationError("A roll log needs a list of \"turns\" and a list of \"rolls\".")
+    current = log.get("current_turn")
+    current = None if current is None else _int(current, "current_turn")
     report = VerificationReport()
-    seeds: dict[int, bytes | None] = {}
+
+    # Turns: each seed against its published hash; a turn that has ended must have its seed.
+    listed: list[_Turn] = []
     for i, t in enumerate(turns):
         if not isinstance(t, Mapping):
             raise VerificationError(f"turns[{i}]: expected an object")
         turn = _int(t.get("turn"), f"turns[{i}].turn")
-        published = t.get("seed_sha256")
         revealed = t.get("seed")
-        if revealed is None:
-            seeds[turn] = None
+        seed = None
+        if revealed is not None:
+            if not isinstance(revealed, str) or not _HEX.fullmatch(revealed):
+                raise VerificationError(f"turns[{i}].seed: not hexadecimal")
+            seed = bytes.fromhex(revealed)
+        head = _hex64(t.get("chain_head"), f"turns[{i}].chain_head", null=True)
+        reseeded = _hex64(t.get("reseeded_after"), f"turns[{i}].reseeded_after", null=True)
+        listed.append(_Turn(turn, t.get("seed_sha256"), seed, head, reseeded))
+    last = current if current is not None else max((t.turn for t in listed), default=0)
+    seeds: dict[int, bytes | str] = {}
+    heads: dict[int, str] = {}
+    reseeds: dict[int, str] = {}
+    for t in listed:
+        if t.turn in seeds:
+            report.problems.append(f"turn {t.turn} is listed twice")
             continue
-        try:
-            seed = bytes.fromhex(str(revealed))
-        except ValueError:
-            raise VerificationError(f"turns[{i}].seed: not hexadecimal") from None
-        if seed_commitment(seed) != published:
-            report.bad_seeds.append(turn)
-            seeds[turn] = None
-            continue
-        seeds[turn] = seed
+        if current is not None and t.turn > current:
+            report.problems.append(f"turn {t.turn} is listed, but the log was made during turn {current}")
+        if t.seed is None:
+            if t.turn < last:
+                report.problems.append(f"turn {t.turn} has ended, but its seed is missing: a turn's seed is revealed "
+                                       "when it ends")
+                seeds[t.turn] = _MISSING
+            else:
+                seeds[t.turn] = _IN_PLAY
+            if t.head is not None:
+                report.problems.append(f"turn {t.turn} has a chain head but no seed: both are published when the "
+                                       "turn ends")
+        elif seed_commitment(t.seed) != t.published:
+            report.bad_seeds.append(t.turn)
+            seeds[t.turn] = _BAD
+        else:
+            seeds[t.turn] = t.seed
+        if t.head is not None:
+            heads[t.turn] = t.head
+        if t.reseeded is not None:
+            reseeds[t.turn] = t.reseeded
+
+    # Rolls: the chain, the turn, the table, the dice. A reseed point is found first: the rolls of its
+    # turn up to it were made with the seed an import replaced.
+    hashes = [_entry_hash(r) for r in rolls]
+    reseed_at = {t: -1 if h == GENESIS else hashes.index(h) for t, h in reseeds.items() if h == GENESIS or h in hashes}
+    chain = _Chain(report)
+    turn_at: list[tuple[int, int, str]] = []  # (index, turn, key) of every roll shown in full
     for i, r in enumerate(rolls):
         if not isinstance(r, Mapping):
             raise VerificationError(f"rolls[{i}]: expected an object")
-        turn = _int(r.get("turn"), f"rolls[{i}].turn")
+        if r.get("kind") == HIDDEN:
+            prev = _hex64(r.get("prev"), f"rolls[{i}].prev", null=True)
+            sha = _hex64(r.get("sha256"), f"rolls[{i}].sha256", null=False)
+            report.hidden += 1
+            chain.link(i, f"rolls[{i}] (hidden)", prev, sha)
+            continue
         key = r.get("key")
-        if not isinstance(key, str) or not key:
+        if not isinstance(key, str) or not key or not _well_formed(key):
             raise VerificationError(f"rolls[{i}].key: expected the roll's key")
+        turn = _int(r.get("turn"), f"rolls[{i}].turn")
         dice = r.get("dice")
         if not isinstance(dice, list):
             raise VerificationError(f"rolls[{i}].dice: expected a list of faces")
         recorded = tuple(_int(d, f"rolls[{i}].dice") for d in dice)
         sides = _int(r.get("sides", 6), f"rolls[{i}].sides")
+        label = f"rolls[{i}] ({key})"
+        digest = hashes[i]
+        if digest is None:
+            report.problems.append(f"{label}: holds a number that is not a whole number (or is too large to check)")
+        prev = r.get("prev")
+        if prev is not None and not (isinstance(prev, str) and _HEX64.fullmatch(prev)):
+            report.problems.append(f"{label}: its \"prev\" is not 64 hexadecimal digits")
+            chain.broken(digest)
+        else:
+            chain.link(i, label, prev, digest)
+        named = key_turn(key)
+        if named is None:
+            report.problems.append(f"{label}: its key does not start with its turn (t<turn>/)")
+        elif named != turn:
+            report.problems.append(f"{label} is labelled turn {turn}, but its key is of turn {named}")
+            turn = named
+        turn_at.append((i, turn, key))
+        _recompute(report, label, r, recorded)
         if turn not in seeds:
-            report.problems.append(f"rolls[{i}] ({key}) belongs to turn {turn}, which the log does not list")
+            report.problems.append(f"{label} belongs to turn {turn}, which the log does not list")
+            continue
+        if i <= reseed_at.get(turn, -1):
+            report.replaced += 1
+            if turn not in report.replaced_turns:
+                report.replaced_turns.append(turn)
             continue
         seed = seeds[turn]
-        if seed is None:
-            if turn in report.bad_seeds:
-                continue  # reported once as a bad seed; these rolls are not "still in play"
+        if seed in (_MISSING, _BAD):
+            continue  # reported once for the turn; these rolls are not "still in play"
+        if seed == _IN_PLAY:
             report.unverifiable += 1
             if turn not in report.unrevealed_turns:
                 report.unrevealed_turns.append(turn)
             continue
-        try:
-            derived = derive_faces(seed, key, len(recorded), sides)
-        except EngineError as exc:
-            report.problems.append(f"rolls[{i}] ({key}): {exc}")
+        if not 2 <= sides <= MAX_SIDES:
+            report.problems.append(f"{label}: A die with {sides} sides is not allowed: 2 to {MAX_SIDES}.")
             continue
+        if len(recorded) > MAX_DICE:
+            report.problems.append(f"{label}: Cannot roll {len(recorded)} dice: between 0 and 1,000,000 per roll.")
+            continue
+        assert isinstance(seed, bytes)
+        derived = derive_faces(seed, key, len(recorded), sides)
         if derived != recorded:
             report.mismatches.append(Mismatch(turn, key, recorded, derived))
         else:
             report.verified += 1
+
+    for turn in sorted(reseeds):
+        if turn not in reseed_at:
+            report.problems.append(f"the point where turn {turn}'s seed was drawn anew is not the hash of any roll in "
+                                   "the log")
+    # Heads: each is the hash of a roll in the chain, and no roll before it is of a later turn.
+    for turn in sorted(heads):
+        head = heads[turn]
+        report.heads.append((turn, head))
+        if head == GENESIS:
+            pos = -1
+        elif head in chain.positions:
+            pos = chain.positions[head]
+        else:
+            report.problems.append(f"the chain head of turn {turn} is not the hash of any roll in the log: rolls were "
+                                   "deleted or changed")
+            continue
+        late = next(((i, u, key) for i, u, key in turn_at if i <= pos and u > turn), None)
+        if late is not None:
+            i, u, key = late
+            report.problems.append(f"rolls[{i}] ({key}) of turn {u} comes before the chain head of turn {turn}, "
+                                   f"which was published when turn {turn} ended")
     return report
+
+
+def _entry_hash(r: Any) -> str | None:
+    """The hash a roll log entry stands for (a hidden stretch's given one), or None."""
+    if not isinstance(r, Mapping):
+        return None
+    if r.get("kind") == HIDDEN:
+        sha = r.get("sha256")
+        return sha if isinstance(sha, str) and _HEX64.fullmatch(sha) else None
+    try:
+        return record_hash({k: v for k, v in r.items() if k not in OUTSIDE_RECORD})
+    except ValueError:
+        return None
+
+
+class _Chain:
+    """Follows ``prev`` from roll to roll."""
+
+    def __init__(self, report: VerificationReport) -> None:
+        self.report = report
+        self.last: str | None = None
+        self.started = False
+        self.chained = False
+        self.positions: dict[str, int] = {}
+
+    def link(self, i: int, label: str, prev: str | None, digest: str | None) -> None:
+        if prev is None:
+            if self.chained:
+                self.report.problems.append(f"{label}: the chain is broken here: it carries no \"prev\", but rolls "
+                                            "before it do")
+            else:
+                self.report.unchained += 1
+        else:
+            self.chained = True
+            expected = self.last if self.started else GENESIS
+            if prev != expected:
+                self.report.problems.append(f"{label}: the chain is broken here: its \"prev\" is not the hash of the "
+                                            "roll before it (a roll was deleted, inserted or changed)")
+            else:
+                self.report.linked += 1
+        self.broken(digest)
+        if digest is not None:
+            self.positions.setdefault(digest, i)
+
+    def broken(self, digest: str | None) -> None:
+        """Move past a roll (its own link already judged)."""
+        self.started = True
+        self.last = digest
+
+
+# --- totals and results ---------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class _Band:
+    low: int | None
+    high: int | None
+    result: str
+    label: str
+    value: int | None
+
+
+class _Malformed(Exception):
+    pass
+
+
+def _opt_whole(value: Any, part: str) -> int | None:
+    if value is None:
+        return None
+    whole = _whole(value)
+    if whole is None:
+        raise _Malformed(part)
+    return whole
+
+
+def _read_table(table: Any) -> tuple[int, int, int | None, list[_Band], list[tuple[int, str]]]:
+    if not isinstance(table, Mapping):
+        raise _Malformed("table")
+    dice = _whole(table.get("dice"))
+    if dice is None or dice < 1:
+        raise _Malformed("dice")
+    multiplier = _whole(table.get("multiplier", 1))
+    if multiplier is None:
+        raise _Malformed("multiplier")
+    floor = _opt_whole(table.get("floor"), "floor")
+    rows = table.get("bands")
+    if not isinstance(rows, list) or not rows:
+        raise _Malformed("bands")
+    bands = []
+    for row in rows:
+        if not isinstance(row, Mapping) or not isinstance(row.get("result"), str) or not isinstance(row.get("label"), str):
+            raise _Malformed("bands")
+        bands.append(_Band(_opt_whole(row.get("min"), "bands"), _opt_whole(row.get("max"), "bands"), row["result"],
+                           row["label"], _opt_whole(row.get("value"), "bands")))
+    naturals = []
+    nat_rows = table.get("naturals", [])
+    if not isinstance(nat_rows, list):
+        raise _Malformed("naturals")
+    for row in nat_rows:
+        if not isinstance(row, Mapping) or _whole(row.get("face")) is None or not isinstance(row.get("result"), str) \
+                or not any(b.result == row["result"] for b in bands):
+            raise _Malformed("naturals")
+        naturals.append((_whole(row["face"]) or 0, row["result"]))
+    return dice, multiplier, floor, bands, naturals
+
+
+def _band(bands: list[_Band], naturals: list[tuple[int, str]], faces: Sequence[int], modifier: int, multiplier: int,
+          floor: int | None) -> tuple[int, _Band | None, bool]:
+    """Total, table row and whether a natural face decided it: as :meth:`.rolls.Check.band_for`."""
+    total = (sum(faces) + modifier) * multiplier
+    if floor is not None and total < floor:
+        total = floor
+    if len(faces) == 1:
+        for face, result in naturals:
+            if faces[0] == face:
+                return total, next(b for b in bands if b.result == result), True
+    row = next((b for b in bands if (b.low is None or total >= b.low) and (b.high is None or total <= b.high)), None)
+    return total, row, False
+
+
+def _same(a: Any, b: Any) -> bool:
+    """Equal as JSON values: true is not 1."""
+    if isinstance(a, bool) or isinstance(b, bool):
+        return type(a) is type(b) and a == b
+    return bool(a == b)
+
+
+def _outcome(pairs: Sequence[tuple[str, Any]]) -> str:
+    return ", ".join(f"{name} {show(value)}" for name, value in pairs)
+
+
+def _tally(counts: Mapping[str, Any], order: Sequence[str]) -> str:
+    keys = [k for k in order if k in counts] + sorted((k for k in counts if k not in order), key=_code_points)
+    return ", ".join(f"{show(k)} {show(counts[k])}" for k in keys) or "nothing"
+
+
+def _code_points(text: str) -> list[int]:
+    return [ord(c) for c in text]
+
+
+def _recompute(report: VerificationReport, label: str, r: Mapping[str, Any], faces: tuple[int, ...]) -> None:
+    """The record's total and result (or tally) against those its dice, modifiers and table give."""
+    if r.get("table") is None:
+        report.not_recomputed += 1
+        return
+    try:
+        dice, multiplier, floor, bands, naturals = _read_table(r["table"])
+    except _Malformed as exc:
+        report.problems.append(f"{label}: its table is malformed ({exc})")
+        return
+    mods = r.get("modifiers", [])
+    values = [_whole(m.get("value")) if isinstance(m, Mapping) else None for m in mods] if isinstance(mods, list) else [None]
+    if any(v is None for v in values):
+        report.problems.append(f"{label}: its modifiers are malformed")
+        return
+    modifier = sum(v or 0 for v in values)
+    order = list(dict.fromkeys(b.result for b in bands))
+    if r.get("kind") == "batch":
+        if dice != 1:
+            report.problems.append(f"{label}: its table is malformed (dice)")
+            return
+        computed = dict.fromkeys(order, 0)
+        for face in faces:
+            _total, row, _nat = _band(bands, naturals, (face,), modifier, multiplier, floor)
+            if row is None:
+                report.problems.append(f"{label}: no row of its table holds the total of a {face}")
+                return
+            computed[row.result] += 1
+        counts = r.get("counts")
+        if not isinstance(counts, Mapping) or set(counts) != set(computed) \
+                or not all(_same(counts[k], computed[k]) for k in computed):
+            shown = counts if isinstance(counts, Mapping) else {}
+            report.problems.append(f"{label}: recorded tally {_tally(shown, order)}, but its dice, modifiers and "
+                                   f"table give {_tally(computed, order)}")
+        labels = r.get("labels")
+        wanted = {b.result: b.label for b in bands}
+        if not isinstance(labels, Mapping) or set(labels) != set(wanted) \
+                or not all(_same(labels[k], wanted[k]) for k in wanted):
+            report.problems.append(f"{label}: its labels do not match its table")
+        report.recomputed += 1
+        return
+    if len(faces) != dice:
+        report.problems.append(f"{label}: {len(faces)} dice recorded, but its table rolls {dice}")
+    if not _same(r.get("multiplier", 1), multiplier):
+        report.problems.append(f"{label}: recorded multiplier {show(r.get('multiplier', 1))}, but its table's is "
+                               f"{multiplier}")
+    total, row, natural = _band(bands, naturals, faces, modifier, multiplier, floor)
+    if row is None:
+        report.problems.append(f"{label}: no row of its table holds a total of {total}")
+        return
+    names = ("total", "result", "label", "value", "natural")
+    recorded = [r.get("total"), r.get("result"), r.get("label"), r.get("value"), r.get("natural", False)]
+    expected = [total, row.result, row.label, row.value, natural]
+    if not all(_same(a, b) for a, b in zip(recorded, expected, strict=True)):
+        report.problems.append(f"{label}: recorded {_outcome(list(zip(names, recorded, strict=True)))}, but its dice, "
+                               f"modifiers and table give {_outcome(list(zip(names, expected, strict=True)))}")
+    report.recomputed += 1
+
+
+# --- the page for browsers ------------------------------------------------------------------
+
+PAGE = "verify.html"
+PAGE_SLOT = "/*ROLL-LOG*/null"
+
+
+def verifier_html(log: Mapping[str, Any], *, title: str = "Roll log") -> str:
+    """A self-contained HTML page that checks ``log`` offline in a browser (``verify.html``)."""
+    template = resources.files(__package__).joinpath(PAGE).read_text(encoding="utf-8")
+    # JSON inside <script>: escape "<" so no "</script>" or "<!--" can end or bend the element.
+    embedded = json.dumps(log, ensure_ascii=True, separators=(",", ":")).replace("<", "\\u003c")
+    name = title.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+    before, after = template.split(PAGE_SLOT, 1)
+    return before.replace("<!--TITLE-->", name) + embedded + after

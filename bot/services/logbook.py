@@ -1,17 +1,33 @@
-"""The append-only event and roll log."""
+"""The append-only event and roll log, and the roll chain (docs/dice.md).
+
+Every roll record is logged with ``prev``, the hash of the campaign's roll record before it
+(:func:`bot.engine.verify.record_hash`), so that a roll deleted, inserted or changed later breaks
+the chain; when a turn ends, the hash of its last roll (the turn's *chain head*) is published with
+its seed (:func:`publish_chain_head`).
+"""
 
 from __future__ import annotations
 
+import hashlib
+import json
 from typing import Any
 
-from sqlmodel import select
+from sqlalchemy import event
+from sqlalchemy.orm import Session
+from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from bot.engine.rolls import BatchRoll, Roll, record_from_dict
 from bot.engine.text import Msg, UnknownMessage
-from bot.engine.verify import FORMAT
+from bot.engine.verify import FORMAT, GENESIS, HIDDEN, VERSION, key_turn, record_hash, verifier_html
 from bot.i18n.text import known_templates
+from bot.store.db import Database
 from bot.store.models import Campaign, LogEntry, TurnSeed
+
+from .loading import get_campaign
+
+_CHAIN = "adc_roll_chain"
+"""session.info: campaign id -> the hash of its last roll record, within one transaction."""
 
 
 async def log_event(
@@ -55,35 +71,120 @@ def entry_text(entry: LogEntry) -> str:
 async def log_roll(
     session: AsyncSession, campaign: Campaign, record: Roll | BatchRoll, *, visibility: str = "public"
 ) -> LogEntry:
+    """Log a roll, chained to the campaign's roll before it (``prev``). Every write holds the campaign's
+    row lock (``get_campaign(lock=True)``), so two rolls never chain to the same one."""
+    data = {**record.to_dict(), "prev": await _chain_end(session, campaign)}
     entry = LogEntry(
         campaign_id=campaign.id, turn=campaign.turn, phase=campaign.phase, kind="roll", visibility=visibility,
-        text=str(record), data=record.to_dict(), roll_key=record.key, version=campaign.version,
+        text=str(record), data=data, roll_key=record.key, version=campaign.version,
     )
     session.add(entry)
+    session.info.setdefault(_CHAIN, {})[campaign.id] = _hash(data)
     return entry
 
 
+def _hash(data: dict[str, Any] | None) -> str:
+    try:
+        return record_hash(data or {})
+    except ValueError:  # a fractional number (an old import): chained all the same; the verifier reports it
+        return hashlib.sha256(repr(data).encode()).hexdigest()
+
+
+def _rolls(campaign: Campaign) -> Any:
+    """The campaign's roll entries: the ones a roll log holds (kind "roll", with a key)."""
+    return select(LogEntry).where(LogEntry.campaign_id == campaign.id, LogEntry.kind == "roll",
+                                  col(LogEntry.roll_key).is_not(None))
+
+
+async def _chain_end(session: AsyncSession, campaign: Campaign) -> str:
+    """The hash of the campaign's last roll record (:data:`GENESIS` before the first)."""
+    known = session.info.get(_CHAIN, {})
+    if campaign.id in known:
+        return str(known[campaign.id])
+    last = (await session.exec(_rolls(campaign).order_by(col(LogEntry.id).desc()).limit(1))).first()
+    return GENESIS if last is None else _hash(last.data)
+
+
+@event.listens_for(Session, "after_transaction_end")
+def _forget_chain(session: Session, _transaction: Any) -> None:
+    """What a transaction knew of the chain ends with it (a roll rolled back is not the chain's end)."""
+    session.info.pop(_CHAIN, None)
+
+
+async def publish_chain_head(session: AsyncSession, campaign: Campaign, seed: TurnSeed) -> str:
+    """The turn ends: the hash of its last roll, its chain head, is kept with its seed and announced."""
+    head = await _chain_end(session, campaign)
+    seed.chain_head = head
+    session.add(seed)
+    await log_event(session, campaign, Msg("Turn {turn}'s roll chain ends at {head}: each roll record carries the hash of "
+                                           "the one before it, so a roll removed, added or changed later shows. "
+                                           "`/campaign verify` checks the log against it.", turn=seed.turn, head=head),
+                    kind="seed", data={"turn": seed.turn, "chain_head": head})
+    return head
+
+
+async def note_reseed(session: AsyncSession, campaign: Campaign) -> None:
+    """An import drew the current turn's seed anew: the turn's rolls logged until now were made with
+    the seed it replaced, so they are marked by the hash of the last of them (the chain's end)."""
+    seed = (await session.exec(select(TurnSeed).where(TurnSeed.campaign_id == campaign.id,
+                                                      TurnSeed.turn == campaign.turn))).one()
+    seed.reseeded_after = await _chain_end(session, campaign)
+    session.add(seed)
+
+
 def turn_of_key(key: str) -> int:
-    """Roll keys start with ``t{turn}/`` (bot.engine.dice.roll_key)."""
-    head = key.split("/", 1)[0]
-    return int(head[1:]) if head.startswith("t") and head[1:].isdigit() else 0
+    """Roll keys start with ``t{turn}/`` (bot.engine.dice.roll_key); 0 for a key that does not."""
+    return key_turn(key) or 0
 
 
-async def roll_log(session: AsyncSession, campaign: Campaign) -> dict[str, Any]:
-    """Every roll with its turn's published hash and, for ended turns, the revealed seed."""
+async def roll_log(session: AsyncSession, campaign: Campaign, *, public: bool = False) -> dict[str, Any]:
+    """Every roll with its turn's published hash and, for ended turns, the revealed seed and chain head.
+
+    ``public``: the view anyone may have. A roll is shown in full only when it was public and its
+    turn's seed is revealed; each stretch of the others is one ``hidden`` entry with the ``prev``
+    of its first roll and the hash of its last, so the chain can still be followed through it."""
     seeds = (await session.exec(select(TurnSeed).where(TurnSeed.campaign_id == campaign.id).order_by(TurnSeed.turn))).all()
-    rolls = (
-        await session.exec(
-            select(LogEntry).where(LogEntry.campaign_id == campaign.id, LogEntry.kind == "roll").order_by(LogEntry.id)
-        )
-    ).all()
+    entries = (await session.exec(_rolls(campaign).order_by(col(LogEntry.id)))).all()
+    revealed = {s.turn for s in seeds if s.revealed}
+    marks = {s.chain_head for s in seeds if s.revealed and s.chain_head} | {s.reseeded_after for s in seeds}
+    rolls: list[dict[str, Any]] = []
+    hidden: dict[str, Any] | None = None
+    for r in entries:
+        turn = turn_of_key(r.roll_key or "")
+        data = r.data or {}
+        if not public or (r.visibility == "public" and turn in revealed):
+            hidden = None
+            rolls.append({**data, "turn": turn, "undone": r.undone})
+            continue
+        digest = _hash(data)
+        if hidden is None:
+            hidden = {"kind": HIDDEN, "prev": data.get("prev"), "sha256": digest}
+            rolls.append(hidden)
+        hidden["sha256"] = digest
+        if digest in marks:  # a published head (or a reseed) ends a stretch, so that the verifier finds it
+            hidden = None
     return {
         "format": FORMAT,
-        "version": 1,
-        "turns": [{"turn": s.turn, "seed_sha256": s.sha256, "seed": s.seed_hex if s.revealed else None} for s in seeds],
-        "rolls": [
-            {**(r.data or {}), "turn": turn_of_key(r.roll_key or ""), "undone": r.undone}
-            for r in rolls
-            if r.roll_key
-        ],
+        "version": VERSION,
+        "current_turn": campaign.turn,
+        "turns": [{"turn": s.turn, "seed_sha256": s.sha256, "seed": s.seed_hex if s.revealed else None,
+                   "chain_head": s.chain_head if s.revealed else None,
+                   **({"reseeded_after": s.reseeded_after} if s.reseeded_after else {})} for s in seeds],
+        "rolls": rolls,
     }
+
+
+async def verifier_files(db: Database, campaign_id: int) -> list[tuple[str, bytes]]:
+    """Anyone's roll log (:func:`roll_log`, public) as JSON (for ``python -m bot verify``) and in a
+    self-contained HTML page that checks it offline in a browser: each file's name and bytes."""
+    async with db.sessions() as s:
+        campaign = await get_campaign(s, campaign_id)
+        log = await roll_log(s, campaign, public=True)
+        name = campaign.name
+    return [(f"roll-log-{campaign_id}.json", json.dumps(log, ensure_ascii=False, indent=1).encode("utf-8")),
+            (f"roll-log-{campaign_id}.html", verifier_page(log, name))]
+
+
+def verifier_page(log: dict[str, Any], name: str) -> bytes:
+    """The HTML page that checks ``log`` in a browser (bot/engine/verify.html), for campaign ``name``."""
+    return verifier_html(log, title=name).encode("utf-8")

@@ -98,6 +98,11 @@ class TurnSeed(SQLModel, table=True):
     seed_hex: str = Field(max_length=64)
     sha256: str = Field(max_length=64)
     revealed: bool = False
+    chain_head: str | None = Field(default=None, max_length=64)
+    """The hash of the campaign's last roll record when the turn ended, published with the seed."""
+    reseeded_after: str | None = Field(default=None, max_length=64)
+    """Set when an import drew this turn's seed anew: the hash of the last roll record before then
+    (the turn's rolls up to it were made with the seed it replaced)."""
 
 
 class SideRow(SQLModel, table=True):
