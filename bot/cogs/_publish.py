@@ -17,7 +17,7 @@ from bot.engine.errors import EngineError
 from bot.engine.phases import Phase
 from bot.i18n import t
 from bot.i18n.text import tr, tr_lines
-from bot.services import battles, resolution, views
+from bot.services import battles, resolution, sight, views
 from bot.services import bookkeeping as state
 from bot.services.actors import Actor
 from bot.services.resolution import Resolution
@@ -123,6 +123,7 @@ async def publish_resolution(bot: AideBot, campaign_id: int, res: Resolution) ->
     embeds = fmt.paged_embeds(title, tr_lines(lang, res.events) or [t(lang, "publish.nothing")])
     embeds += [fmt.roll_embed(r, lang) for r in res.rolls]
     await send_embeds(target, embeds)
+    await post_to_sides(bot, campaign_id, res.private, title=title)
     for number in res.battles:
         await open_battle_thread(bot, campaign_id, number, m, target)
     if res.after.phase is Phase.AFTERMATH:
@@ -130,6 +131,41 @@ async def publish_resolution(bot: AideBot, campaign_id: int, res: Resolution) ->
     if res.turn_ended:
         await post_turn_summary(bot, campaign_id, res.after.turn - 1, lang, target)
     await post_phase_card(bot, campaign_id, lang, target)
+
+
+async def post_to_sides(bot: AideBot, campaign_id: int, lines: dict[str, list[str]], *, title: str) -> None:
+    """Each side's private lines (fog of war: :mod:`bot.services.sight` decided who gets what), in the
+    side's own channel when the GM set one (``channel:SIDE``); they are in its log in any case."""
+    if not any(lines.values()):
+        return
+    m = await state.meta(bot.db, campaign_id)
+    channels = await state.side_channels(bot.db, campaign_id)
+    for side, said in lines.items():
+        if not said or not channels.get(side):
+            continue
+        target = await channel(bot, channels[side], guild_id=m.guild_id)
+        if target is None:
+            continue
+        try:
+            await send_embeds(target, fmt.paged_embeds(title, tr_lines(m.language, said), colour=fmt.PRIVATE))
+        except discord.HTTPException as exc:
+            log.warning("event=side_post_failed campaign=%s side=%s status=%s", campaign_id, side, exc.status)
+
+
+async def post_notices(bot: AideBot, campaign_id: int, notices: list[sight.Notice], *, title: str) -> None:
+    """What the services decided each reader may be told: the public part in the campaign's channel,
+    each side's part in its own channel (when set)."""
+    m = await state.meta(bot.db, campaign_id)
+    public = [n.text for n in notices if n.side is None]
+    if public:
+        target = await channel(bot, m.channel_id)
+        if target is not None:
+            await target.send(fmt.message_text("\n".join(tr_lines(m.language, public))))
+    private: dict[str, list[str]] = {}
+    for n in notices:
+        if n.side is not None:
+            private.setdefault(n.side, []).append(n.text)
+    await post_to_sides(bot, campaign_id, private, title=title)
 
 
 async def post_phase_card(bot: AideBot, campaign_id: int, lang: str,

@@ -179,7 +179,7 @@ class GM(commands.Cog):
         await reply(interaction, content=t(lc, "gm.assigned", member=member.mention, side=row.name),
                     ephemeral=False, allowed_mentions=pinging([member.id]))  # tells that member, and only him
 
-    @gm.command(name="edit", description="Correct a Force: square, order, reaction or a unit's SP (logged publicly)")
+    @gm.command(name="edit", description="Correct a Force: square, order, reaction or a unit's SP (announced as fog allows)")
     @app_commands.describe(force="The Force", square="Its new square", order="Its new order",
                            reaction="Its new reaction", unit="A unit of the Force", sp="That unit's new SP")
     @app_commands.autocomplete(force=visible_forces)
@@ -188,11 +188,14 @@ class GM(commands.Cog):
                    square: app_commands.Range[str, 2, 8] | None = None, order: str | None = None,
                    reaction: str | None = None, unit: app_commands.Range[str, 1, 100] | None = None,
                    sp: app_commands.Range[int, 0, 10000] | None = None) -> None:
+        bot, lc = bot_of(interaction), lang(interaction)
         cid = await campaign_id(interaction)
-        fix = await gm.edit_force(bot_of(interaction).db, cid, actor_of(interaction), force, square=square,
+        fix = await gm.edit_force(bot.db, cid, actor_of(interaction), force, square=square,
                                   order=order, reaction=reaction, unit=unit, sp=sp)
-        await reply(interaction, content=t(lang(interaction), "gm.edited", force=fix.force,
-                                           changes="; ".join(tr_lines(lang(interaction), fix.changes))), ephemeral=False)
+        # The GM reads the whole correction; the channel and each side what the services say they may see.
+        await reply(interaction, content=t(lc, "gm.edited", force=fix.force,
+                                           changes="; ".join(tr_lines(lc, fix.changes))))
+        await publish.post_notices(bot, cid, list(fix.notices), title=t(lc, "gm.correction_title"))
 
     @edit.autocomplete("unit")
     async def _units(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:

@@ -1,4 +1,5 @@
-"""GM corrections, deadlines and absences. Every correction is logged publicly."""
+"""GM corrections, deadlines and absences. Every correction is announced, to each reader as far as
+fog of war allows (:func:`.sight.correction_notices`)."""
 
 from __future__ import annotations
 
@@ -16,6 +17,7 @@ from bot.store.models import Player, utcnow
 from .actors import Actor, require_gm, require_player
 from .loading import get_campaign, load_state
 from .logbook import log_event
+from .sight import Change, Notice, correction_notices
 
 MAX_DEADLINE_HOURS = 24 * 60
 MAX_AWAY_DAYS = 60
@@ -25,32 +27,37 @@ MAX_AWAY_DAYS = 60
 class Correction:
     force: str
     changes: tuple[str, ...]
+    """The whole correction (the GM's)."""
+    notices: tuple[Notice, ...] = ()
+    """What each reader is told of it: the public, and each side that may see more."""
 
 
 async def edit_force(db: Database, campaign_id: int, gm: Actor, force: str, *, square: str | None = None,
                      order: str | None = None, reaction: str | None = None, unit: str | None = None,
                      sp: int | None = None) -> Correction:
-    """GM: correct a Force (square, order, reaction, a unit's SP); logged publicly."""
+    """GM: correct a Force (square, order, reaction, a unit's SP). The public and each side are told
+    as much of it as they may see; the Force's own side, all of it."""
     async with db.transaction() as s:
         campaign = await get_campaign(s, campaign_id, lock=True)
         require_gm(campaign, gm)
         state = await load_state(s, campaign)
         row = state.find_force(force)
-        changes: list[str] = []
+        changes: list[Change] = []
         if square is not None:
             sq = state.cmap.parse(square)
             if state.cmap.cell(sq).terrain.is_water:
                 raise InvalidInput("{sq} is water: put the Force on land.", sq=sq)
-            changes.append(Msg("square {before} -> {after}", before=row.square, after=str(sq)))
+            changes.append(Change(Msg("square {before} -> {after}", before=row.square, after=str(sq)),
+                                  moved=(row.square or str(sq), str(sq))))
             row.square = str(sq)
         if order is not None:
             new = parse_enum(Order, order, "order")
-            changes.append(Msg("order {before} -> {after}", before=row.order, after=new.value))
+            changes.append(Change(Msg("order {before} -> {after}", before=row.order, after=new.value)))
             row.order = new.value
         if reaction is not None:
             new_r = None if reaction.strip().lower() in ("none", "") else parse_enum(Reaction, reaction, "reaction")
-            changes.append(Msg("reaction {before} -> {after}", before=row.reaction or Msg("none"),
-                               after=new_r.value if new_r else Msg("none")))
+            changes.append(Change(Msg("reaction {before} -> {after}", before=row.reaction or Msg("none"),
+                                      after=new_r.value if new_r else Msg("none"))))
             row.reaction = new_r.value if new_r else None
         if (unit is None) != (sp is None):
             raise InvalidInput("To correct a unit's strength give both the unit and its SP.")
@@ -60,15 +67,16 @@ async def edit_force(db: Database, campaign_id: int, gm: Actor, force: str, *, s
             urow = next((u for u in state.units.get(row.key, []) if u.key == unit or u.name.lower() == unit.lower()), None)
             if urow is None:
                 raise InvalidInput("{name} has no unit {unit!r}.", name=row.name, unit=unit)
-            changes.append(Msg("{unit} {before} -> {after} SP", unit=urow.name, before=urow.sp, after=sp))
+            changes.append(Change(Msg("{unit} {before} -> {after} SP", unit=urow.name, before=urow.sp, after=sp)))
             urow.sp = sp
             s.add(urow)
         if not changes:
             raise InvalidInput("Nothing to correct: give a square, order, reaction, or a unit and its SP.")
         s.add(row)
-        await log_event(s, campaign, Msg("GM correction to {force}: {changes}.", force=row.name,
-                                         changes=Msg.join("; ", changes)), kind="gm")
-        return Correction(row.name, tuple(changes))
+        told = correction_notices(state, row, changes)
+        for notice in told:
+            await log_event(s, campaign, notice.text, kind="gm", visibility=notice.visibility)
+        return Correction(row.name, tuple(c.text for c in changes), tuple(told))
 
 
 async def set_deadline(db: Database, campaign_id: int, gm: Actor, hours: float,

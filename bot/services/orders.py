@@ -35,9 +35,10 @@ from bot.store.models import Campaign, Declaration, ForceRow
 
 from . import readcache
 from .actors import Actor, require_player, side_of
-from .errors import NotFound, WrongPhase
+from .errors import WrongPhase
 from .loading import State, get_campaign, load_state, turn_dice
 from .logbook import log_roll
+from .sight import own_force
 
 
 @dataclass(frozen=True)
@@ -80,10 +81,7 @@ async def _read_own_force(db: Database, campaign_id: int, actor: Actor, force: s
 
 
 def _own_row(state: State, side: str, force: str) -> ForceRow:
-    row = state.find_force(force)
-    if row.side_key != side:
-        # Answer as for an unknown Force: naming it would tell the player it exists (fog of war).
-        raise NotFound("You have no Force {force!r}.", force=force)
+    row = own_force(state, side, force)  # an enemy Force is refused as one that does not exist (fog of war)
     if row.state != "active":
         raise RuleViolation("{name} is not on the map.", name=row.name)
     return row

@@ -1,7 +1,8 @@
 """What each reader may see (fog of war is applied here, when views are built).
 
 A side's view never holds another side's orders, rolls before resolution, or Forces out of its
-sight (``campaign.sight`` squares from any of its own Forces). The GM sees everything.
+sight (``campaign.sight`` squares from any of its own Forces). The GM sees everything. Who sees
+what is decided in :mod:`.sight`.
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ from .loading import State, get_campaign
 from .logbook import entry_text
 from .readcache import CampaignRead
 from .resolution import phase_facts
+from .sight import facts_for, visible_force_keys
 
 
 @dataclass(frozen=True)
@@ -85,26 +87,6 @@ class StatusView:
     forces: tuple[ForceView, ...] = field(default=())
 
 
-def visible_force_keys(state: State, st: Standing) -> set[str]:
-    """Forces the reader can see: all for the GM; own Forces and enemies within sight for a side;
-    nothing but public information for an outsider."""
-    active = state.active()
-    if st.gm:
-        return {f.key for f in active}
-    if st.side is None:
-        return set()
-    own = [f for f in active if f.side_key == st.side]
-    seen = {f.key for f in own}
-    cmap, sight = state.cmap, state.campaign.sight
-    own_squares = [cmap.parse(f.square) for f in own if f.square]
-    for f in active:
-        if f.side_key != st.side and f.square:
-            sq = cmap.parse(f.square)
-            if any(cmap.distance(sq, o) <= sight for o in own_squares):
-                seen.add(f.key)
-    return seen
-
-
 def force_view(state: State, key: str, *, own: bool, todo: str = "") -> ForceView:
     row = state.forces[key]
     if not own:
@@ -142,7 +124,7 @@ def _status(cr: CampaignRead, st: Standing, rules: RuleBook) -> StatusView:
     campaign, state = cr.campaign, cr.state
     waiting = tuple(
         Waiting("GM" if p.who == "gm" else state.sides[p.who].name if p.who in state.sides else p.who, p.what)
-        for p in pending(Phase(campaign.phase), cr.parts["facts"])
+        for p in pending(Phase(campaign.phase), facts_for(state, st, cr.parts["facts"]))
     )
     visible = visible_force_keys(state, st)
     forces = tuple(

@@ -80,8 +80,8 @@ async def test_a_player_gets_a_private_fog_of_war_map_and_the_gm_may_post_the_fu
                                for e in table.env.http_requests)
     png = await r.response.attachments[0].read()
     assert png.startswith(b"\x89PNG") and "France" in shown(r)
-    full = await table.gm.slash(table.channel, "campaign map", view="full")
-    assert not full.ephemeral and (await full.response.attachments[0].read()).startswith(b"\x89PNG")
+    full = await table.gm.slash(table.channel, "campaign map", view="full")  # private; posted from its button
+    assert full.ephemeral and (await full.response.attachments[0].read()).startswith(b"\x89PNG")
     assert refused(await table.fr.slash(table.channel, "campaign map", view="full"), "Only the GM")
     table.env.errors  # noqa: B018
 
