@@ -19,6 +19,7 @@ from typing import Any
 
 import yaml
 
+from bot.engine.cc_model import Theatre
 from bot.engine.errors import InvalidInput
 from bot.engine.grid import COMPASS, CampaignMap
 from bot.engine.model import Cell, Climate, Feature, Order, Quality, Square, Terrain, UnitType
@@ -128,6 +129,8 @@ class Scenario:
     forces: tuple[ForceSpec, ...]
     supply: Mapping[str, int] = field(default_factory=dict)
     options: Mapping[str, Any] = field(default_factory=dict)
+    theatre: Theatre = Theatre.OTHER
+    """Where the campaign is fought, for the Glory spends of one country (CC-4, RU-17): spain, portugal, other."""
 
     def side(self, key: str) -> SideSpec:
         for s in self.sides:
@@ -296,11 +299,13 @@ def parse_scenario_text(text: str | bytes, *, key: str = "uploaded") -> Scenario
 def parse_scenario(data: Any, *, key: str = "uploaded") -> Scenario:
     top = _At()
     d = _map(data, top)
-    allowed = {"name", "description", "climate", "start_date", "map", "sides", "forces", "reinforcements", "supply", "options"}
+    allowed = {"name", "description", "climate", "theatre", "start_date", "map", "sides", "forces", "reinforcements",
+               "supply", "options"}
     if extra := sorted(set(map(str, d)) - allowed):
         raise top.fail("unknown field(s) {extra}; allowed: {allowed}", extra=', '.join(extra), allowed=', '.join(sorted(allowed)))
     name = _str(d.get("name"), top / "name")
     climate = _enum(Climate, d.get("climate", "temperate"), top / "climate")
+    theatre = _enum(Theatre, d.get("theatre", "other"), top / "theatre")
     start = d.get("start_date")
     if isinstance(start, str):
         try:
@@ -379,7 +384,7 @@ def parse_scenario(data: Any, *, key: str = "uploaded") -> Scenario:
     if (char := bad_character(description)) is not None:
         raise (top / "description").fail(bad_character_msg(char))  # i18n: passes a template on
     return Scenario(key, name, description.strip(), climate, start, cmap, sight,
-                    tuple(sides), tuple(forces), supply, dict(options))
+                    tuple(sides), tuple(forces), supply, dict(options), theatre)
 
 
 def _parse_map(v: Any, at: _At, budget: _Budget) -> tuple[CampaignMap, int]:

@@ -45,12 +45,29 @@ async def _trophy_targets(interaction: discord.Interaction, cid: int, actor: Act
 trophy_units = suggest(_trophy_units)
 trophy_targets = suggest(_trophy_targets)
 
+
+async def _glory_battles(interaction: discord.Interaction, cid: int, actor: Actor, typed: str):
+    """The caller's battles where the spend chosen (or any spend) may be made now (RU-17)."""
+    kind = str(getattr(interaction.namespace, "kind", "") or "")
+    return [(f"{b.number}: {b.square}, {' v '.join(b.sides)}", str(b.number))
+            for b in await cc.glory_battles(bot_of(interaction).db, cid, actor, kind or None)]
+
+
+glory_battles = suggest(_glory_battles)
+
 CIRCUMSTANCES = [
     app_commands.Choice(name="melee vs infantry or cavalry", value="melee"),
     app_commands.Choice(name="other circumstances", value="other"),
 ]
 DESIGNATIONS = [app_commands.Choice(name=d, value=d) for d in ("infantry", "cavalry", "artillery")]
 SPEND_CHOICES = [app_commands.Choice(name=k.replace("_", " "), value=k) for k in cc.SPENDS]
+ORDERED = {"ordered": (True, False), "ordered_terrain": (True, True), "not_ordered": (False, False)}
+"""The Leadership unit at the table (CC-4): ordered or not, and for cavalry, its battle dice reduced by terrain."""
+ORDERED_CHOICES = [
+    app_commands.Choice(name="ordered", value="ordered"),
+    app_commands.Choice(name="ordered, cavalry with its dice reduced by terrain", value="ordered_terrain"),
+    app_commands.Choice(name="not ordered", value="not_ordered"),
+]
 
 
 class Leaders(commands.Cog):
@@ -103,18 +120,23 @@ class Leaders(commands.Cog):
             embeds += fmt.paged_embeds(t(lc, "glory.side", side=g.name, balance=g.balance), tr_lines(lc, g.lines) or ["-"])
         await reply(interaction, embeds=fmt.batches(embeds)[0] if embeds else [])
 
-    @glory.command(name="spend", description="Spend Glory: heroic, rally, leadership, stragglers, anti-guerrilla, ordenanza")
-    @app_commands.describe(kind="What to spend Glory on", unit="The unit (heroic, rally, leadership)",
-                           points="Glory points (stragglers)")
-    @app_commands.choices(kind=SPEND_CHOICES)
-    @app_commands.autocomplete(unit=own_units)
-    async def spend(self, interaction: discord.Interaction, kind: str, unit: app_commands.Range[str, 1, 100] | None = None,
-                    points: app_commands.Range[int, 1, 100] | None = None) -> None:
+    @glory.command(name="spend", description="Spend Glory in one of your battles (CC-4, RU-17)")
+    @app_commands.describe(kind="What to spend Glory on", battle="The battle (default: the one where you may spend it)",
+                           unit="The unit (heroic, rally, leadership)", points="Glory points (stragglers)",
+                           ordered="Leadership: whether the unit is ordered at the table")
+    @app_commands.choices(kind=SPEND_CHOICES, ordered=ORDERED_CHOICES)
+    @app_commands.autocomplete(battle=glory_battles, unit=own_units)
+    async def spend(self, interaction: discord.Interaction, kind: str, battle: app_commands.Range[str, 1, 10] | None = None,
+                    unit: app_commands.Range[str, 1, 100] | None = None,
+                    points: app_commands.Range[int, 1, 100] | None = None, ordered: str | None = None) -> None:
         lc = lang(interaction)
         cid = await campaign_id(interaction)
-        out = await cc.spend_glory(bot_of(interaction).db, cid, actor_of(interaction), kind, unit=unit, points=points)
+        is_ordered, reduced = ORDERED.get(ordered or "", (None, False))
+        out = await cc.spend_glory(bot_of(interaction).db, cid, actor_of(interaction), kind, battle=battle, unit=unit,
+                                   points=points, ordered=is_ordered, terrain_reduces_dice=reduced)
         embeds = [fmt.roll_embed(out.roll, lc)] if out.roll is not None else []
-        await reply(interaction, content=fmt.message_text(t(lc, "glory.spent", text=tr(lc, out.text), balance=out.balance)),
+        await reply(interaction, content=fmt.message_text(t(lc, "glory.spent", battle=out.battle, text=tr(lc, out.text),
+                                                            balance=out.balance)),
                     embeds=embeds, ephemeral=False)
 
 

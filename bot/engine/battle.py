@@ -1,5 +1,5 @@
-"""MC-6 Phase 3: exploration before a battle (MC-6.1, RU-5) and the General Retreat command
-modifiers (MC-6.2)."""
+"""MC-6 Phase 3: exploration before a battle (MC-6.1, RU-5), the General Retreat command
+modifiers (MC-6.2) and field works (RU-21), as the battle brief states them for the table."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from dataclasses import dataclass
 
 from .dice import DiceSource
 from .errors import InvalidInput
-from .model import Cell, Force, Order, Reaction, Territory, territory_for
+from .model import Cell, Force, Order, Reaction, Square, Territory, territory_for
 from .rolls import Check, Modifier, Roll
 from .tables import RuleBook, default_rulebook
 from .text import Msg
@@ -92,6 +92,36 @@ def general_retreat_modifiers(hour: int, *, rules: RuleBook | None = None) -> tu
         raise InvalidInput("The battle's hour must be 1 or more, got {hour!r}.", hour=hour)
     mod = (rules or default_rulebook()).mc.general_retreat_hours.get(hour)
     return (mod,) if mod else ()
+
+
+def general_retreat_brief(*, rules: RuleBook | None = None) -> str:
+    """MC-6.2 for the battle brief: the Command test modifiers to give or withdraw a General Retreat, hour by hour."""
+    hours = (rules or default_rulebook()).mc.general_retreat_hours
+    return Msg("General Retreat (MC-6.2): the Command test to give or withdraw it takes {modifiers}; a result of 0 "
+               "is confusion, and a withdrawn order stands again", modifiers=Msg.join(", ", (str(hours[h]) for h in sorted(hours))))
+
+
+@dataclass(frozen=True)
+class FieldWorks:
+    """RU-21: the field works a Force may have built for a battle."""
+
+    force: str
+    points: int
+    """At most this many points (per SP it has)."""
+    text: str
+
+
+def field_works(force: Force, battle_square: Square, *, rules: RuleBook | None = None) -> FieldWorks | None:
+    """RU-21 (MC-1, Defend): a Force that holds the Defend order when a battle in its square begins may have
+    built field works worth up to 1 point per SP it has; they are lost when it moves (``None``: it holds
+    another order, or has left the battle's square)."""
+    mc = (rules or default_rulebook()).mc
+    if force.order is not Order.DEFEND or force.square != battle_square:
+        return None
+    points = force.sp * mc.field_works_per_sp
+    return FieldWorks(force.id, points, Msg(
+        "{force} holds the Defend order: field works worth up to {points} points ({per} per SP, {rule}); lost when it "
+        "moves", force=force.name, points=points, per=mc.field_works_per_sp, rule=mc.field_works_rule))
 
 
 @dataclass(frozen=True)

@@ -236,6 +236,9 @@ class MapCampaignTables:
     general_retreat_rule: str
     general_retreat_name: str
     general_retreat_hours: Mapping[int, Modifier]
+    field_works_rule: str
+    field_works_per_sp: int
+    """RU-21: points of field works a Force holding the Defend order may have built, per SP."""
     wounded: Procedure
     deserters: Procedure
     will_to_fight: Procedure
@@ -277,6 +280,10 @@ def load_map_campaign(node: Node) -> MapCampaignTables:
         if isinstance(hour, bool) or not isinstance(hour, int) or hour < 1:
             raise gr.key("hour_modifiers").fail(f"hours are whole numbers from 1, got {hour!r}")
         hours[hour] = read_modifier(mod, "MC-6.2")
+    works = node.key("field_works")
+    works.keys_exactly({"rule", "points_per_sp"})
+    if works.key("rule").str() != "RU-21":
+        raise works.key("rule").fail(f"this table implements RU-21, not {works.key('rule').value!r}")
 
     return MapCampaignTables(
         options=opts,
@@ -316,6 +323,8 @@ def load_map_campaign(node: Node) -> MapCampaignTables:
         general_retreat_rule=gr.key("rule").str(),
         general_retreat_name=gr.key("name").str(),
         general_retreat_hours=hours,
+        field_works_rule=works.key("rule").str(),
+        field_works_per_sp=works.key("points_per_sp").int(0, 10),
         wounded=read_procedure(
             node.key("wounded"), "MC-7.1", ("friendly_territory", "enemy_territory"), ("dead", "returns"), naturals=True
         ),

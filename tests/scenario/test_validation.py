@@ -119,7 +119,7 @@ def test_unknown_top_level_field() -> None:
     data["author"] = "me"
     assert refused(data) == (
         "Scenario field (top): unknown field(s) author; allowed: climate, description, forces, map, name, options,"
-        " reinforcements, sides, start_date, supply"
+        " reinforcements, sides, start_date, supply, theatre"
     )
 
 

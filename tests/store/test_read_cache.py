@@ -108,7 +108,7 @@ async def test_every_write_gives_a_new_stamp_and_the_next_read_sees_it(db: Datab
         ("leader fate", lambda: cc.leader_fate(db, cid, AUSTRIAN, "Mack", "melee")),
         ("trophy", lambda: cc.trophy_roll(db, cid, FRENCH, 1, "hussars", "jaegers")),
         ("retreat", lambda: aftermath.retreat(db, cid, AUSTRIAN, 1, "mack", "F4")),
-        ("glory", lambda: cc.spend_glory(db, cid, FRENCH, "leadership", unit="suchet")),
+        ("glory", lambda: cc.spend_glory(db, cid, FRENCH, "heroic", unit="suchet", battle=1)),  # RU-17
         ("gm edit", lambda: gm.edit_force(db, cid, GM, "lannes", unit="suchet", sp=7)),
         ("undo", lambda: _undo(db, cid)),
         ("resolve aftermath", lambda: advance(db, cid, forced=True)),
