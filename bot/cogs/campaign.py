@@ -1,9 +1,10 @@
-"""/campaign: create, join, status, map, log, away, export, settings, end."""
+"""/campaign: create, join, status, map, log, away, export, settings, end, verify."""
 
 from __future__ import annotations
 
 import asyncio
 import json
+import re
 from typing import Any
 
 import discord
@@ -17,11 +18,25 @@ from bot.engine.errors import InvalidInput
 from bot.i18n.text import tr
 from bot.scenario import bundled_scenarios
 from bot.services import bookkeeping as state
-from bot.services import campaigns, exchange, gm, views
+from bot.services import campaigns, exchange, gm, logbook, views
 from bot.services.errors import PermissionDenied
 
 from . import _publish as publish
-from ._common import View, actor_of, bot_of, campaign_id, choices, forget_channel, lang, reply, sides, status_of, t
+from ._common import (
+    View,
+    actor_of,
+    bot_of,
+    campaign_id,
+    choices,
+    dynamic_view,
+    forget_channel,
+    guarded,
+    lang,
+    reply,
+    sides,
+    status_of,
+    t,
+)
 
 LOG_LINES = 300
 
@@ -58,6 +73,60 @@ async def _is_member(guild: discord.Guild | None, member_id: int) -> bool:
     except discord.HTTPException:  # NotFound: not a member; anything else: not shown to be one
         return False
     return True
+
+
+async def _map_embed(interaction: discord.Interaction, cid: int, who: Any, view: str, around: str | None,
+                     sv: views.StatusView, lc: str) -> tuple[discord.Embed, discord.File] | None:
+    """The map as ``who`` may see it, in an embed in language ``lc`` with its picture (None: no map service)."""
+    bot = bot_of(interaction)
+    rendered = await publish.render_map(bot, cid, who, view=view, around=around)
+    if rendered is None:
+        return None
+    png, report = rendered
+    embed = discord.Embed(title=t(lc, "map.title", name=sv.name, position=str(sv.position)),
+                          description=fmt.clip(report, fmt.DESCRIPTION), colour=fmt.COLOUR)
+    embed.set_image(url="attachment://map.png")
+    return fmt.fit(embed), publish.map_file(png)
+
+
+def _square_id(around: str | None) -> str:
+    """The square a map is centred on, as a button's custom id may carry it ("" for none)."""
+    text = (around or "").strip()
+    return text if re.fullmatch(r"[A-Za-z0-9]{1,8}", text) else ""
+
+
+class PostFullMap(discord.ui.DynamicItem[discord.ui.Button[Any]],
+                  template=r"adc:fullmap:(?P<cid>\d+):(?P<around>[A-Za-z0-9]{0,8})"):
+    """The GM, warned that it shows every hidden Force, posts the full map in the campaign's channel
+    (drawn again at the click: the map as it is then)."""
+
+    def __init__(self, cid: int, around: str, label: str = "Post the full map in the channel") -> None:
+        super().__init__(discord.ui.Button(label=label, style=discord.ButtonStyle.danger,
+                                           custom_id=f"adc:fullmap:{cid}:{around}"))
+        self.cid, self.around = cid, around
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button[Any],
+                             match: re.Match[str]) -> PostFullMap:
+        return cls(int(match["cid"]), match["around"], item.label or "Post the full map in the channel")
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        async def work() -> None:
+            bot, actor = bot_of(interaction), actor_of(interaction)
+            await state.require_gm_of(bot.db, self.cid, actor)
+            await interaction.response.defer()
+            m = await state.meta(bot.db, self.cid)
+            sv = await views.status(bot.db, self.cid, actor, rules=bot.rules)
+            shown = await _map_embed(interaction, self.cid, actor, "full", self.around or None, sv, m.language)
+            target = await publish.channel(bot, m.channel_id, guild_id=m.guild_id)
+            if shown is None or target is None:
+                await interaction.edit_original_response(content=t(lang(interaction), "map.unavailable"), view=None)
+                return
+            embed, file = shown
+            await target.send(t(m.language, "map.full_posted_note"), embed=embed, file=file)
+            await interaction.edit_original_response(content=t(lang(interaction), "map.full_posted"), view=None)
+
+        await guarded(interaction, work)
 
 
 class Pager(View):
@@ -176,31 +245,33 @@ class Campaign(commands.Cog):
         sv = await views.status(bot.db, cid, actor_of(interaction), rules=bot.rules)
         await reply(interaction, embeds=[fmt.status_embed(sv, lang(interaction))])
 
-    @campaign.command(name="map", description="The map: your side's view (private), or the GM's full view")
-    @app_commands.describe(view="mine: what you may see (private); public: what everybody sees; full: GM only, posted",
+    @campaign.command(name="map", description="The map: your side's view, or the GM's full view (private)")
+    @app_commands.describe(view="mine: what you may see (private); public: what everybody sees; full: GM only, private",
                            around="Centre on this square (a closer view)")
     @app_commands.choices(view=[app_commands.Choice(name="mine", value="side"),
                                 app_commands.Choice(name="public", value="public"),
                                 app_commands.Choice(name="full", value="full")])
     async def map(self, interaction: discord.Interaction, view: str = "side",
                   around: app_commands.Range[str, 2, 8] | None = None) -> None:
+        """Every view is answered privately. The GM's full view shows every Force, hidden ones included:
+        it is posted in the channel only from its button, under a warning that says so."""
         bot, actor, lc = bot_of(interaction), actor_of(interaction), lang(interaction)
         cid = await campaign_id(interaction)
         sv = await views.status(bot.db, cid, actor, rules=bot.rules)
         if view == "full" and not sv.gm:
             raise PermissionDenied(t(lc, "map.full_gm_only"))
-        posted = view == "full"
         who = publish.PUBLIC if view == "public" else actor
-        await interaction.response.defer(ephemeral=not posted, thinking=True)
-        rendered = await publish.render_map(bot, cid, who, view=view, around=around)
-        if rendered is None:
-            await interaction.followup.send(t(lc, "map.unavailable"), ephemeral=not posted)
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        shown = await _map_embed(interaction, cid, who, view, around, sv, lc)
+        if shown is None:
+            await interaction.followup.send(t(lc, "map.unavailable"), ephemeral=True)
             return
-        png, report = rendered
-        embed = discord.Embed(title=t(lc, "map.title", name=sv.name, position=str(sv.position)),
-                              description=fmt.clip(report, fmt.DESCRIPTION), colour=fmt.COLOUR)
-        embed.set_image(url="attachment://map.png")
-        await interaction.followup.send(embed=fmt.fit(embed), file=publish.map_file(png), ephemeral=not posted)
+        embed, file = shown
+        if view != "full":
+            await interaction.followup.send(embed=embed, file=file, ephemeral=True)
+            return
+        await interaction.followup.send(t(lc, "map.full_private"), embed=embed, file=file, ephemeral=True,
+                                        view=dynamic_view(PostFullMap(cid, _square_id(around), t(lc, "map.post_full"))))
 
     @map.autocomplete("around")
     async def _around(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
@@ -253,7 +324,18 @@ class Campaign(commands.Cog):
         import io
 
         await reply(interaction, content=t(lang(interaction), "export.done", size=len(raw)),
-                    files=[discord.File(io.BytesIO(raw), filename=f"campaign-{cid}.json")])
+                    files=[discord.File(io.BytesIO(raw), filename=f"campaign-{cid}.json"),
+                           discord.File(io.BytesIO(logbook.verifier_page(data["roll_log"], data["campaign"]["name"])),
+                                        filename=f"campaign-{cid}-verify.html")])
+
+    @campaign.command(name="verify", description="The roll log of ended turns, with a page that checks it offline in a browser")
+    async def verify(self, interaction: discord.Interaction) -> None:
+        cid = await campaign_id(interaction)
+        import io
+
+        files = await logbook.verifier_files(bot_of(interaction).db, cid)
+        await reply(interaction, content=t(lang(interaction), "verify.files"),
+                    files=[discord.File(io.BytesIO(raw), filename=name) for name, raw in files])
 
     @campaign.command(name="settings", description="GM: show or change the campaign's options and bot settings")
     @app_commands.describe(name="The setting", value="Its new value (leave out to see the choices)")
@@ -379,4 +461,5 @@ def _show(value: Any) -> str:
 
 
 async def setup(bot: commands.Bot) -> None:
+    bot.add_dynamic_items(PostFullMap)
     await bot.add_cog(Campaign(bot))

@@ -39,6 +39,7 @@ from bot.engine.text import Msg
 from bot.store.db import Database
 from bot.store.models import BattleRow, Campaign, GloryEntry, LeaderRow
 
+from . import sight
 from .actors import Actor, require_gm
 from .battles import get_battle, require_in_battle
 from .cc import leaders_after_battle
@@ -46,6 +47,7 @@ from .errors import PermissionDenied
 from .loading import State, get_campaign, load_state, turn_dice
 from .logbook import log_event, log_roll
 from .orders import require_phase
+from .sight import own_force
 
 
 def _report_for(battle: BattleRow, data: Any) -> BattleReport:
@@ -207,8 +209,15 @@ async def report_battle(db: Database, campaign_id: int, gm: Actor, battle: int |
                 s.add(GloryEntry(campaign_id=campaign.id, side_key=due.side, turn=campaign.turn, amount=e.amount,
                                  reason=e.reason, rule=e.rule, battle=row.number))
         lines = summarise(state, plan) + tuple(await leaders_after_battle(s, campaign, state, row))
-        await log_event(s, campaign, Msg("Battle {number} at {square} reported: {lines}.", number=row.number,
-                                         square=row.square, lines=Msg.join("; ", lines)))
+        # The outcome is public news; the Forces and their losses go to those who see the battle (fog of war).
+        outcomes = Msg.join(", ", (Msg("{side} {outcome}", side=state.sides[k].name, outcome=o.value)
+                                   for k, o in plan.outcomes))
+        for notice in sight.battle_notices(state, row, Msg("Battle {number} at {square} reported: {lines}.",
+                                                           number=row.number, square=row.square,
+                                                           lines=Msg.join("; ", lines)),
+                                           public=Msg("Battle {number} at {square} is over: {outcomes}.",
+                                                      number=row.number, square=row.square, outcomes=outcomes)):
+            await log_event(s, campaign, notice.text, visibility=notice.visibility)
         return ReportSummary(row.number, lines)
 
 
@@ -272,8 +281,10 @@ async def roll_aftermath(db: Database, campaign_id: int, actor: Actor, battle: i
             raise RuleViolation("Your side has already rolled the aftermath of battle {number}.", number=row.number)
         state = await load_state(s, campaign)
         out = await _roll_side(s, campaign, state, row, side, rules)
-        await log_event(s, campaign, Msg("{side} rolled the aftermath of battle {number}: {what}.",
-                                         side=state.sides[side].name, number=row.number, what=_done(out.lines)))
+        for notice in sight.battle_notices(state, row, Msg("{side} rolled the aftermath of battle {number}: {what}.",
+                                                           side=state.sides[side].name, number=row.number,
+                                                           what=_done(out.lines))):
+            await log_event(s, campaign, notice.text, visibility=notice.visibility)
         return out
 
 
@@ -298,9 +309,8 @@ async def retreat(db: Database, campaign_id: int, actor: Actor, battle: int | st
         row = await get_battle(s, campaign, battle)
         side = await require_in_battle(s, campaign, actor, row)
         state = await load_state(s, campaign)
-        frow = state.find_force(force)
-        if side is not None and frow.side_key != side:
-            raise PermissionDenied("{name} is not one of your side's Forces.", name=frow.name)
+        # A player names one of their own Forces; anything else is refused as a Force that does not exist.
+        frow = state.find_force(force) if side is None else own_force(state, side, force)
         retreats = row.aftermath.get("retreats", {})
         if frow.key not in retreats:
             raise RuleViolation("{name} does not have to leave the battle square (MC-7.3).", name=frow.name)
@@ -319,8 +329,9 @@ async def retreat(db: Database, campaign_id: int, actor: Actor, battle: int | st
         s.add(frow)
         row.aftermath = {**row.aftermath, "retreats": {**retreats, frow.key: str(dest)}}
         s.add(row)
-        await log_event(s, campaign, Msg("{force} retreats from {square} to {dest} (MC-7.3).", force=frow.name,
-                                         square=row.square, dest=str(dest)))
+        for notice in sight.battle_notices(state, row, Msg("{force} retreats from {square} to {dest} (MC-7.3).",
+                                                           force=frow.name, square=row.square, dest=str(dest))):
+            await log_event(s, campaign, notice.text, visibility=notice.visibility)
         return RetreatOutcome(row.number, frow.name, str(dest))
 
 

@@ -155,12 +155,14 @@ class Brief:
 async def brief(db: Database, campaign_id: int, actor: Actor, battle: int | str,
                 *, rules: RuleBook | None = None) -> Brief:
     """The battle brief (for the players in the battle and the GM): Forces, units and strengths, leaders
-    and what their status means here (CC-2), terrain, weather, reactions, scouting, Glory to spend."""
+    and what their status means here (CC-2), field works (RU-21), terrain, weather, reactions, scouting,
+    the General Retreat command modifiers (MC-6.2), Glory to spend (CC-4, RU-17)."""
+    from bot.engine.battle import field_works, general_retreat_brief
     from bot.engine.cc_model import Presence
-    from bot.engine.glory import stragglers_limit
+    from bot.engine.glory import BattleState, stragglers_allowance
     from bot.engine.model import Square
 
-    from .cc import glory_balance, leader_command
+    from .cc import _glory_rows, _ledger, leader_command, spend_battle_of
 
     rules = rules or default_rulebook()
     async with db.sessions() as s:
@@ -168,7 +170,9 @@ async def brief(db: Database, campaign_id: int, actor: Actor, battle: int | str,
         row = await get_battle(s, campaign, battle)
         await require_in_battle(s, campaign, actor, row)
         state = await load_state(s, campaign)
-    cell = state.cmap.cell(Square.parse(row.square))
+        glory_rows = await _glory_rows(s, campaign)
+    square = Square.parse(row.square)
+    cell = state.cmap.cell(square)
     weather = rules.weather.kinds.get(campaign.weather or "")
     lines: list[str] = []
     for side in row.side_keys:
@@ -182,6 +186,9 @@ async def brief(db: Database, campaign_id: int, actor: Actor, battle: int | str,
             lines.append(Msg("{force}: {sp} SP, order {order}, {reaction}: {effect}", reaction=f.reaction,
                              effect=REACTION_AT_START.get(f.reaction, ""), **args) if f.reaction
                          else Msg("{force}: {sp} SP, order {order}", **args))
+            works = field_works(state.force(fkey), square, rules=rules) if f.state == "active" and f.square else None
+            if works is not None:
+                lines.append(Msg("  {works}", works=works.text))
             for u in units:
                 marks = [u.quality, u.type] + ([Msg("mercenary")] if u.mercenary else []) \
                     + ([Msg("Heroic")] if u.heroic else []) + ([] if u.flag else [Msg("no flag")])
@@ -203,10 +210,18 @@ async def brief(db: Database, campaign_id: int, actor: Actor, battle: int | str,
                      else Msg("Scouting (RU-5): a tie: nobody gains the advantage"))
     else:
         lines.append(Msg("Scouting (RU-5): not complete (/battle scout)."))
-    for g in await glory_balance(db, campaign_id):
-        if g.side in row.side_keys:
-            lines.append(Msg("{side} has {balance} Glory (Stragglers: at most {limit}, CC-4)", side=g.name,
-                                 balance=g.balance, limit=stragglers_limit(g.balance)))
+    lines.append(general_retreat_brief(rules=rules))
+    target = spend_battle_of(state, row)
+    for side in row.side_keys:
+        ledger = _ledger(side, glory_rows)
+        name = state.sides[side].name
+        if target.state is BattleState.PENDING:
+            allowed = stragglers_allowance(ledger, target)
+            lines.append(Msg("{side} has {balance} Glory (Stragglers: {left} more in this battle, at most {limit}: half "
+                             "the {held} Glory held when it began; CC-4, RU-17)", side=name, balance=ledger.balance,
+                             left=min(allowed.left, ledger.balance), limit=allowed.limit, held=allowed.held))
+        else:
+            lines.append(Msg("{side} has {balance} Glory (CC-4)", side=name, balance=ledger.balance))
     return Brief(row.number, row.square, cell.terrain.value, tuple(sorted(f.value for f in cell.features)),
                  Msg("{weather} (house rule RU-10)", weather=weather.label) if weather else Msg("not rolled"),
                  tuple(lines))

@@ -190,7 +190,8 @@ async def create_campaign(
         pos = first_position(opts)
         campaign = Campaign(
             guild_id=guild_id, channel_id=channel_id, name=name, scenario=spec.key, gm_id=gm.member_id,
-            options=opts, climate=spec.climate.value, start_date=spec.start_date, turn=pos.turn, phase=int(pos.phase),
+            options=opts, climate=spec.climate.value, theatre=spec.theatre.value, start_date=spec.start_date,
+            turn=pos.turn, phase=int(pos.phase),
             map_width=spec.map.width, map_height=spec.map.height,
             adjacency=int(opts.get("adjacency", spec.map.adjacency)), sight=spec.sight, created_at=now,
         )

@@ -8,22 +8,26 @@ from dataclasses import dataclass, replace
 from sqlmodel import select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from bot.engine.cc_model import Circumstance, Commander, GloryKind, Presence
+from bot.engine.cc_model import SPEND_KINDS, Circumstance, Commander, GloryKind, Presence
 from bot.engine.dice import roll_key
 from bot.engine.errors import InvalidInput, RuleViolation
 from bot.engine.glory import (
-    GloryEntry as EngineGloryEntry,
-)
-from bot.engine.glory import (
+    BattleState,
     GloryLedger,
     GlorySpent,
+    SpendBattle,
     spend_anti_guerrilla,
     spend_heroic,
     spend_leadership,
     spend_ordenanza,
+    spend_problem,
     spend_rally,
     spend_stragglers,
 )
+from bot.engine.glory import (
+    GloryEntry as EngineGloryEntry,
+)
+from bot.engine.glory import spend_battle as engine_spend_battle
 from bot.engine.leaders import (
     LeaderFate,
     NextBattleCommand,
@@ -320,7 +324,7 @@ class SideGlory:
 def _ledger(side: str, rows: list[GloryEntry]) -> GloryLedger:
     return GloryLedger(side, tuple(
         EngineGloryEntry(r.amount, GloryKind(r.kind), r.reason, r.rule, None if r.battle is None else str(r.battle),
-                         r.subject)
+                         r.subject, r.turn)
         for r in rows if r.side_key == side
     ))
 
@@ -345,84 +349,161 @@ async def glory_balance(db: Database, campaign_id: int) -> tuple[SideGlory, ...]
     return (await read(db, campaign_id, {"glory": balances})).parts["glory"]  # type: ignore[no-any-return]
 
 
-SPENDS = ("heroic", "rally", "leadership", "stragglers", "anti_guerrilla", "ordenanza")
+SPENDS = tuple(k.value for k in SPEND_KINDS)
 
 
 @dataclass(frozen=True)
 class SpendOutcome:
     kind: str
+    battle: int
     text: str
     balance: int
     roll: Roll | BatchRoll | None = None
 
 
-async def spend_glory(db: Database, campaign_id: int, actor: Actor, kind: str, *, unit: str | None = None,
-                      points: int | None = None) -> SpendOutcome:
-    """Spend Glory (CC-4): heroic, rally, leadership, stragglers (rolls the dice), anti_guerrilla, ordenanza.
-    Every limit is the engine's, refused with its reason."""
-    kind = kind.strip().lower().replace("-", "_").replace(" ", "_")
-    if kind not in SPENDS:
-        raise InvalidInput("Unknown Glory spend {kind!r}: choose {spends}.", kind=kind, spends=', '.join(SPENDS))
+def _outcomes(battle: BattleRow) -> dict[str, Outcome]:
+    """Each side's outcome in a reported battle, from its report."""
+    return {str(e.get("side")): parse_enum(Outcome, e.get("outcome"), "battle outcome")
+            for e in ((battle.report or {}).get("sides", []) if battle.state != "pending" else [])}
+
+
+def spend_battle_of(state: State, battle: BattleRow) -> SpendBattle:
+    """A battle as a Glory spend sees it (RU-17): its turn and state, its sides' nations, the units of its
+    Forces, and its outcomes once reported."""
+    units = {u.key: state.forces[fk].side_key for fk in battle.force_keys for u in state.units.get(fk, [])}
+    return SpendBattle(str(battle.number), battle.turn, parse_enum(BattleState, battle.state, "battle state"),
+                       {k: state.sides[k].nation for k in battle.side_keys}, units, _outcomes(battle),
+                       {k: state.sides[k].name for k in battle.side_keys})
+
+
+async def _turn_battles(s: AsyncSession, campaign: Campaign) -> list[BattleRow]:
+    return list((await s.exec(select(BattleRow).where(BattleRow.campaign_id == campaign.id,
+                                                      BattleRow.turn == campaign.turn)
+                              .order_by(BattleRow.number))).all())  # type: ignore[arg-type]
+
+
+def _as_fought(state: State, battle: BattleRow, unit: UnitRow) -> Unit:
+    """``unit`` with the SP it had left at the end of a reported battle (its SP before, less what the report
+    says it lost), or as it is now if it did not fight there."""
+    from bot.engine.reports import validate_report
+
+    from .aftermath import _battle_forces, _report_for
+
+    validated = validate_report(_report_for(battle, battle.report), _battle_forces(state, battle).values())
+    if unit.key not in validated.force_of_unit:
+        return _engine_unit(unit)
+    before = validated.unit(unit.key)
+    lost = validated.losses[unit.key]
+    return before.with_sp(max(0, before.sp - lost.killed - lost.rout - lost.other_order))
+
+
+async def spend_glory(db: Database, campaign_id: int, actor: Actor, kind: str, *, battle: int | str | None = None,
+                      unit: str | None = None, points: int | None = None, ordered: bool | None = None,
+                      terrain_reduces_dice: bool = False) -> SpendOutcome:
+    """Spend Glory (CC-4) for a battle of the side's (RU-17): heroic (the winner, from the report until
+    Phase 4 ends), rally, leadership, stragglers (rolls the dice), anti_guerrilla, ordenanza (a pending
+    battle). Without ``battle``, the one battle where the spend may be made now. ``ordered`` and
+    ``terrain_reduces_dice`` describe the Leadership unit at the table. Every rule is the engine's."""
+    spend = kind.strip().lower().replace("-", "_").replace(" ", "_")
+    if spend not in SPENDS:
+        raise InvalidInput("Unknown Glory spend {kind!r}: choose {spends}.", kind=spend, spends=', '.join(SPENDS))
+    what = GloryKind(spend)
     async with db.transaction() as s:
         campaign = await get_campaign(s, campaign_id, lock=True)
         side = await require_player(s, campaign, actor)
+        if what in (GloryKind.HEROIC, GloryKind.RALLY, GloryKind.LEADERSHIP) and not unit:
+            raise InvalidInput("Say which unit the {kind} spend is for.", kind=spend)
+        if what is GloryKind.LEADERSHIP and ordered is None:
+            raise InvalidInput("Say whether {unit} is ordered: Leadership helps only an ordered unit (CC-4).", unit=unit)
+        if what is GloryKind.STRAGGLERS and not points:
+            raise InvalidInput("Say how many Glory points to spend on Stragglers (at most half your Glory).")
         state = await load_state(s, campaign)
         ledger = _ledger(side, await _glory_rows(s, campaign))
+        when = {"turn": campaign.turn, "phase": campaign.phase}
+        if battle is not None:
+            row = await get_battle(s, campaign, battle)
+            target = spend_battle_of(state, row)
+        else:
+            rows = {str(b.number): b for b in await _turn_battles(s, campaign) if side in b.side_keys}
+            target = engine_spend_battle(what, side, [spend_battle_of(state, b) for b in rows.values()],
+                                         name=state.sides[side].name, **when)
+            row = rows[target.id]
         unit_row = None
-        if kind in ("heroic", "rally", "leadership"):
-            if not unit:
-                raise InvalidInput("Say which unit the {kind} spend is for.", kind=kind)
-            unit_row = next((u for fk, rows in state.units.items() for u in rows
+        if unit:
+            unit_row = next((u for fk, urows in state.units.items() for u in urows
                              if u.key == unit and state.forces[fk].side_key == side), None)
             if unit_row is None:
                 raise NotFound("{unit!r} is not one of your side's units.", unit=unit)
         roll = None
-        if kind == "heroic":
+        if what is GloryKind.HEROIC:
             assert unit_row is not None
-            battle = ledger.latest_battle
-            won = battle is not None and await _outcome(s, campaign, int(battle), side) is Outcome.WON
-            spent = spend_heroic(ledger, _engine_unit(unit_row), battle_id=battle or "-",
-                                 outcome=Outcome.WON if won else Outcome.LOST, already_heroic=unit_row.heroic)
+            fought = _as_fought(state, row, unit_row) if row.state != "pending" else _engine_unit(unit_row)
+            spent = spend_heroic(ledger, fought, battle=target, already_heroic=unit_row.heroic, **when)
             unit_row.heroic = True
             s.add(unit_row)
-        elif kind == "rally":
+        elif what is GloryKind.RALLY:
             assert unit_row is not None
-            rally = spend_rally(ledger, _engine_unit(unit_row), original_sp=unit_row.original_sp)
-            spent = rally.spent
-            unit_row.sp = rally.unit.sp
-            s.add(unit_row)
-        elif kind == "leadership":
-            assert unit_row is not None
-            spent = spend_leadership(ledger, _engine_unit(unit_row), ordered=True)
-        elif kind == "stragglers":
-            if not points:
-                raise InvalidInput("Say how many Glory points to spend on Stragglers (at most half your Glory).")
+            spent = spend_rally(ledger, _engine_unit(unit_row), battle=target, **when)  # never the campaign's SP (RU-17)
+        elif what is GloryKind.LEADERSHIP:
+            assert unit_row is not None and ordered is not None
+            spent = spend_leadership(ledger, _engine_unit(unit_row), ordered=ordered,
+                                     terrain_reduces_dice=terrain_reduces_dice, battle=target, **when)
+        elif what is GloryKind.STRAGGLERS:
+            assert points is not None
             dice = await turn_dice(s, campaign)
-            key = roll_key(campaign.turn, campaign.phase, f"side:{side}", f"stragglers{len(ledger.entries)}")
-            result = spend_stragglers(ledger, points, dice, key)
+            done = len(ledger.spent_on(GloryKind.STRAGGLERS, target.id))
+            key = roll_key(campaign.turn, campaign.phase, f"battle:{row.number}/side:{side}", f"stragglers{done}")
+            result = spend_stragglers(ledger, points, dice, key, battle=target, **when)
             spent, roll = result.spent, result.roll
             await log_roll(s, campaign, roll)
-            spent = GlorySpent(spent.ledger, spent.entry, spent.text + " " + " ".join(result.lines()))
-        elif kind == "anti_guerrilla":
-            spent = spend_anti_guerrilla(ledger, theatre=campaign.theatre)
+            spent = GlorySpent(spent.ledger, spent.entry, Msg.join(" ", [spent.text, *result.lines()]))
+        elif what is GloryKind.ANTI_GUERRILLA:
+            spent = spend_anti_guerrilla(ledger, theatre=campaign.theatre, battle=target, **when)
         else:
-            spent = spend_ordenanza(ledger, theatre=campaign.theatre, allied=True)
+            spent = spend_ordenanza(ledger, theatre=campaign.theatre, battle=target, **when)
         e = spent.entry
         s.add(GloryEntry(campaign_id=campaign.id, side_key=side, turn=campaign.turn, amount=e.amount, kind=e.kind.value,
-                         reason=e.reason, rule=e.rule, battle=int(e.battle_id) if e.battle_id and e.battle_id.isdigit() else None,
-                         subject=e.subject))
-        await log_event(s, campaign, Msg("{side} spends Glory: {text}", side=state.sides[side].name, text=spent.text))
-        return SpendOutcome(kind, spent.text, spent.ledger.balance, roll)
+                         reason=str(e.reason)[:200], rule=e.rule, battle=row.number, subject=e.subject))
+        await log_event(s, campaign, Msg("{side} spends Glory in battle {number}: {text}", side=state.sides[side].name,
+                                         number=row.number, text=spent.text))
+        return SpendOutcome(spend, row.number, spent.text, spent.ledger.balance, roll)
 
 
-async def _outcome(s: AsyncSession, campaign: Campaign, number: int, side: str) -> Outcome | None:
-    """How ``side`` came out of battle ``number``, from its report."""
-    row = (await s.exec(select(BattleRow).where(BattleRow.campaign_id == campaign.id,
-                                                BattleRow.number == number))).first()
-    for entry in ((row.report or {}).get("sides", []) if row else []):
-        if entry.get("side") == side:
-            return parse_enum(Outcome, entry.get("outcome"), "battle outcome")
-    return None
+@dataclass(frozen=True)
+class GloryBattle:
+    """A battle where a side may spend Glory now (RU-17), for the /glory spend suggestions."""
+
+    number: int
+    square: str
+    sides: tuple[str, ...]
+    kinds: tuple[str, ...]
+    """The spends the side may make there now."""
+
+
+async def glory_battles(db: Database, campaign_id: int, actor: Actor, kind: str | None = None) -> tuple[GloryBattle, ...]:
+    """The battles where ``actor``'s side may spend Glory now (on ``kind``, or on anything): exactly the
+    moments :func:`spend_glory` accepts (RU-17). None for a member on no side."""
+    from .readcache import read  # the campaign's cached rows, checked against the database
+
+    async def battles(s: AsyncSession, state: State) -> tuple[tuple[str, SpendBattle], ...]:
+        return tuple((b.square, spend_battle_of(state, b)) for b in await _turn_battles(s, state.campaign))
+
+    cr = await read(db, campaign_id, {"glory_battles": battles})
+    side = cr.standing(actor).side
+    if side is None:
+        return ()
+    campaign = cr.campaign
+    wanted = str(kind or "").strip().lower().replace("-", "_").replace(" ", "_")
+    kinds = [k for k in SPEND_KINDS if not wanted or k.value == wanted]
+    out = []
+    for square, b in cr.parts["glory_battles"]:
+        if side not in b.sides:
+            continue
+        ok = tuple(k.value for k in kinds
+                   if spend_problem(k, side, b, turn=campaign.turn, phase=Phase(campaign.phase)) is None)
+        if ok:
+            out.append(GloryBattle(int(b.id), square, tuple(b.name(k) for k in b.nations), ok))
+    return tuple(out)
 
 
 def _engine_unit(row: UnitRow) -> Unit:

@@ -37,7 +37,7 @@ from .bookkeeping import BOT_CHOICES, LANGUAGES
 from .campaigns import check_new_campaign, check_options
 from .errors import ImportRejected
 from .loading import get_campaign, turn_dice
-from .logbook import log_event, roll_log
+from .logbook import log_event, note_reseed, roll_log
 
 FORMAT = "aide-de-camp/campaign"
 MAX_IMPORT_BYTES = 20 * 1024 * 1024
@@ -47,8 +47,10 @@ MAX_DEPTH = 32
 """How deeply the file's JSON may nest (an export nests about 8 deep)."""
 MAX_LOG_TEXT = 4_000
 """A log entry's stored plain text, in characters."""
-CAMPAIGN_FIELDS = ("name", "scenario", "options", "language", "climate", "start_date", "turn", "phase", "status",
-                   "weather", "holdings", "map_width", "map_height", "adjacency", "sight")
+CAMPAIGN_FIELDS = ("name", "scenario", "options", "language", "climate", "theatre", "start_date", "turn", "phase",
+                   "status", "weather", "holdings", "map_width", "map_height", "adjacency", "sight")
+CAMPAIGN_DEFAULTS = {"theatre": "other"}
+"""Fields an export made before they existed does not carry."""
 LOG_FIELDS = ("turn", "phase", "kind", "visibility", "text", "data", "roll_key", "undone", "created_at")
 
 
@@ -238,9 +240,9 @@ async def import_campaign(db: Database, raw: bytes | str | dict[str, Any], *, gu
     camp_fields = _field_types(Campaign)
     checked_campaign = {}
     for k in CAMPAIGN_FIELDS:
-        if k not in camp:
+        if k not in camp and k not in CAMPAIGN_DEFAULTS:
             raise ImportRejected("campaign.{k}: missing", k=k)
-        checked_campaign[k] = _check_value(f"campaign.{k}", camp[k], camp_fields[k])
+        checked_campaign[k] = _check_value(f"campaign.{k}", camp.get(k, CAMPAIGN_DEFAULTS.get(k)), camp_fields[k])
     export_values.check_campaign(checked_campaign, default_rulebook())
     if checked_campaign["language"] not in LANGUAGES:
         raise ImportRejected("campaign.language: one of {languages}", languages=", ".join(LANGUAGES))
@@ -321,6 +323,7 @@ async def import_campaign(db: Database, raw: bytes | str | dict[str, Any], *, gu
         await log_event(s, campaign, Msg("Campaign imported from an export by the GM, at turn {turn}.", turn=turn),
                         kind="gm")
         await turn_dice(s, campaign)  # a fresh secret seed for this turn; its SHA-256 is logged publicly
+        await note_reseed(s, campaign)  # this turn's rolls so far were made with the seed it replaces
         await log_event(s, campaign, Msg.plural(
             redeclare,
             "The dice of turn {turn} are drawn anew from a fresh secret seed: rolls of turn {turn} made before the "

@@ -116,6 +116,7 @@ def unique(where: str, values: Iterable[Any]) -> None:
 def check_campaign(c: Mapping[str, Any], rules: RuleBook) -> None:
     name("campaign.name", c["name"])
     one_of("campaign.climate", c["climate"], (x.value for x in Climate))
+    one_of("campaign.theatre", c["theatre"], THEATRES)
     one_of("campaign.weather", c["weather"], rules.weather.kinds, optional=True)
     in_range("campaign.map_width", c["map_width"], 2, LIMITS.map_side)
     in_range("campaign.map_height", c["map_height"], 2, LIMITS.map_side)
@@ -315,7 +316,8 @@ def check_log(log: list[dict[str, Any]], seeds: list[dict[str, Any]], refs: Refs
                 raise fail(f"{at}.roll_key", Msg("does not name the roll it holds"), e["roll_key"])
             rolls.append({**data, "turn": turn_of_key(e["roll_key"])})
     revealed = {s["turn"]: s for s in seeds}
-    turns = [{"turn": t, "seed_sha256": revealed[t]["sha256"], "seed": revealed[t]["seed_hex"]} if t in revealed
+    turns = [{"turn": t, "seed_sha256": revealed[t]["sha256"], "seed": revealed[t]["seed_hex"],
+              "reseeded_after": revealed[t].get("reseeded_after")} if t in revealed
              else {"turn": t, "seed_sha256": None, "seed": None} for t in range(1, refs.turn + 1)]
     report = verify_log({"format": ROLL_LOG_FORMAT, "version": 1, "rolls": rolls, "turns": turns})
     if not report.ok:

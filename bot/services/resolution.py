@@ -31,12 +31,12 @@ from bot.store.db import Database
 from bot.store.dump import PHASE_STATE, restore_campaign_fields, restore_tables, snapshot_state, table_name
 from bot.store.models import BattleRow, Campaign, Declaration, LogEntry, SideRow, Snapshot, TurnSeed
 
-from . import faults
+from . import faults, sight
 from .actors import Actor, require_gm
 from .cc import return_leaders
 from .errors import AlreadyResolved, NotFound
 from .loading import State, get_campaign, load_state, turn_dice
-from .logbook import log_event, log_roll
+from .logbook import log_event, log_roll, publish_chain_head
 
 SNAPSHOTS_KEPT = 20
 
@@ -50,6 +50,9 @@ class Resolution:
     after: TurnPosition
     version: int
     events: list[str] = field(default_factory=list)
+    """The public lines: what every side may see (:mod:`.sight`)."""
+    private: dict[str, list[str]] = field(default_factory=dict)
+    """Each side's own lines, by side key: what only it (or only some sides) may see."""
     rolls: list[Roll] = field(default_factory=list)
     battles: list[int] = field(default_factory=list)
     turn_ended: bool = False
@@ -162,7 +165,15 @@ async def _public_roll(s: AsyncSession, campaign: Campaign, roll: Roll, out: Res
 async def _say(s: AsyncSession, campaign: Campaign, text: str, out: Resolution, *, visibility: str = "public") -> None:
     if visibility == "public":
         out.events.append(text)
+    elif visibility.startswith("side:"):
+        out.private.setdefault(visibility.removeprefix("side:"), []).append(text)
     await log_event(s, campaign, text, visibility=visibility)
+
+
+async def _tell(s: AsyncSession, campaign: Campaign, told: list[sight.Notice], out: Resolution) -> None:
+    """Say each reader's part of what happened, as fog of war allows (:func:`sight.tell`)."""
+    for notice in told:
+        await _say(s, campaign, notice.text, out, visibility=notice.visibility)
 
 
 async def _weather(s: AsyncSession, campaign: Campaign, rules: RuleBook, out: Resolution) -> None:
@@ -188,16 +199,15 @@ async def _orders(s: AsyncSession, campaign: Campaign, rules: RuleBook, out: Res
     from bot.engine.force_test import apply_force_test
 
     state = await load_state(s, campaign)
-    tests = 0
     for d in await _declarations(s, campaign, Phase.ORDERS, "order"):
         row = state.forces.get(d.force_key)
         if row is None or row.state != "active":
             continue
-        tests += 1
         result = apply_force_test(state.force(row.key), Order(d.payload["order"]), Roll.from_dict(d.payload["roll"]))
         row.order = result.force.order.value
         row.reaction = result.force.reaction.value if result.force.reaction else None
         if result.removed:
+            seen_by = sight.seers(state, row.square, also=[row.side_key])
             row.state = "removed"
             side = state.sides[row.side_key]
             side.must_test = Msg("a Force test ended in disaster (MC-4)")
@@ -206,10 +216,14 @@ async def _orders(s: AsyncSession, campaign: Campaign, rules: RuleBook, out: Res
                     other.wtf_marker = True
                     s.add(other)
             s.add(side)
-            await _say(s, campaign, Msg("{force} ({side}) loses control, routs and is removed from the map (MC-4); {side} must test "
-                                        "its Will to Fight this turn (MC-9).", force=row.name, side=side.name), out)
+            await _tell(s, campaign, sight.tell(
+                state, Msg("{force} ({side}) loses control, routs and is removed from the map (MC-4); {side} must test "
+                           "its Will to Fight this turn (MC-9).", force=row.name, side=side.name), seen_by=seen_by,
+                public=Msg("A Force of {side} loses control, routs and is removed from the map (MC-4); {side} must test "
+                           "its Will to Fight this turn (MC-9).", side=side.name)), out)
         s.add(row)
-    await _say(s, campaign, Msg("Phase 1 resolved: {tests} Force test(s) take effect.", tests=tests), out)
+    # Each side's own tests are its own business: the public line does not count them.
+    await _say(s, campaign, Msg("Phase 1 resolved: the Force tests taken take effect."), out)
 
 
 async def _movement(s: AsyncSession, campaign: Campaign, rules: RuleBook, out: Resolution) -> None:
@@ -261,10 +275,11 @@ async def _movement(s: AsyncSession, campaign: Campaign, rules: RuleBook, out: R
                        visibility=f"side:{active[key].side}")
     for key in outcome.collapsed:
         row = state.forces[key]
+        seen_by = sight.seers(state, row.square, also=[row.side_key])
         row.state = "removed"
         s.add(row)
-        await _say(s, campaign, Msg("{force} was Routed and, contacted by the enemy, collapses: removed without a battle "
-                                    "(MC-2).", force=row.name), out)
+        await _tell(s, campaign, sight.tell(state, Msg("{force} was Routed and, contacted by the enemy, collapses: removed "
+                                                       "without a battle (MC-2).", force=row.name), seen_by=seen_by), out)
     number = (await s.exec(select(BattleRow.number).where(BattleRow.campaign_id == campaign.id)
                            .order_by(BattleRow.number.desc()))).first() or 0  # type: ignore[union-attr]
     for contact in outcome.battles:
@@ -273,11 +288,16 @@ async def _movement(s: AsyncSession, campaign: Campaign, rules: RuleBook, out: R
                         force_keys=list(contact.force_ids), side_keys=list(contact.sides)))
         out.battles.append(number)
         names = ", ".join(state.forces[k].name for k in contact.force_ids)
-        await _say(s, campaign, Msg("Battle {number} at {square}: {names} (MC-6).", number=number, square=contact.square, names=names), out)
+        camps = Msg.join(", ", (state.sides[k].name for k in contact.sides))
+        # A battle's square and camps are public news; its Forces go to those who see it (its camps among them).
+        await _tell(s, campaign, sight.tell(
+            state, Msg("Battle {number} at {square}: {names} (MC-6).", number=number, square=contact.square, names=names),
+            seen_by=sight.seers(state, str(contact.square), also=contact.sides),
+            public=Msg("Battle {number} at {square} between {camps} (MC-6).", number=number, square=contact.square,
+                       camps=camps)), out)
     await s.flush()
     await _update_holdings(s, campaign, out)
-    await _say(s, campaign, Msg("Phase 2 resolved: {moves} move(s); {battles} battle(s).", moves=len(moves),
-                                battles=len(outcome.battles)), out)
+    await _say(s, campaign, Msg("Phase 2 resolved: {battles} battle(s).", battles=len(outcome.battles)), out)
 
 
 async def _battle(s: AsyncSession, campaign: Campaign, rules: RuleBook, out: Resolution) -> None:
@@ -293,8 +313,12 @@ async def _aftermath(s: AsyncSession, campaign: Campaign, rules: RuleBook, out: 
     battles = (await s.exec(select(BattleRow).where(BattleRow.campaign_id == campaign.id,
                                                     BattleRow.turn == campaign.turn, BattleRow.state == "reported"))).all()
     for b in battles:
+        # What the aftermath does to a battle's Forces goes to those who see the battle (its camps among them),
+        # as they stood before it moved them.
+        state = await load_state(s, campaign)
+        seen_by = sight.seers(state, b.square, also=b.side_keys)
         for text in await finish_battle(s, campaign, b, rules):
-            await _say(s, campaign, text, out)
+            await _tell(s, campaign, sight.tell(state, text, seen_by=seen_by), out)
     await _update_holdings(s, campaign, out)
     await _say(s, campaign, "Phase 4 resolved.", out)
 
@@ -404,14 +428,17 @@ async def _reinforcements(s: AsyncSession, campaign: Campaign, rules: RuleBook, 
         await _say(s, campaign, Msg("{force} cannot arrive at {square}: the enemy holds it (RU-10).", force=f.name,
                                     square=f.square), out,
                    visibility=f"side:{f.side_key}")
-    for r in arrivals.arriving:
-        f = state.forces[r.force_id]
+    arrived = [state.forces[r.force_id] for r in arrivals.arriving]
+    for f in arrived:
         f.state = "active"
         s.add(f)
-        await _say(s, campaign, Msg("{force} arrives at {square} ({side}).", force=f.name, square=f.square,
-                                    side=state.sides[f.side_key].name), out)
-    if not arrivals.arriving:
-        await _say(s, campaign, "Phase 7: no reinforcements this turn.", out)
+    for f in arrived:  # told to the sides that see the square now (its own among them), public if all do
+        await _tell(s, campaign, sight.tell(
+            state, Msg("{force} arrives at {square} ({side}).", force=f.name, square=f.square,
+                       side=state.sides[f.side_key].name),
+            seen_by=sight.seers(state, f.square, also=[f.side_key])), out)
+    # Whether anything arrived out of sight is nobody else's business: the public line is always the same.
+    await _say(s, campaign, Msg("Phase 7 resolved."), out)
 
 
 async def _events(s: AsyncSession, campaign: Campaign, rules: RuleBook, out: Resolution) -> None:
@@ -450,6 +477,7 @@ async def _end_turn(s: AsyncSession, campaign: Campaign, out: Resolution) -> Non
                                          "with `python -m bot verify`.", turn=campaign.turn, seed=seed.seed_hex,
                                          sha256=seed.sha256),
                         kind="seed", data={"turn": campaign.turn, "seed": seed.seed_hex, "seed_sha256": seed.sha256})
+        await publish_chain_head(s, campaign, seed)
     out.turn_ended = True
 
 

@@ -121,7 +121,7 @@ async def test_a_reported_battle_rolls_its_aftermath_fate_trophy_and_glory(db) -
     assert riesch.unit.sp == 12 - 3 + riesch.returned_wounded - riesch.deserted
     with pytest.raises(RuleViolation, match="already rolled"):
         await aftermath.roll_aftermath(db, cid, AUSTRIAN, number)
-    with pytest.raises(PermissionDenied, match="not one of your side's Forces"):
+    with pytest.raises(NotFound, match="You have no Force 'mack'"):  # as for a Force that does not exist (fog)
         await aftermath.retreat(db, cid, FRENCH, number, "mack", "F4")
 
     with pytest.raises(RuleViolation, match="fell in melee vs infantry or cavalry"):

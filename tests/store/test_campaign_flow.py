@@ -339,8 +339,11 @@ async def test_gm_corrections_are_logged_publicly_and_refused_to_players(db) -> 
         await gm.edit_force(db, cid, FRENCH, "soult", square="D4")
     done = await gm.edit_force(db, cid, GM, "IV Corps", square="d5", reaction="confused", unit="vandamme", sp=9)
     assert done.changes == ("square C4 -> D5", "reaction none -> confused", "Vandamme's Division 12 -> 9 SP")
+    # IV Corps is out of Austria's sight: France has the correction, Austria only that there was one.
+    french_log = " ".join(line.text for line in await views.read_log(db, cid, FRENCH, limit=500))
     austrian_log = " ".join(line.text for line in await views.read_log(db, cid, AUSTRIAN, limit=500))
-    assert "GM correction to IV Corps: square C4 -> D5" in austrian_log
+    assert "GM correction to IV Corps: square C4 -> D5" in french_log
+    assert "IV Corps" not in austrian_log and "The GM corrected a Force of France" in austrian_log
     with pytest.raises(InvalidInput, match="Nothing to correct"):
         await gm.edit_force(db, cid, GM, "soult")
     with pytest.raises(InvalidInput, match="Unknown reaction 'panicked'"):
