@@ -45,7 +45,7 @@ from .battles import get_battle, require_in_battle
 from .cc import leaders_after_battle
 from .errors import PermissionDenied
 from .loading import State, get_campaign, load_state, turn_dice
-from .logbook import log_event, log_roll
+from .logbook import battle_visibility, log_event, log_roll
 from .orders import require_phase
 from .sight import own_force
 
@@ -250,8 +250,8 @@ async def _roll_side(s: AsyncSession, campaign: Campaign, state: State, row: Bat
             key = roll_key(campaign.turn, Phase.AFTERMATH, f"battle:{row.number}/unit:{unit.id}", "aftermath")
             ua = unit_aftermath(unit, losses, outcome, territory, dice, key, mercenary=mercenary, rules=rules)
             results.append(ua)
-            for r in ua.rolls:
-                await log_roll(s, campaign, r)
+            for r in ua.rolls:  # the battle's own dice: read by its camps (and the GM), not by all
+                await log_roll(s, campaign, r, visibility=battle_visibility(row.number))
             for urow in state.units.get(fid, []):
                 if urow.key == unit.id:
                     urow.sp = ua.unit.sp

@@ -49,7 +49,7 @@ from .actors import Actor, require_player, standing
 from .battles import get_battle
 from .errors import NotFound, PermissionDenied
 from .loading import State, get_campaign, load_state, turn_dice
-from .logbook import log_event, log_roll
+from .logbook import battle_visibility, log_event, log_roll
 from .orders import require_phase
 
 # --- leader fate ----------------------------------------------------------------------------
@@ -114,7 +114,7 @@ async def _apply_fate(s: AsyncSession, campaign: Campaign, state: State, battle:
     key = roll_key(campaign.turn, Phase.AFTERMATH, f"battle:{battle.number}/leader:{leader_row.key}", "fate")
     fate = roll_leader_fate(name, circumstance, dice, key)
     for r in fate.rolls:
-        await log_roll(s, campaign, r)
+        await log_roll(s, campaign, r, visibility=battle_visibility(battle.number))
     leader_row.status = fate.status.value
     s.add(LeaderEvent(campaign_id=campaign.id, leader_key=leader_row.key, turn=campaign.turn, status=fate.status.value,
                       reason=f"fell in battle {battle.number} ({circumstance.label}): {fate.label} (CC-1)"))
@@ -256,7 +256,7 @@ async def _roll_trophy(s: AsyncSession, campaign: Campaign, state: State, battle
     result = roll_trophy(captor, victim, dice,
                          roll_key(campaign.turn, Phase.AFTERMATH, f"battle:{battle.number}/unit:{unit}", f"trophy:{target}"),
                          **flags)
-    await log_roll(s, campaign, result.roll)
+    await log_roll(s, campaign, result.roll, visibility=battle_visibility(battle.number))
     side = state.forces[units[unit][0]].side_key
     text: str = (Msg("{captor} tries for the flag of {victim}: trophy taken!", captor=captor.name, victim=victim.name)
                  if result.taken else
@@ -455,7 +455,7 @@ async def spend_glory(db: Database, campaign_id: int, actor: Actor, kind: str, *
             key = roll_key(campaign.turn, campaign.phase, f"battle:{row.number}/side:{side}", f"stragglers{done}")
             result = spend_stragglers(ledger, points, dice, key, battle=target, **when)
             spent, roll = result.spent, result.roll
-            await log_roll(s, campaign, roll)
+            await log_roll(s, campaign, roll, visibility=battle_visibility(row.number))
             spent = GlorySpent(spent.ledger, spent.entry, Msg.join(" ", [spent.text, *result.lines()]))
         elif what is GloryKind.ANTI_GUERRILLA:
             spent = spend_anti_guerrilla(ledger, theatre=campaign.theatre, battle=target, **when)

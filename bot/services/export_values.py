@@ -38,6 +38,7 @@ AFTERMATH_KEYS = ("sp_before", "commanders", "rolled", "retreats", "fates", "tro
 LOG_KINDS = ("event", "roll", "gm", "undo", "seed")
 COLOUR_RE = re.compile(r"^#[0-9a-fA-F]{6}$")
 HEX64_RE = re.compile(r"^[0-9a-f]{64}$")
+BATTLE_VISIBILITY_RE = re.compile(r"^battle:[1-9]\d{0,5}$")
 RULE_RE = re.compile(r"^(MC|CC|FC|RU|BR)-\d{1,2}(\.\d{1,2})?$")
 MAX_SP = 1_000
 """SP of one unit (a scenario's are far below: a C&C unit has a few blocks, a Force tens of SP)."""
@@ -306,7 +307,8 @@ def check_log(log: list[dict[str, Any]], seeds: list[dict[str, Any]], refs: Refs
     for i, e in enumerate(log):
         at = f"log[{i}]"
         one_of(f"{at}.kind", e.get("kind"), LOG_KINDS)
-        one_of(f"{at}.visibility", e.get("visibility", "public"), sorted(visibilities))
+        if not BATTLE_VISIBILITY_RE.match(str(e.get("visibility", "public"))):  # battle:N, a battle's camps
+            one_of(f"{at}.visibility", e.get("visibility", "public"), sorted(visibilities))
         in_range(f"{at}.turn", e.get("turn"), 1, refs.turn)
         in_range(f"{at}.phase", e.get("phase"), 0, 8)
         if e.get("roll_key"):

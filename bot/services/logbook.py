@@ -68,6 +68,13 @@ def entry_text(entry: LogEntry) -> str:
     return entry.text
 
 
+def battle_visibility(number: int) -> str:
+    """The log visibility of what only a battle's camps (and the GM) read: its aftermath, fate,
+    trophy and Stragglers dice, with unit and leader names (a reader of a side that fought battle N
+    reads ``battle:N``: :func:`bot.services.views.read_log`)."""
+    return f"battle:{number}"
+
+
 async def log_roll(
     session: AsyncSession, campaign: Campaign, record: Roll | BatchRoll, *, visibility: str = "public"
 ) -> LogEntry:

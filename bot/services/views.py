@@ -18,13 +18,13 @@ from bot.engine.seasons import season_of, turn_date
 from bot.engine.tables import RuleBook, default_rulebook
 from bot.engine.text import Msg
 from bot.store.db import Database
-from bot.store.models import Declaration, LogEntry
+from bot.store.models import BattleRow, Declaration, LogEntry
 
 from . import readcache
 from .actors import Actor, Standing, standing
 from .errors import NotFound
 from .loading import State, get_campaign
-from .logbook import entry_text
+from .logbook import battle_visibility, entry_text
 from .readcache import CampaignRead
 from .resolution import phase_facts
 from .sight import facts_for, visible_force_keys
@@ -202,6 +202,14 @@ LOG_CACHED = 300
 LOG_PAGES = 4
 
 
+async def _fought(s: AsyncSession, campaign_id: int, side: str | None) -> frozenset[str]:
+    """The log visibilities of the battles ``side`` fought (their dice are its camps' to read)."""
+    if side is None:
+        return frozenset()
+    rows = (await s.exec(select(BattleRow.number, BattleRow.side_keys).where(BattleRow.campaign_id == campaign_id))).all()
+    return frozenset(battle_visibility(number) for number, sides in rows if side in (sides or ()))
+
+
 async def read_log(db: Database, campaign_id: int, actor: Actor, *, turn: int | None = None,
                    limit: int = 50, before_id: int | None = None) -> tuple[LogLine, ...]:
     """The log as the reader may see it: public entries, their side's private ones, everything for the GM."""
@@ -212,7 +220,7 @@ async def read_log(db: Database, campaign_id: int, actor: Actor, *, turn: int | 
     async def page(s: AsyncSession, _state: State) -> tuple[LogLine, ...]:
         stmt = select(LogEntry).where(LogEntry.campaign_id == campaign_id)
         if visibility is not None:
-            stmt = stmt.where(col(LogEntry.visibility).in_(visibility))
+            stmt = stmt.where(col(LogEntry.visibility).in_(visibility | await _fought(s, campaign_id, st.side)))
         if turn is not None:
             stmt = stmt.where(LogEntry.turn == turn)
         if before_id is not None:

@@ -149,6 +149,8 @@ async def test_a_battle_is_news_to_every_side_and_its_details_only_to_those_who_
         assert "Battle 1 at E4" in seen and [s for s in BATTLE_DETAILS if s in seen] == [], reader
         said = await log_of(table, reader)
         assert "Army of Mack" not in said and "retreats" not in said and "rolled" not in said, reader
+        # the battle's own dice (wounded, deserters, leader fate) go to its camps, not to the log of all
+        assert [d for d in BATTLE_DETAILS if d in said] == [] and "MC-7.1" not in said, reader
     french = await log_of(table, table.fr)
     assert "Army of Mack retreats from E4 to F4" in french and "Austria rolled the aftermath of battle 1" in french
     domain_errors_only(table.env)
