@@ -202,10 +202,11 @@ async def leaders_after_battle(s: AsyncSession, campaign: Campaign, state: State
     return lines
 
 
-async def return_leaders(s: AsyncSession, campaign: Campaign, state: State, *, turn: int) -> list[Msg]:
+async def return_leaders(s: AsyncSession, campaign: Campaign, state: State, *,
+                         turn: int) -> list[tuple[str, Msg]]:
     """RU-18, when ``turn`` begins (the Time phase, MC-10): a wounded leader whose Force fought no battle
     since his wound is back once 3 turns have passed (:func:`status_after_turns`). Returns one line per
-    leader back, for the caller to log and show."""
+    leader back, with the Force's key, for the caller to tell as fog of war allows."""
     wounded: dict[str, int] = {}
     for ev in (await s.exec(select(LeaderEvent).where(LeaderEvent.campaign_id == campaign.id)
                             .order_by(LeaderEvent.id))).all():  # type: ignore[arg-type]
@@ -220,8 +221,9 @@ async def return_leaders(s: AsyncSession, campaign: Campaign, state: State, *, t
             continue
         wound = leader_command(ld).label
         await _set_leader_status(s, campaign, ld, after, f"back after {turn - wounded[ld.key]} turns (RU-18)")
-        lines.append(Msg("{leader} is back after {turns} turns, his {wound} healed, and commands {force} again (RU-18).",
-                         leader=ld.name, turns=turn - wounded[ld.key], wound=wound, force=state.forces[fkey].name))
+        lines.append((fkey, Msg("{leader} is back after {turns} turns, his {wound} healed, and commands {force} again "
+                                "(RU-18).", leader=ld.name, turns=turn - wounded[ld.key], wound=wound,
+                                force=state.forces[fkey].name)))
     return lines
 
 

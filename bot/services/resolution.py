@@ -410,8 +410,12 @@ async def _time(s: AsyncSession, campaign: Campaign, rules: RuleBook, out: Resol
     date = turn_date(campaign.start_date, campaign.turn + 1, rules=rules)
     await _say(s, campaign, Msg("Time (house rule RU-10): the calendar advances to {date} ({season}).", date=date.isoformat(),
                                 season=season_of(date, rules=rules).value), out)
-    for line in await return_leaders(s, campaign, await load_state(s, campaign), turn=campaign.turn + 1):
-        await _say(s, campaign, line, out)  # RU-18: a wounded leader whose Force fought no battle is back
+    state = await load_state(s, campaign)
+    for force, line in await return_leaders(s, campaign, state, turn=campaign.turn + 1):
+        # RU-18: a wounded leader whose Force fought no battle is back; told to whoever sees the Force
+        row = state.forces[force]
+        seen_by = sight.seers(state, row.square or "", also=[row.side_key])
+        await _tell(s, campaign, sight.tell(state, line, seen_by=seen_by), out)
 
 
 async def _reinforcements(s: AsyncSession, campaign: Campaign, rules: RuleBook, out: Resolution) -> None:
