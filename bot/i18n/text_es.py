@@ -201,10 +201,8 @@ TEXT: dict[str, str] = {
     'Unknown unit {unit!r} or {target!r}.': 'Unidad {unit!r} o {target!r} desconocida.',
     'Unknown Glory spend {kind!r}: choose {spends}.': 'Gasto de Gloria {kind!r} desconocido: elige {spends}.',
     'The report says {name} fell in {label}: the fate uses that table (CC-1).': 'El parte dice que {name} cayó en {label}: el destino usa esa tabla (CC-1).',
-    "{name} is not one of your side's leaders.": '{name} no es uno de los líderes de tu bando.',
     "{unit} cannot take a trophy from {target}: see the battle report's summary (CC-3).": '{unit} no puede tomar un trofeo de {target}: mira el resumen del parte de la batalla (CC-3).',
     "{unit} has already tried for {target}'s flag.": '{unit} ya ha intentado tomar la bandera de {target}.',
-    "{unit} is not one of your side's units.": '{unit} no es una de las unidades de tu bando.',
     'Say which unit the {kind} spend is for.': 'Indica para qué unidad es el gasto de Gloria ({kind}).',
     "{unit!r} is not one of your side's units.": '{unit!r} no es una de las unidades de tu bando.',
     'Say how many Glory points to spend on Stragglers (at most half your Glory).': 'Indica cuántos puntos de Gloria gastar en Rezagados (como máximo la mitad de tu Gloria).',
@@ -809,4 +807,5 @@ TEXT: dict[str, str] = {
     '{side} has {balance} Glory (CC-4)': '{side} tiene {balance} de Gloria (CC-4)',
     'Say whether {unit} is ordered: Leadership helps only an ordered unit (CC-4).': 'Indica si {unit} tiene orden: Mando solo ayuda a una unidad con orden (CC-4).',
     '{side} spends Glory in battle {number}: {text}': '{side} gasta Gloria en la batalla {number}: {text}',
+    'You have no unit {unit!r}.': 'No tienes ninguna unidad {unit!r}.',
 }

@@ -194,10 +194,8 @@ TEXT: dict[str, str] = {
     'Unknown unit {unit!r} or {target!r}.': 'Unità {unit!r} o {target!r} sconosciuta.',
     'Unknown Glory spend {kind!r}: choose {spends}.': 'Spesa di Gloria {kind!r} sconosciuta: scegli {spends}.',
     'The report says {name} fell in {label}: the fate uses that table (CC-1).': 'Secondo il rapporto {name} è caduto così: {label}; il destino usa quella tabella (CC-1).',
-    "{name} is not one of your side's leaders.": '{name} non è un comandante del tuo schieramento.',
     "{unit} cannot take a trophy from {target}: see the battle report's summary (CC-3).": '{unit} non può prendere un trofeo a {target}: vedi il riepilogo del rapporto di battaglia (CC-3).',
     "{unit} has already tried for {target}'s flag.": '{unit} ha già tentato di prendere la bandiera di {target}.',
-    "{unit} is not one of your side's units.": "{unit} non è un'unità del tuo schieramento.",
     'Say which unit the {kind} spend is for.': 'Indica per quale unità è la spesa {kind}.',
     "{unit!r} is not one of your side's units.": "{unit!r} non è un'unità del tuo schieramento.",
     'Say how many Glory points to spend on Stragglers (at most half your Glory).': 'Indica quanti punti Gloria spendere per gli Sbandati (al massimo metà della tua Gloria).',
@@ -798,4 +796,5 @@ TEXT: dict[str, str] = {
     '{side} has {balance} Glory (CC-4)': '{side} ha {balance} Gloria (CC-4)',
     'Say whether {unit} is ordered: Leadership helps only an ordered unit (CC-4).': "Indica se {unit} è attivata: il Comando aiuta solo un'unità attivata (CC-4).",
     '{side} spends Glory in battle {number}: {text}': '{side} spende Gloria nella battaglia {number}: {text}',
+    'You have no unit {unit!r}.': 'Non hai nessuna unità {unit!r}.',
 }

@@ -47,7 +47,7 @@ from bot.store.models import BattleRow, Campaign, GloryEntry, LeaderEvent, Leade
 
 from .actors import Actor, require_player, standing
 from .battles import get_battle
-from .errors import NotFound, PermissionDenied
+from .errors import NotFound
 from .loading import State, get_campaign, load_state, turn_dice
 from .logbook import battle_visibility, log_event, log_roll
 from .orders import require_phase
@@ -66,6 +66,12 @@ class FateOutcome:
     lines: tuple[str, ...]
 
 
+def _no_fate_due(leader: str) -> NotFound:
+    """The one refusal for a leader with no fate due, of another side, or of no side at all (fog of war)."""
+    return NotFound("{leader!r} has no fate roll due: only leaders reported fallen in a battle of this turn roll (CC-1).",
+                    leader=leader.strip()[:40])
+
+
 def _fate_due(state: State, battles: list[BattleRow], leader: str) -> tuple[BattleRow, str, Circumstance]:
     """The reported battle where ``leader`` fell and is still awaiting his fate roll."""
     for b in battles:
@@ -76,7 +82,7 @@ def _fate_due(state: State, battles: list[BattleRow], leader: str) -> tuple[Batt
                     for c in side.get("leader_casualties", []) or []:
                         if str(c.get("leader", "")).lower() == name.lower():
                             return b, name, parse_enum(Circumstance, c.get("fell", "other"), "circumstance")
-    raise NotFound("{leader!r} has no fate roll due: only leaders reported fallen in a battle of this turn roll (CC-1).", leader=leader)
+    raise _no_fate_due(leader)
 
 
 async def _reported_battles(s: AsyncSession, campaign: Campaign) -> list[BattleRow]:
@@ -161,11 +167,11 @@ async def leader_fate(db: Database, campaign_id: int, actor: Actor, leader: str,
         st = await standing(s, campaign, actor)
         state = await load_state(s, campaign)
         battle, name, reported = _fate_due(state, await _reported_battles(s, campaign), leader)
+        force_key, _ = await _fallen(s, campaign, state, battle, name)
+        if not st.gm and st.side != state.forces[force_key].side_key:  # fog of war: as if he had not fallen
+            raise _no_fate_due(leader)
         if circumstance is not None and parse_enum(Circumstance, circumstance, "circumstance") is not reported:
             raise RuleViolation("The report says {name} fell in {label}: the fate uses that table (CC-1).", name=name, label=reported.label)
-        force_key, _ = await _fallen(s, campaign, state, battle, name)
-        if not st.gm and st.side != state.forces[force_key].side_key:
-            raise PermissionDenied("{name} is not one of your side's leaders.", name=name)
         out = await _apply_fate(s, campaign, state, battle, name, reported,
                                 None if designation is None else parse_enum(UnitType, designation, "designation"))
         await log_event(s, campaign, Msg.join(" ", out.lines))
@@ -281,15 +287,15 @@ async def trophy_roll(db: Database, campaign_id: int, actor: Actor, battle: int 
         side = await require_player(s, campaign, actor)
         row = await get_battle(s, campaign, battle)
         state = await load_state(s, campaign)
+        owner = next((fk for fk, rows in state.units.items() for u in rows if u.key == unit), None)
+        if owner is None or state.forces[owner].side_key != side:  # fog of war: one answer for any other unit
+            raise NotFound("You have no unit {unit!r}.", unit=unit.strip()[:40])
         key, _ = _attempt(row, unit, target)
         pending = row.aftermath.get("trophies", {})
         if key not in pending:
             raise RuleViolation("{unit} cannot take a trophy from {target}: see the battle report's summary (CC-3).", unit=unit, target=target)
         if pending[key] is not None:
             raise RuleViolation("{unit} has already tried for {target}'s flag.", unit=unit, target=target)
-        owner = next((fk for fk, rows in state.units.items() for u in rows if u.key == unit), None)
-        if owner is None or state.forces[owner].side_key != side:
-            raise PermissionDenied("{unit} is not one of your side's units.", unit=unit)
         out = await _roll_trophy(s, campaign, state, row, unit, target)
         await log_event(s, campaign, out.text)
         return out

@@ -126,8 +126,8 @@ async def test_a_reported_battle_rolls_its_aftermath_fate_trophy_and_glory(db) -
 
     with pytest.raises(RuleViolation, match="fell in melee vs infantry or cavalry"):
         await cc.leader_fate(db, cid, AUSTRIAN, "Mack", "other")
-    with pytest.raises(PermissionDenied, match="not one of your side's leaders"):
-        await cc.leader_fate(db, cid, FRENCH, "Mack", "melee")
+    with pytest.raises(NotFound, match="'Mack' has no fate roll due"):  # as for a leader who did not fall (fog)
+        await cc.leader_fate(db, cid, FRENCH, "Mack", "other")
     fate = await cc.leader_fate(db, cid, AUSTRIAN, "Mack", "melee")
     with pytest.raises(NotFound, match="no fate roll due"):
         await cc.leader_fate(db, cid, AUSTRIAN, "Mack", "melee")

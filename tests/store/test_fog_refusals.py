@@ -34,3 +34,18 @@ async def test_a_hidden_enemy_force_is_refused_as_one_that_does_not_exist(db, ac
     assert hidden.replace("mack", "?") == made_up.replace("zzkq", "?")
     assert "Army of Mack" not in hidden
     assert await refusal(ask("Army of Mack")) == made_up.replace("zzkq", "Army of Mack")
+
+
+async def test_a_leader_or_unit_of_another_side_is_refused_as_one_that_does_not_exist(db) -> None:
+    from bot.services import cc
+
+    from .conftest import AUSTRIAN
+    from .test_leader_fate import to_aftermath
+
+    cid = await to_aftermath(db, "victor")  # Soult (France) fell in battle 1: his fate is France's to roll
+    other, made_up = await refusal(cc.leader_fate(db, cid, AUSTRIAN, "Soult")), \
+        await refusal(cc.leader_fate(db, cid, AUSTRIAN, "Ghost"))
+    assert other.replace("Soult", "?") == made_up.replace("Ghost", "?")
+    other, made_up = await refusal(cc.trophy_roll(db, cid, AUSTRIAN, 1, "st-hilaire", "riesch")), \
+        await refusal(cc.trophy_roll(db, cid, AUSTRIAN, 1, "ghost", "riesch"))
+    assert other.replace("st-hilaire", "?") == made_up.replace("ghost", "?")
