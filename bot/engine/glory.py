@@ -13,7 +13,7 @@ report); Heroic only by the winner, with Glory gained in that battle, from its r
 ends. The spends happen at the table: the campaign records the Glory debited and (Stragglers) rolls
 the dice; what they do to blocks reaches the campaign only through the battle report.
 
-Rulings:
+Rulings (RU-15 for the first two):
 - A **draw** makes neither side the winner: each side is scored as a loser (1 Glory if it won at
   least half the banners required), plus its captures.
 - A winner with **fewer banners** than the loser (a scenario's sudden-death objective) gets the

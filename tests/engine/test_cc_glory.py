@@ -101,11 +101,11 @@ def test_cc4_award_entries_say_why():
     ]
 
 
-def test_cc4_ruling_winner_behind_on_banners_gets_the_base_1():
+def test_ru_15_a_winner_behind_on_banners_gets_the_base_1():
     assert award("won", 3, 5) == 1
 
 
-def test_cc4_ruling_a_draw_scores_each_side_as_a_loser():
+def test_ru_15_a_draw_scores_each_side_as_a_loser():
     assert award("draw", 4, 4) == 1
     assert award("draw", 3, 3) == 0
 
