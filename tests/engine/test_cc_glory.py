@@ -102,10 +102,12 @@ def test_cc4_award_entries_say_why():
 
 
 def test_ru_15_a_winner_behind_on_banners_gets_the_base_1():
+    """RU-15: the half-difference is never negative."""
     assert award("won", 3, 5) == 1
 
 
 def test_ru_15_a_draw_scores_each_side_as_a_loser():
+    """RU-15: a draw gives each side 1 Glory if it won at least half the banners required."""
     assert award("draw", 4, 4) == 1
     assert award("draw", 3, 3) == 0
 
