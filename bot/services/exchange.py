@@ -23,7 +23,7 @@ from sqlmodel import SQLModel, select
 from bot.engine.errors import InvalidInput
 from bot.engine.tables import default_rulebook
 from bot.engine.text import Msg, UnknownMessage
-from bot.engine.uploads import UploadProblem, load_json
+from bot.engine.uploads import UploadProblem, check_plain, load_json
 from bot.i18n.text import known_templates
 from bot.limits import Limits
 from bot.scenario import START_DATE_RANGE
@@ -100,6 +100,21 @@ def parse_export(raw: bytes | str) -> dict[str, Any]:
         if isinstance(exc, UploadProblem):
             raise ImportRejected("{field}: {what}", field=exc.field or "(top)", what=exc.what) from None
         raise ImportRejected("The file is not a campaign export (not JSON: {exc}).", exc=str(exc)[:200]) from None
+    return _check_export(data)
+
+
+def _checked_plain(data: Any) -> Any:
+    """Data an export was read into by the caller: at most :data:`MAX_DEPTH` deep, clean characters
+    (what :func:`parse_export` checks while it reads)."""
+    try:
+        check_plain(data, max_depth=MAX_DEPTH)
+    except UploadProblem as exc:
+        raise ImportRejected("{field}: {what}", field=exc.field or "(top)", what=exc.what) from None
+    return data
+
+
+def _check_export(data: Any) -> dict[str, Any]:
+    """The export's format and version."""
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise ImportRejected("The file is not a campaign export: \"format\" must be \"{format}\".", format=FORMAT)
     if data.get("version") != 1:
@@ -233,7 +248,7 @@ async def import_campaign(db: Database, raw: bytes | str | dict[str, Any], *, gu
     ``members``: the file's players who are members of the importing server (see :func:`player_ids`);
     the others are dropped and named in the result. ``None`` keeps every player (tests, the demo).
     ``limits``: the bot's limits on new campaigns (:mod:`bot.limits`), checked in the same transaction."""
-    data = parse_export(raw) if isinstance(raw, bytes | str) else raw
+    data = parse_export(raw) if isinstance(raw, bytes | str) else _check_export(_checked_plain(raw))
     camp = data.get("campaign")
     if not isinstance(camp, dict):
         raise ImportRejected("campaign: expected an object")
