@@ -14,11 +14,13 @@ import re
 import unicodedata
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
 from typing import Any
 
 import yaml
 
+from bot.engine.camps import Camps
 from bot.engine.cc_model import Theatre
 from bot.engine.errors import InvalidInput
 from bot.engine.grid import COMPASS, CampaignMap
@@ -131,12 +133,25 @@ class Scenario:
     options: Mapping[str, Any] = field(default_factory=dict)
     theatre: Theatre = Theatre.OTHER
     """Where the campaign is fought, for the Glory spends of one country (CC-4, RU-17): spain, portugal, other."""
+    alliances: tuple[tuple[str, ...], ...] = ()
+    """The scenario's alliances (RU-19), each as its side keys in the order the file gives them."""
 
     def side(self, key: str) -> SideSpec:
         for s in self.sides:
             if s.key == key:
                 return s
         raise KeyError(key)
+
+    @cached_property
+    def camps(self) -> Camps:
+        """Side key -> camp key for every side (RU-19, RU-20): an allied side's camp is its alliance's
+        side keys, sorted, joined by ``+`` (``au+pi``); a side in no alliance is its own camp, keyed by
+        its own key. What the engine's procedures take as ``camps=``."""
+        return Camps.from_alliances(self.alliances, [s.key for s in self.sides])
+
+    def camp_of(self, side: str) -> str:
+        """The camp key of ``side`` (:attr:`camps`); ``KeyError`` for a key that is not a side."""
+        return self.camps[side]
 
 
 def _text(what: str, params: Mapping[str, object]) -> str:
@@ -299,8 +314,8 @@ def parse_scenario_text(text: str | bytes, *, key: str = "uploaded") -> Scenario
 def parse_scenario(data: Any, *, key: str = "uploaded") -> Scenario:
     top = _At()
     d = _map(data, top)
-    allowed = {"name", "description", "climate", "theatre", "start_date", "map", "sides", "forces", "reinforcements",
-               "supply", "options"}
+    allowed = {"name", "description", "climate", "theatre", "start_date", "map", "sides", "alliances", "forces",
+               "reinforcements", "supply", "options"}
     if extra := sorted(set(map(str, d)) - allowed):
         raise top.fail("unknown field(s) {extra}; allowed: {allowed}", extra=', '.join(extra), allowed=', '.join(sorted(allowed)))
     name = _str(d.get("name"), top / "name")
@@ -343,6 +358,7 @@ def parse_scenario(data: Any, *, key: str = "uploaded") -> Scenario:
     if len(set(side_keys)) != len(side_keys):
         raise (top / "sides").fail("side keys must differ: {side_keys}", side_keys=side_keys)
     _check_names([(top / "sides" / i / "name", s.key, s.name) for i, s in enumerate(sides)], "side")
+    alliances = _parse_alliances(d.get("alliances", []), top / "alliances", side_keys)
 
     _check_side_refs(cmap, side_keys, top / "map")
 
@@ -384,7 +400,39 @@ def parse_scenario(data: Any, *, key: str = "uploaded") -> Scenario:
     if (char := bad_character(description)) is not None:
         raise (top / "description").fail(bad_character_msg(char))  # i18n: passes a template on
     return Scenario(key, name, description.strip(), climate, start, cmap, sight,
-                    tuple(sides), tuple(forces), supply, dict(options), theatre)
+                    tuple(sides), tuple(forces), supply, dict(options), theatre, alliances)
+
+
+def _parse_alliances(v: Any, at: _At, side_keys: list[str]) -> tuple[tuple[str, ...], ...]:
+    """RU-19: ``alliances``, a list of alliances, each a list of two or more side keys; a side is in at
+    most one, and at least two camps remain (a side in no alliance is a camp of its own)."""
+    given = _list(v, at)
+    if len(given) > LIMITS.sides:
+        raise at.fail("at most {limit} alliances", limit=LIMITS.sides)
+    out: list[tuple[str, ...]] = []
+    where: dict[str, _At] = {}
+    for i, alliance in enumerate(given):
+        members = _list(alliance, at / i)
+        if len(members) > len(side_keys):
+            raise (at / i).fail("{n} sides named, but the scenario has {n_sides}", n=len(members), n_sides=len(side_keys))
+        keys: list[str] = []
+        for j, m in enumerate(members):
+            side = _str(m, at / i / j, max_len=LIMITS.key)
+            if side not in side_keys:
+                raise (at / i / j).fail("unknown side {side!r}; sides: {sides}", side=side, sides=", ".join(side_keys))
+            if side in keys:
+                raise (at / i / j).fail("side {side!r} is listed twice in this alliance", side=side)
+            if side in where:
+                raise (at / i / j).fail("side {side!r} is already in {other}: a side belongs to at most one alliance",
+                                        side=side, other=where[side].path)
+            keys.append(side)
+        if len(keys) < 2:
+            raise (at / i).fail("an alliance groups at least two sides, got {n}", n=len(keys))
+        where.update({k: at / i for k in keys})
+        out.append(tuple(keys))
+    if len(side_keys) - len(where) + len(out) < 2:
+        raise at.fail("every side would be of one camp: a campaign needs at least two camps (RU-19)")
+    return tuple(out)
 
 
 def _parse_map(v: Any, at: _At, budget: _Budget) -> tuple[CampaignMap, int]:

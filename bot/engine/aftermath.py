@@ -7,6 +7,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
+from .camps import NO_CAMPS, Camps
 from .dice import DiceSource
 from .errors import InvalidInput, RuleViolation
 from .grid import CampaignMap
@@ -192,11 +193,13 @@ def unit_aftermath(
 
 
 def retreat_squares(
-    cmap: CampaignMap, battle_square: Square, side: str, positions: Iterable[tuple[str, Square]]
+    cmap: CampaignMap, battle_square: Square, side: str, positions: Iterable[tuple[str, Square]],
+    *, camps: Camps = NO_CAMPS,
 ) -> tuple[Square, ...]:
     """Squares a Force of ``side`` may leave the battle square for: adjacent (RU-11), on land,
-    and free of enemy Forces (RU-8). ``positions`` pairs each other Force's side with its square."""
-    enemy = {sq for s, sq in positions if s != side}
+    and free of enemy Forces (RU-8). ``positions`` pairs each other Force's side with its square;
+    an enemy is a Force of another of ``camps`` (RU-19): a square an ally holds is free."""
+    enemy = {sq for s, sq in positions if camps.hostile(s, side)}
     return tuple(
         sq for sq in cmap.neighbours(battle_square) if not cmap.cell(sq).terrain.is_water and sq not in enemy
     )
@@ -215,10 +218,12 @@ def post_battle_duty(
     holds_stronghold: bool = False,
     both_defending: bool = False,
 ) -> RetreatDuty:
-    """Whether a side's Force must leave the battle square (MC-7.3).
+    """Whether a side's Force must leave the battle square (MC-7.3; RU-20: every beaten camp
+    retreats, and on a draw every camp leaves).
 
-    ``holds_stronghold``: the square holds this side's own or a friendly stronghold;
-    ``both_defending``: both Forces held the Defend order before the battle.
+    ``holds_stronghold``: the square holds this side's own or a friendly stronghold (an ally's
+    stronghold is friendly, RU-19);
+    ``both_defending``: every Force in the battle held the Defend order before it.
     """
     if outcome is Outcome.WON:
         return RetreatDuty(False, "the winner holds the field", "MC-7.3")
@@ -244,16 +249,18 @@ def retreat_options(
     positions: Iterable[tuple[str, Square]],
     *,
     apart_from: Iterable[Square] = (),
+    camps: Camps = NO_CAMPS,
 ) -> tuple[Square, ...]:
     """Squares a Force may end its retreat in (MC-7.3, RU-8, RU-11).
 
     ``apart_from``: after a draw, the squares where Forces of an **opposing** camp ended their own
     retreat from this battle; the Force must end separated from them by one square (MC-7.3).
-    Friendly Forces are never in it: they may stay in contact. When no free square is that far
-    (a corner, water, the enemy all around), the Force still leaves by any free square: RU-8 takes a
-    Force only when no adjacent land square is free of the enemy. Empty: the Force surrenders (RU-8).
+    Friendly Forces (its own side's and its allies', RU-19) are never in it: they may stay in
+    contact. When no free square is that far (a corner, water, the enemy all around), the Force
+    still leaves by any free square: RU-8 takes a Force only when no adjacent land square is free of
+    the enemy. Empty: the Force surrenders (RU-8). ``camps`` as in :func:`retreat_squares`.
     """
-    legal = retreat_squares(cmap, battle_square, side, positions)
+    legal = retreat_squares(cmap, battle_square, side, positions, camps=camps)
     return _apart(cmap, legal, apart_from) or legal
 
 
@@ -265,11 +272,12 @@ def check_retreat(
     positions: Iterable[tuple[str, Square]],
     *,
     apart_from: Iterable[Square] = (),
+    camps: Camps = NO_CAMPS,
 ) -> Square:
     """Validate a chosen retreat square, naming the legal ones when it is not (MC-7.3, RU-8);
-    ``apart_from`` as in :func:`retreat_options`."""
+    ``apart_from`` and ``camps`` as in :func:`retreat_options`."""
     positions, apart_from = list(positions), list(apart_from)
-    legal = retreat_squares(cmap, battle_square, side, positions)
+    legal = retreat_squares(cmap, battle_square, side, positions, camps=camps)
     if not legal:
         raise RuleViolation(
             "No square around {battle_square} is free of the enemy and on land: the Force surrenders (RU-8).", battle_square=battle_square
@@ -278,7 +286,7 @@ def check_retreat(
         raise RuleViolation(
             "{destination} is not a legal retreat from {battle_square} (MC-7.3, RU-8): choose one of {map}.", destination=destination, battle_square=battle_square, map=', '.join(map(str, legal))
         )
-    if destination not in retreat_options(cmap, battle_square, side, positions, apart_from=apart_from):
+    if destination not in retreat_options(cmap, battle_square, side, positions, apart_from=apart_from, camps=camps):
         for other in apart_from:
             check_draw_separation(cmap, destination, other)
     return destination
@@ -298,7 +306,7 @@ class Retreating:
 
     force_id: str
     side: str
-    """Its camp: Forces of another camp are the enemy (RU-19)."""
+    """Its side (or its camp's key): Forces of another camp are the enemy (RU-19)."""
     draw: bool
     """It leaves after a draw, so it must end apart from the opposing camps' retreats."""
 
@@ -310,6 +318,7 @@ def choose_retreats(
     positions: Iterable[tuple[str, Square]],
     *,
     chosen: Iterable[tuple[str, Square, bool]] = (),
+    camps: Camps = NO_CAMPS,
 ) -> dict[str, Square | None]:
     """The squares the bot picks for Forces nobody moved (MC-7.3), in order; ``None`` when a Force
     has no free land square around it and surrenders (RU-8).
@@ -318,27 +327,31 @@ def choose_retreats(
     already made from this battle, as (side, square, after a draw). A Force retreating after a draw
     takes, among its :func:`retreat_options`, the square that leaves the most room apart for the
     opposing Forces still to move (then the first in map order); a beaten Force takes the first.
-    Forces that moved count where they ended: no one retreats into an enemy's square.
+    Forces that moved count where they ended: no one retreats into an enemy's square. ``camps``
+    (RU-19, RU-20): Forces of one camp are friends (they may share squares and stay in contact); the
+    spacing after a draw is kept only between hostile camps.
     """
     placed = [(side, sq, draw) for side, sq, draw in chosen]
     staying = list(positions)
     out: dict[str, Square | None] = {}
     for i, force in enumerate(retreating):
         here = staying + [(side, sq) for side, sq, _ in placed]
-        apart = [sq for side, sq, draw in placed if draw and force.draw and side != force.side]
-        options = retreat_options(cmap, battle_square, force.side, here, apart_from=apart)
+        apart = [sq for side, sq, draw in placed if draw and force.draw and camps.hostile(side, force.side)]
+        options = retreat_options(cmap, battle_square, force.side, here, apart_from=apart, camps=camps)
         if not options:
             out[force.force_id] = None
             continue
-        later = [f for f in retreating[i + 1:] if f.draw and force.draw and f.side != force.side]
+        later = [f for f in retreating[i + 1:] if f.draw and force.draw and camps.hostile(f.side, force.side)]
 
         def room(sq: Square, later: list[Retreating] = later, apart: list[Square] = apart,
                  here: list[tuple[str, Square]] = here, side: str = force.side) -> tuple[int, int]:
             """(opposing Forces still able to end apart, squares apart left to them) if it goes to sq."""
             able = left = 0
             for f in later:
-                theirs = [o for s, o, d in placed if d and s != f.side] + ([sq] if side != f.side else [])
-                free = _apart(cmap, retreat_squares(cmap, battle_square, f.side, [*here, (side, sq)]), theirs)
+                theirs = [o for s, o, d in placed if d and camps.hostile(s, f.side)] + (
+                    [sq] if camps.hostile(side, f.side) else [])
+                free = _apart(cmap, retreat_squares(cmap, battle_square, f.side, [*here, (side, sq)], camps=camps),
+                              theirs)
                 able += bool(free)
                 left += len(free)
             return able, left

@@ -1,7 +1,8 @@
 """FC: the optional Field Commander Napoleon modules.
 
 - FC-1 Overwhelm check before a battle: if the stronger side's total SP is at least 3x the
-  weaker side's, the weaker side's Forces are destroyed without a battle.
+  weaker side's, the weaker side's Forces are destroyed without a battle. Sides are compared as
+  camps (RU-19); with three or more camps each weaker camp is checked against the strongest (RU-20).
 - FC-2 Supply points, spent in a supply phase: refit a reduced unit to full (2), buy a scout (2),
   buy a new or destroyed unit at its combat value (a unit bought reduced cannot be refitted in the
   same supply phase), forced march (1 per unit). Never more than the points held.
@@ -22,6 +23,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
 
+from .camps import NO_CAMPS, Camps
 from .cc_tables import FcTables, default_fc_tables
 from .dice import DiceSource
 from .errors import InvalidInput, RuleViolation
@@ -34,47 +36,65 @@ from .text import Msg
 
 @dataclass(frozen=True)
 class OverwhelmResult:
-    """FC-1: each side's total SP and whether the weaker is destroyed without a battle."""
+    """FC-1: each camp's total SP and which camps are destroyed without a battle. Without alliances
+    a camp is a side, and the names below say "side" for it."""
 
     totals: tuple[tuple[str, int], ...]
-    """(side, total SP), stronger first."""
+    """(camp, total SP), stronger first (ties by key)."""
     ratio: int
     overwhelmed: bool
+    """Some camp is destroyed without a battle."""
     stronger: str | None
-    """``None`` when both sides are equal."""
+    """The strongest camp; ``None`` when every camp has the same SP."""
     weaker: str | None
+    """The weakest camp (of two, the other one); ``None`` when every camp has the same SP."""
     destroyed: tuple[str, ...]
     """Force ids destroyed without a battle."""
     text: str
     rule: str = "FC-1"
+    overwhelmed_camps: tuple[str, ...] = ()
+    """The camps destroyed without a battle, stronger first (RU-20: each weaker camp is checked
+    against the strongest; the battle is then fought by the camps left, when two or more are)."""
 
 
-def overwhelm_check(forces: Iterable[Force], *, tables: FcTables | None = None) -> OverwhelmResult:
-    """FC-1: compare the two sides' total SP; at ``ratio`` (3) times or more, the weaker side's
-    Forces are destroyed without a battle."""
+def overwhelm_check(forces: Iterable[Force], *, camps: Camps = NO_CAMPS, tables: FcTables | None = None) -> OverwhelmResult:
+    """FC-1: compare the camps' total SP (RU-19: allied sides add up; default every side its own
+    camp); a camp the strongest has ``ratio`` (3) times or more is destroyed without a battle. With
+    three or more camps each weaker camp is checked against the strongest (RU-20)."""
     fc = tables or default_fc_tables()
     forces = list(forces)
     totals: dict[str, int] = {}
     for f in forces:
-        totals[f.side] = totals.get(f.side, 0) + f.sp
-    if len(totals) != 2:
-        found = ", ".join(sorted(totals)) or "none"
-        raise InvalidInput("The overwhelm check (FC-1) compares two sides; the Forces given belong to: {found}.", found=found)
-    (strong, s_sp), (weak, w_sp) = sorted(totals.items(), key=lambda kv: (-kv[1], kv[0]))
+        camp = camps.camp_of(f.side)
+        totals[camp] = totals.get(camp, 0) + f.sp
+    if len(totals) < 2:
+        found = ", ".join(sorted({f.side for f in forces})) or "none"
+        raise InvalidInput("The overwhelm check (FC-1) compares at least two camps (RU-20); the Forces given belong to: "
+                           "{found}.", found=found)
+    ordered = tuple(sorted(totals.items(), key=lambda kv: (-kv[1], kv[0])))
+    (strong, s_sp), (weakest, w_least) = ordered[0], ordered[-1]
     if s_sp == 0:
         raise InvalidInput("Neither side has any SP left: there is nothing to compare (FC-1).")
     ratio = fc.overwhelm_ratio
-    ordered = ((strong, s_sp), (weak, w_sp))
-    if s_sp == w_sp:
-        return OverwhelmResult(ordered, ratio, False, None, None, (), Msg("Both sides have {s_sp} SP: no overwhelm.", s_sp=s_sp), fc.overwhelm_rule)
-    if s_sp >= ratio * w_sp:
-        destroyed = tuple(f.id for f in forces if f.side == weak)
-        text = (
-            Msg("{strong} has {s_sp} SP against {weak}'s {w_sp}, at least {ratio}x: {weak}'s Forces are destroyed without a battle ({overwhelm_rule}).", strong=strong, s_sp=s_sp, weak=weak, w_sp=w_sp, ratio=ratio, overwhelm_rule=fc.overwhelm_rule)
-        )
-        return OverwhelmResult(ordered, ratio, True, strong, weak, destroyed, text, fc.overwhelm_rule)
-    text = Msg("{strong} has {s_sp} SP against {weak}'s {w_sp}, less than {ratio}x: the battle is fought.", strong=strong, s_sp=s_sp, weak=weak, w_sp=w_sp, ratio=ratio)
-    return OverwhelmResult(ordered, ratio, False, strong, weak, (), text, fc.overwhelm_rule)
+    equal = s_sp == w_least
+    if equal and len(ordered) == 2:
+        text = Msg("Both sides have {s_sp} SP: no overwhelm.", s_sp=s_sp)
+        return OverwhelmResult(ordered, ratio, False, None, None, (), text, fc.overwhelm_rule)
+    lines: list[str] = []
+    beaten: list[str] = []
+    for weak, w_sp in ordered[1:]:
+        if s_sp > w_sp and s_sp >= ratio * w_sp:
+            beaten.append(weak)
+            lines.append(Msg("{strong} has {s_sp} SP against {weak}'s {w_sp}, at least {ratio}x: {weak}'s Forces are "
+                             "destroyed without a battle ({overwhelm_rule}).", strong=strong, s_sp=s_sp, weak=weak,
+                             w_sp=w_sp, ratio=ratio, overwhelm_rule=fc.overwhelm_rule))
+        else:
+            lines.append(Msg("{strong} has {s_sp} SP against {weak}'s {w_sp}, less than {ratio}x: the battle is fought.",
+                             strong=strong, s_sp=s_sp, weak=weak, w_sp=w_sp, ratio=ratio))
+    destroyed = tuple(f.id for f in forces if camps.camp_of(f.side) in beaten)
+    text = lines[0] if len(lines) == 1 else Msg.join(" ", lines)
+    return OverwhelmResult(ordered, ratio, bool(beaten), None if equal else strong, None if equal else weakest,
+                           destroyed, text, fc.overwhelm_rule, tuple(beaten))
 
 
 # --- FC-2 supply ----------------------------------------------------------------------------

@@ -25,7 +25,12 @@ Rulings (RU-15 for the first two):
   a turn's battles began, so what a side held when a battle began is its ledger up to the turn before.
 - A side's **nation** is the scenario's word for it: a side is Spanish (Anti-Guerrilla) or Portuguese
   (Ordenanza) when a word of its nation names that country or people (:data:`NATION_WORDS`), so an
-  "Anglo-Portuguese" army holds Portuguese units. The other sides in a battle are its enemies.
+  "Anglo-Portuguese" army holds Portuguese units. The sides of other camps in a battle are its
+  enemies (RU-19); its allies are not.
+- A battle of **three or more camps** (RU-20): the winner scores against the best of the others
+  (``enemy_banners`` is the highest banner total among the other camps); every other camp scores
+  as a loser. A camp's banners are its sides' together; each side of a camp is awarded on its own
+  banners and captures (:func:`bot.engine.reports.plan_aftermath` works these out).
 """
 
 from __future__ import annotations
@@ -37,6 +42,7 @@ from enum import StrEnum
 from fractions import Fraction
 from typing import Any
 
+from .camps import NO_CAMPS, Camps
 from .cc_model import BattleDieFace, GloryKind, StragglerEffect, Theatre
 from .cc_tables import CcTables, default_cc_tables
 from .dice import DiceSource
@@ -190,7 +196,9 @@ def battle_glory(
 
     Loser (and each side in a draw, ruling): 1 if ``banners_won`` is at least half of
     ``banners_required``. Winner: 1 + floor((own - enemy banners) / 2), never below 1.
-    Both: +1 per enemy leader captured and per trophy captured.
+    Both: +1 per enemy leader captured and per trophy captured. ``enemy_banners``: the other camp's
+    banners; in a battle of three or more camps the best of the others' (RU-20), and every camp but
+    the winner is awarded as a loser.
     """
     g = (tables or default_cc_tables()).glory
     aw = g.award
@@ -257,6 +265,8 @@ class SpendBattle:
     """Each side's outcome, once the battle is reported."""
     names: Mapping[str, str] = field(default_factory=dict)
     """Each side's name, for the texts players read (its key when not given)."""
+    camps: Camps = NO_CAMPS
+    """The campaign's camps (RU-19): sides of one camp are not enemies. Default: every side its own."""
 
     def name(self, side: str) -> str:
         return self.names.get(side, side)
@@ -266,7 +276,8 @@ class SpendBattle:
         return frozenset(self.nations)
 
     def enemies_of(self, side: str) -> frozenset[str]:
-        return self.sides - {side}
+        """The sides of the battle of another camp than ``side``'s (RU-19)."""
+        return frozenset(s for s in self.sides if self.camps.hostile(s, side))
 
 
 PENDING_SPENDS = frozenset({GloryKind.RALLY, GloryKind.LEADERSHIP, GloryKind.STRAGGLERS, GloryKind.ANTI_GUERRILLA,

@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any, Literal
 
+from .camps import NO_CAMPS, Camps
 from .dice import DiceSource
 from .errors import InvalidInput, RuleViolation
 from .grid import CampaignMap
@@ -413,11 +414,17 @@ def roll_initiative(
 
 @dataclass(frozen=True)
 class Contact:
-    """Opposing Forces sharing a square after movement: a battle (MC-6)."""
+    """Forces of hostile camps sharing a square after movement: one battle (MC-6, RU-20), however
+    many camps meet there."""
 
     square: Square
     force_ids: tuple[str, ...]
+    """Every Force in the battle (allies of the camps in it included), sorted."""
     sides: tuple[str, ...]
+    """Every side with a Force in the battle, sorted."""
+    camps: tuple[str, ...] = ()
+    """The camps in the battle, sorted: two or more (RU-20); as many as ``sides`` without alliances.
+    Empty when the Contact was built by hand without them."""
 
 
 @dataclass(frozen=True)
@@ -445,6 +452,7 @@ def resolve_movement(
     moves: Mapping[str, DeclaredMove],
     *,
     side_order: Sequence[str] | None = None,
+    camps: Camps = NO_CAMPS,
 ) -> MovementOutcome:
     """Move every Force along its declared path.
 
@@ -453,6 +461,11 @@ def resolve_movement(
     sides move in ``side_order`` and a Force stops on the first square holding an enemy Force at
     that moment (RU-11). Opposing Forces that end in one square meet (MC-6); a Routed Force among
     them collapses and is removed instead (MC-2).
+
+    ``camps`` (RU-19, default every side its own camp): an enemy is a Force of another camp, so an
+    ally's Force never stops a move and allied Forces share a square without a battle. Forces of two
+    or more hostile camps in one square are **one** battle listing all of them, allies included
+    (RU-20).
     """
     forces = list(forces)
     by_id = {f.id: f for f in forces}
@@ -464,7 +477,7 @@ def resolve_movement(
     stopped: set[str] = set()
 
     def enemy_squares(side: str) -> set[Square]:
-        return {positions[f.id] for f in forces if f.side != side}
+        return {positions[f.id] for f in forces if camps.hostile(f.side, side)}  # RU-19: allies never stop a move
 
     if side_order is None:
         start = {f.id: enemy_squares(f.side) for f in forces}
@@ -496,14 +509,15 @@ def resolve_movement(
     collapsed: list[str] = []
     for sq in sorted(at):
         ids = at[sq]
-        if len({by_id[i].side for i in ids}) < 2:
-            continue
+        if len(camps.camps_of(by_id[i].side for i in ids)) < 2:
+            continue  # one side, or allies only: no contact (RU-19)
         routed = [i for i in ids if by_id[i].reaction is Reaction.ROUTED]
         collapsed += sorted(routed)
         left = sorted(i for i in ids if i not in routed)
         sides = sorted({by_id[i].side for i in left})
-        if len(sides) >= 2:
-            battles.append(Contact(sq, tuple(left), tuple(sides)))
+        in_battle = camps.camps_of(sides)
+        if len(in_battle) >= 2:  # RU-20: every hostile camp in the square fights one battle
+            battles.append(Contact(sq, tuple(left), tuple(sides), in_battle))
     for fid in collapsed:
         del positions[fid]
     return MovementOutcome(positions, travelled, frozenset(stopped), tuple(battles), tuple(collapsed))

@@ -16,9 +16,13 @@ Flow: :func:`parse_report` (a plain dict, as a YAML/JSON upload gives) -> :func:
 (against the Forces in the battle) -> :func:`plan_aftermath` (everything Phase 4 must do).
 
 Rulings:
-- A report has exactly **two sides**: one won and the other lost, or both drew.
-- A side cannot win more banners than the battle requires, both sides cannot reach the number
-  required, and a side that reached it is the winner.
+- A report gives every side with a Force in the battle, each once. A battle is fought between
+  **camps** (RU-19, RU-20; without alliances a camp is a side, so a two-side battle's report has
+  exactly two sides, as ever): allied sides report their camp's one outcome; of two camps one won and
+  the other lost, or both drew; of three or more, at most one won and every other camp lost, or all
+  drew. Allies never fight one another, so a battle of one camp is refused.
+- A side cannot win more banners than the battle requires, nor a camp (its sides' banners added
+  up); two camps cannot both reach the number required, and a camp that reached it is the winner.
 - A unit eliminated in melee lost all its SP (its losses must add up to its strength).
 - Every SP killed is a block lost, so a unit with SP killed loses its Heroic status even if the
   report leaves it out of ``lost_block``.
@@ -40,6 +44,7 @@ from .aftermath import (
     post_battle_duty,
     reaction_after_defeat,
 )
+from .camps import NO_CAMPS, Camps
 from .cc_model import BattleSystem, Circumstance
 from .cc_tables import CcTables
 from .errors import InvalidInput
@@ -125,6 +130,8 @@ class ValidatedReport:
     force_of_unit: Mapping[str, str]
     losses: Mapping[str, UnitLosses]
     """Every unit of the battle (zero losses included), dissolved units resolved to rout."""
+    camps: Camps = NO_CAMPS
+    """The camps the report was checked with (RU-19): sides of one camp are allies."""
 
     def outcome(self, side: str) -> Outcome:
         return self.report.side(side).outcome
@@ -135,8 +142,13 @@ class ValidatedReport:
     def unit(self, unit_id: str) -> Unit:
         return next(u for u in self.forces[self.force_of_unit[unit_id]].units if u.id == unit_id)
 
+    def enemies_of(self, side: str) -> tuple[str, ...]:
+        """The sides of the battle of another camp than ``side``'s, in report order (RU-19)."""
+        return tuple(s.side for s in self.report.sides if self.camps.hostile(s.side, side))
+
     def enemy_of(self, side: str) -> str:
-        return next(s.side for s in self.report.sides if s.side != side)
+        """The first of :meth:`enemies_of` (of a two-side battle, the other side)."""
+        return self.enemies_of(side)[0]
 
 
 def _listing(items: Iterable[str], limit: int = 12) -> str:
@@ -145,15 +157,17 @@ def _listing(items: Iterable[str], limit: int = 12) -> str:
     return (shown + f" and {len(items) - limit} more") if len(items) > limit else (shown or "none")
 
 
-def _check_sides(report: BattleReport, forces: Mapping[str, Force]) -> dict[str, tuple[str, ...]]:
-    """Two sides, each listing its own Forces of the battle, every Force listed once."""
+def _check_sides(report: BattleReport, forces: Mapping[str, Force], camps: Camps) -> dict[str, tuple[str, ...]]:
+    """Every side of the battle once (two for a battle of two sides), each listing its own Forces
+    of the battle, every Force listed once; at least two hostile camps (RU-19, RU-20)."""
     bid = report.battle_id
     battle_sides = sorted({f.side for f in forces.values()})
     names = [s.side for s in report.sides]
-    if len(names) != 2:
+    if len(battle_sides) <= 2 and len(names) != 2:
         raise InvalidInput("Battle {bid!r}: a report gives exactly two sides, got {n_names} ({listing}).", bid=bid, n_names=len(names), listing=_listing(names))
-    if names[0] == names[1]:
-        raise InvalidInput("Battle {bid!r}: side {names!r} is listed twice.", bid=bid, names=names[0])
+    for i, name in enumerate(names):
+        if name in names[:i]:
+            raise InvalidInput("Battle {bid!r}: side {names!r} is listed twice.", bid=bid, names=name)
     present: dict[str, tuple[str, ...]] = {}
     for s in report.sides:
         if s.side not in battle_sides:
@@ -174,12 +188,32 @@ def _check_sides(report: BattleReport, forces: Mapping[str, Force]) -> dict[str,
         present[s.side] = own
     if missing_sides := [s for s in battle_sides if s not in present]:
         raise InvalidInput("Battle {bid!r}: side {missing_sides!r} fought in this battle but the report leaves it out.", bid=bid, missing_sides=missing_sides[0])
+    if len(camps.camps_of(battle_sides)) < 2:
+        raise InvalidInput("Battle {bid!r}: its sides ({listing}) are all of one camp, and allies never fight one another "
+                           "(RU-19).", bid=bid, listing=_listing(battle_sides))
     return present
 
 
-def _check_outcomes(report: BattleReport) -> None:
+def _check_outcomes(report: BattleReport, camps: Camps) -> None:
+    """RU-20: one outcome per camp, its sides agreeing; of two camps one won and the other lost, or
+    both drew (a two-side battle: its two sides); of more, one winner and every other camp lost, or
+    all drew."""
     bid = report.battle_id
-    (a, b) = report.sides
+    first: dict[str, SideReport] = {}
+    for s in report.sides:
+        ally = first.setdefault(camps.camp_of(s.side), s)
+        if ally.outcome is not s.outcome:
+            raise InvalidInput(
+                "Battle {bid!r}: {side!r} {value} but its ally {side2!r} {value2}: allies share their camp's outcome "
+                "(RU-20).", bid=bid, side=ally.side, value=ally.outcome.value, side2=s.side, value2=s.outcome.value)
+    if len(first) > 2:
+        outcomes = [s.outcome for s in first.values()]
+        if set(outcomes) == {Outcome.DRAW} or (outcomes.count(Outcome.WON) == 1 and outcomes.count(Outcome.LOST) == len(outcomes) - 1):
+            return
+        listing = _listing(f"{camp} {s.outcome.value}" for camp, s in first.items())
+        raise InvalidInput("Battle {bid!r}: {listing}: one camp wins and every other camp loses, or all draw (RU-20).",
+                           bid=bid, listing=listing)
+    (a, b) = first.values()
     pair = {a.outcome, b.outcome}
     if pair == {Outcome.WON, Outcome.LOST} or pair == {Outcome.DRAW}:
         return
@@ -192,7 +226,7 @@ def _check_outcomes(report: BattleReport) -> None:
     )
 
 
-def _check_banners(report: BattleReport) -> None:
+def _check_banners(report: BattleReport, camps: Camps) -> None:
     bid, system = report.battle_id, report.system
     if not system.uses_banners:
         if report.banners_required is not None or any(s.banners is not None for s in report.sides):
@@ -212,20 +246,36 @@ def _check_banners(report: BattleReport) -> None:
             raise InvalidInput(
                 "Battle {bid!r}: {side} won {banners} Victory Banners but {required} win the battle: a side stops at {required}.", bid=bid, side=s.side, banners=s.banners, required=required
             )
-    reached = [s for s in report.sides if s.banners == required]
+    totals: dict[str, int] = {}
+    outcome: dict[str, Outcome] = {}
+    for s in report.sides:
+        camp = camps.camp_of(s.side)
+        totals[camp] = totals.get(camp, 0) + (s.banners or 0)
+        outcome[camp] = s.outcome
+    for camp, n in totals.items():
+        if n > required:  # only allies' banners added up can pass it: each side's were checked above
+            raise InvalidInput(
+                "Battle {bid!r}: the camp {camp} won {banners} Victory Banners together but {required} win the battle: a "
+                "camp stops at {required} (RU-20).", bid=bid, camp=camp, banners=n, required=required)
+    reached = [camp for camp, n in totals.items() if n == required]
     if len(reached) == 2:
         raise InvalidInput(
             "Battle {bid!r}: both sides reached the {required} Victory Banners required: only the winner can.", bid=bid, required=required
         )
-    if reached and reached[0].outcome is not Outcome.WON:
-        s = reached[0]
+    if len(reached) > 2:
+        raise InvalidInput("Battle {bid!r}: {listing} all reached the {required} Victory Banners required: only the "
+                           "winner can (RU-20).", bid=bid, listing=_listing(reached), required=required)
+    if reached and outcome[reached[0]] is not Outcome.WON:
         raise InvalidInput(
-            "Battle {bid!r}: {side} reached the {required} Victory Banners required but is reported as {value}: a side that reaches them wins.", bid=bid, side=s.side, required=required, value=s.outcome.value
+            "Battle {bid!r}: {side} reached the {required} Victory Banners required but is reported as {value}: a side that reaches them wins.", bid=bid, side=reached[0], required=required, value=outcome[reached[0]].value
         )
 
 
-def validate_report(report: BattleReport, forces: Iterable[Force]) -> ValidatedReport:
-    """Check a report against the Forces in the battle (BR); every refusal quotes the input."""
+def validate_report(report: BattleReport, forces: Iterable[Force], *, camps: Camps = NO_CAMPS) -> ValidatedReport:
+    """Check a report against the Forces in the battle (BR); every refusal quotes the input.
+
+    ``camps`` (RU-19, RU-20; default every side its own camp): the battle is fought between camps;
+    allies report one outcome, never fight one another in melee nor capture one another's leaders."""
     bid = report.battle_id
     if not str(bid).strip():
         raise InvalidInput("A battle report needs the battle's id.")
@@ -234,9 +284,9 @@ def validate_report(report: BattleReport, forces: Iterable[Force]) -> ValidatedR
         if f.id in by_id:
             raise InvalidInput("Battle {bid!r}: Force {id!r} is given twice.", bid=bid, id=f.id)
         by_id[f.id] = f
-    _check_sides(report, by_id)
-    _check_outcomes(report)
-    _check_banners(report)
+    _check_sides(report, by_id, camps)
+    _check_outcomes(report, camps)
+    _check_banners(report, camps)
 
     force_of: dict[str, str] = {}
     for fid, f in by_id.items():
@@ -284,8 +334,8 @@ def validate_report(report: BattleReport, forces: Iterable[Force]) -> ValidatedR
     captured: set[str] = set()
     for s in report.sides:
         for name in s.leaders_captured:
-            if name not in leaders or leaders[name] == s.side:
-                enemy = [n for n, side in leaders.items() if side != s.side]
+            if name not in leaders or camps.friendly(leaders[name], s.side):
+                enemy = [n for n, side in leaders.items() if camps.hostile(side, s.side)]
                 raise InvalidInput("Battle {bid!r}: {side} captured {name!r}, who is not an enemy leader here; they are {listing}.", bid=bid, side=s.side, name=name, listing=_listing(enemy))
             if name in fallen:
                 raise InvalidInput(
@@ -299,7 +349,7 @@ def validate_report(report: BattleReport, forces: Iterable[Force]) -> ValidatedR
     for m in report.melee_eliminations:
         victim = unit_of(m.unit_id, None, "unit eliminated in melee")
         unit_of(m.by, None, "unit credited with the melee")
-        if by_id[force_of[m.unit_id]].side == by_id[force_of[m.by]].side:
+        if camps.friendly(by_id[force_of[m.unit_id]].side, by_id[force_of[m.by]].side):  # RU-19: allies too
             raise InvalidInput("Battle {bid!r}: {by!r} and {unit_id!r} fight on the same side: a melee is against the enemy.", bid=bid, by=m.by, unit_id=m.unit_id)
         if m.unit_id in eliminated:
             raise InvalidInput("Battle {bid!r}: unit {unit_id!r} is reported eliminated twice.", bid=bid, unit_id=m.unit_id)
@@ -313,7 +363,7 @@ def validate_report(report: BattleReport, forces: Iterable[Force]) -> ValidatedR
     for uid in report.lost_block:
         unit_of(uid, None, "unit that lost a block")
 
-    return ValidatedReport(report, by_id, force_of, losses)
+    return ValidatedReport(report, by_id, force_of, losses, camps)
 
 
 # --- the aftermath it calls for -------------------------------------------------------------
@@ -371,7 +421,10 @@ class GloryDue:
     outcome: Outcome
     banners_required: int
     banners: int
+    """The side's own Victory Banners."""
     enemy_banners: int
+    """The other camp's banners (its sides' added up); of three or more camps, the best of the others'
+    (RU-20: the winner scores against the best of the others)."""
     leaders_captured: int
     """Enemy leaders captured on the table (captures from fate rolls are added when known)."""
 
@@ -412,6 +465,10 @@ class AftermathPlan:
     """Heroic units that lost a block: no longer Heroic (CC-4)."""
     reactions: tuple[ReactionDue, ...]
     retreats: tuple[RetreatDue, ...]
+    camp_outcomes: tuple[tuple[str, Outcome], ...] = ()
+    """Each camp's outcome, in report order (RU-20); without alliances the same as ``outcomes``."""
+    camps: Camps = NO_CAMPS
+    """The camps of the battle (RU-19)."""
 
     @property
     def must_retreat(self) -> tuple[str, ...]:
@@ -420,6 +477,13 @@ class AftermathPlan:
 
     def deserters_for(self, side: str) -> tuple[DeserterDue, ...]:
         return tuple(d for d in self.deserters if d.side == side)
+
+    def captor_of(self, side: str) -> str:
+        """The side credited with capturing a leader of ``side`` whose fate is Captured (CC-1, CC-4):
+        the enemy (a side of another camp, RU-19); when there are several, the first in the report of
+        those that won, else the first in the report."""
+        enemies = [(s, o) for s, o in self.outcomes if self.camps.hostile(s, side)]
+        return next((s for s, o in enemies if o is Outcome.WON), enemies[0][0])
 
     def glory_awards(
         self,
@@ -444,7 +508,7 @@ class AftermathPlan:
             if f.leader not in fallen_side:
                 raise InvalidInput("Leader {leader!r} is not a casualty of battle {battle_id!r}.", leader=f.leader, battle_id=self.battle_id)
             if f.status is LeaderStatus.CAPTURED:
-                enemy = next(s for s, _ in self.outcomes if s != fallen_side[f.leader])
+                enemy = self.captor_of(fallen_side[f.leader])
                 taken[enemy] = taken.get(enemy, 0) + 1
         return tuple(
             battle_glory(
@@ -474,12 +538,17 @@ def plan_aftermath(
     RU-6), trophy attempts (CC-3), leader fates (CC-1), what Glory rests on (CC-4), Heroic status
     lost, reactions (MC-7.4) and retreats (MC-7.3).
 
-    ``holds_stronghold``: sides holding their own or a friendly stronghold in the battle square;
-    ``heroic_units``: unit ids Heroic before the battle.
+    ``holds_stronghold``: sides holding their own or a friendly stronghold in the battle square (their
+    allies hold a friendly one there too, RU-19: on a draw none of that camp moves);
+    ``heroic_units``: unit ids Heroic before the battle. The camps are those the report was validated
+    with (:func:`validate_report`): RU-20 for battles of three or more camps.
     """
-    v, report = validated, validated.report
+    v, report, camps = validated, validated.report, validated.camps
     strongholds = frozenset(holds_stronghold)
     outcomes = tuple((s.side, s.outcome) for s in report.sides)
+    camp_outcomes: dict[str, Outcome] = {}
+    for s in report.sides:
+        camp_outcomes.setdefault(camps.camp_of(s.side), s.outcome)
     wounded: list[WoundedDue] = []
     deserters: list[DeserterDue] = []
     for fid, force in v.forces.items():
@@ -511,10 +580,18 @@ def plan_aftermath(
     )
     glory: tuple[GloryDue, ...] = ()
     if report.system.uses_banners and report.banners_required is not None:
-        a, b = report.sides
+        banners: dict[str, int] = {}
+        for s in report.sides:
+            banners[camps.camp_of(s.side)] = banners.get(camps.camp_of(s.side), 0) + (s.banners or 0)
+
+        def best_of_others(side: str) -> int:
+            """RU-20: the winner scores against the best of the other camps (of two, the other one)."""
+            return max(n for camp, n in banners.items() if camp != camps.camp_of(side))
+
         glory = tuple(
-            GloryDue(me.side, me.outcome, report.banners_required, me.banners or 0, them.banners or 0, len(me.leaders_captured))
-            for me, them in ((a, b), (b, a))
+            GloryDue(me.side, me.outcome, report.banners_required, me.banners or 0, best_of_others(me.side),
+                     len(me.leaders_captured))
+            for me in report.sides
         )
     lost = set(report.lost_block) | {uid for uid, ul in v.losses.items() if ul.killed}
     lost_block = tuple(uid for uid in v.force_of_unit if uid in lost)  # battle order
@@ -529,7 +606,8 @@ def plan_aftermath(
         RetreatDue(
             f.side,
             fid,
-            post_battle_duty(v.outcome(f.side), holds_stronghold=f.side in strongholds, both_defending=defending),
+            post_battle_duty(v.outcome(f.side), holds_stronghold=any(camps.friendly(f.side, h) for h in strongholds),
+                             both_defending=defending),
         )
         for fid, f in v.forces.items()
     )
@@ -545,6 +623,8 @@ def plan_aftermath(
         heroic_lost=tuple(uid for uid in lost_block if uid in heroic),
         reactions=reactions,
         retreats=retreats,
+        camp_outcomes=tuple(camp_outcomes.items()),
+        camps=camps,
     )
 
 

@@ -11,6 +11,7 @@ import datetime as dt
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
+from .camps import NO_CAMPS, Camps
 from .dice import DiceSource
 from .errors import InvalidInput
 from .model import Climate, Season
@@ -72,21 +73,23 @@ def due_reinforcements(schedule: Iterable[Reinforcement], turn: int) -> tuple[Re
 class Arrivals:
     arriving: tuple[Reinforcement, ...]
     waiting: tuple[Reinforcement, ...]
-    """Due, but another side's Force stands on the square: they try again next turn."""
+    """Due, but an enemy Force (of another camp) stands on the square: they try again next turn."""
 
 
 def reinforcement_arrivals(schedule: Iterable[Reinforcement], turn: int,
-                           occupied: Mapping[str, Iterable[str]]) -> Arrivals:
+                           occupied: Mapping[str, Iterable[str]], *, camps: Camps = NO_CAMPS) -> Arrivals:
     """Phase 7 (house rule RU-10): the due reinforcements (:func:`due_reinforcements`), in schedule
-    order, arrive on their square unless a Force of another side stands there (``occupied``: square
-    name -> sides with a Force on it); those wait for a later turn. A Force that arrives occupies its
-    square for the ones after it, so two enemies never arrive on one square together."""
+    order, arrive on their square unless an enemy Force stands there (``occupied``: square name ->
+    sides with a Force on it); those wait for a later turn. An enemy is a side of another of
+    ``camps`` (RU-19, default every side its own camp): an ally's Force does not block an arrival. A
+    Force that arrives occupies its square for the ones after it, so two enemies never arrive on one
+    square together."""
     present: dict[str, set[str]] = {sq: set(sides) for sq, sides in occupied.items()}
     arriving: list[Reinforcement] = []
     waiting: list[Reinforcement] = []
     for r in due_reinforcements(schedule, turn):
         here = present.setdefault(r.square, set())
-        if here - {r.side}:
+        if any(camps.hostile(s, r.side) for s in here):
             waiting.append(r)
         else:
             here.add(r.side)

@@ -215,7 +215,8 @@ class OptionSpec:
     help: str
 
 
-OPTION_NAMES = ("weather", "random_events", "movement_order", "movement_extension", "mercenary_desertion", "adjacency")
+OPTION_NAMES = ("weather", "random_events", "movement_order", "movement_extension", "mercenary_desertion", "adjacency",
+                "overwhelm", "supply", "scout_rerolls")
 
 
 @dataclass(frozen=True)

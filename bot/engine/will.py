@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from .camps import NO_CAMPS, Camps
 from .dice import DiceSource
 from .errors import InvalidInput
 from .rolls import Check, Modifier, Roll
@@ -32,17 +33,22 @@ class Tallies:
                 raise InvalidInput("Will-to-Fight tally {replace} must be 0 or more, got {n!r}.", replace=name.replace('_', ' '), n=n)
 
     @classmethod
-    def of(cls, side: str, held: Iterable[Holding], *, battles_won: int = 0, battles_lost: int = 0) -> Tallies:
+    def of(cls, side: str, held: Iterable[Holding], *, battles_won: int = 0, battles_lost: int = 0,
+           camps: Camps = NO_CAMPS) -> Tallies:
         """``side``'s tallies from the strongholds held by a side other than their owner (MC-9).
 
         RU-14: a capital is also a stronghold on the map, but here it counts **only as a capital**
         (+3 / -3), never also as a stronghold (+1 / -1); and only a side's own strongholds and capital
-        count for it (an ally's lost stronghold is not its loss; holding its own is no gain)."""
+        count for it (an ally's lost stronghold is not its loss; holding its own is no gain).
+
+        RU-19 (``camps``, default every side its own camp): MC-9 counts strongholds "held by the enemy"
+        and "enemy strongholds taken", so a stronghold its owner's **ally** holds is neither lost by
+        the owner nor taken by the ally; only a hostile holder counts, on both sides of the tally."""
         taken = lost = 0
         holds_capital = lost_capital = False
         for h in held:
-            if h.holder == h.owner:
-                continue  # a stronghold its owner holds has not changed hands
+            if camps.friendly(h.holder, h.owner):
+                continue  # held by its owner, or by its owner's ally: not in enemy hands (RU-19)
             if h.holder == side:
                 holds_capital = holds_capital or h.capital
                 taken += not h.capital
@@ -59,6 +65,21 @@ class Holding:
     owner: str
     holder: str
     capital: bool = False
+
+
+def stronghold_holder(owner: str, holder: str, present: Iterable[str], *, camps: Camps = NO_CAMPS) -> str:
+    """Who holds a stronghold once the Forces of the sides ``present`` stand in it (MC-9 tallies).
+
+    ``owner``: the side whose stronghold it is; ``holder``: who holds it now (the owner when it never
+    changed hands). It changes hands only when every Force in it is of **one camp hostile to its
+    holder** (RU-19): allies never take a stronghold from one another. Retaken by its owner's camp it
+    goes back to its owner (an ally frees it for him); taken by another camp it goes to the side
+    standing in it, the first by key when several allies do. Without ``camps`` every side is its own
+    camp: the stronghold goes to the one side standing in it."""
+    sides = sorted(set(present))
+    if len(camps.camps_of(sides)) != 1 or not camps.hostile(sides[0], holder):
+        return holder  # empty, contested, or held by the camp already there
+    return owner if camps.friendly(sides[0], owner) else sides[0]
 
 
 def all_forces_lost(*, on_map: int, to_arrive: int) -> bool:

@@ -1,4 +1,5 @@
-"""Campaign lifecycle: create from a scenario, join a side, GM assignments, settings, end."""
+"""Campaign lifecycle: create from a scenario, join a side, GM assignments, settings, end (the rules of
+all but the creation: :mod:`bot.campaign.lifecycle`)."""
 
 from __future__ import annotations
 
@@ -11,18 +12,22 @@ from typing import Any
 import sqlalchemy as sa
 from sqlmodel import func, insert, select
 
+from bot.campaign import lifecycle
+from bot.campaign.lifecycle import check_options
+from bot.campaign.state import SideState
 from bot.engine.errors import InvalidInput
 from bot.engine.phases import first_position
 from bot.engine.tables import RuleBook, default_rulebook
 from bot.engine.text import Msg
 from bot.limits import DAY_HOURS, Limits
-from bot.scenario import Scenario, fold_name, load_bundled, parse_scenario_text
+from bot.scenario import Scenario, load_bundled, parse_scenario_text
 from bot.store.db import Database
-from bot.store.models import Campaign, ForceRow, LeaderRow, MapSquare, Player, SideRow, UnitRow, utcnow
+from bot.store.models import Campaign, ForceRow, LeaderRow, MapSquare, SideRow, UnitRow, utcnow
 
-from .actors import Actor, is_gm, require_gm
-from .errors import NotFound, PermissionDenied, ServiceError
-from .loading import get_campaign, remember_map, turn_dice
+from . import shell
+from .actors import Actor
+from .errors import ServiceError
+from .loading import remember_map, turn_dice
 from .logbook import log_event
 
 
@@ -123,21 +128,6 @@ async def usage(db: Database, *, guild_id: int, member_id: int, now: dt.datetime
     return Usage(in_server, as_gm, len(recent))
 
 
-def check_options(options: dict[str, Any], rules: RuleBook) -> dict[str, Any]:
-    """Campaign options: the rules' defaults, overridden by known settings with allowed values."""
-    specs = rules.mc.options
-    out = rules.mc.default_options()
-    for name, value in options.items():
-        if name not in specs:
-            raise InvalidInput("Unknown campaign option {name!r}: options are {specs}.", name=name, specs=', '.join(specs))
-        spec = specs[name]
-        if value not in spec.choices:
-            allowed = ", ".join(str(c).lower() for c in spec.choices)
-            raise InvalidInput("Option {name!r} cannot be {value!r} ({rule}): choose {allowed}.", name=name, value=value, rule=spec.rule, allowed=allowed)
-        out[name] = value
-    return out
-
-
 POPULATE_BATCH = 500
 """Rows per INSERT when a campaign is created (each batch is a few ms on the event loop)."""
 
@@ -216,6 +206,12 @@ async def _seed_hash(s: Any, campaign: Campaign) -> str:
     return row.sha256
 
 
+def _camp(spec: Scenario, side: str) -> str:
+    """A side's camp as stored: empty for a side that is its own camp (RU-19)."""
+    camp = spec.camp_of(side)
+    return "" if camp == side else camp
+
+
 async def _populate(s: Any, campaign: Campaign, spec: Scenario) -> None:
     """The scenario's rows, inserted in batches of plain values: the largest legal scenario has about
     13,000 rows, and building as many ORM objects would hold the event loop for over a second."""
@@ -226,7 +222,8 @@ async def _populate(s: Any, campaign: Campaign, spec: Scenario) -> None:
             capitals.setdefault(c.stronghold, str(sq))
     batches: list[tuple[type[Any], list[dict[str, Any]]]] = [
         (SideRow, [dict(campaign_id=cid, key=side.key, name=side.name, colour=side.colour, nation=side.nation,
-                        capital=capitals.get(side.key), supply=spec.supply.get(side.key, 0)) for side in spec.sides]),
+                        capital=capitals.get(side.key), supply=spec.supply.get(side.key, 0),
+                        camp=_camp(spec, side.key)) for side in spec.sides]),
         (MapSquare, [dict(campaign_id=cid, col=sq.col, row=sq.row, terrain=cell.terrain.value,
                           features=sorted(f.value for f in cell.features), territory=cell.territory,
                           stronghold=cell.stronghold, capital=cell.capital, river_flow=cell.river_flow)
@@ -246,99 +243,46 @@ async def _populate(s: Any, campaign: Campaign, spec: Scenario) -> None:
             await asyncio.sleep(0)  # let other members' commands in between batches
 
 
-async def join_side(db: Database, campaign_id: int, actor: Actor, side: str) -> SideRow:
+async def join_side(db: Database, campaign_id: int, actor: Actor, side: str) -> SideState:
     """Join a side. A member plays one side per campaign."""
     async with db.transaction() as s:
-        campaign = await get_campaign(s, campaign_id, lock=True)
-        if campaign.status != "active":
-            raise InvalidInput("The campaign {name!r} has ended.", name=campaign.name)
-        row = await _side(s, campaign, side)
-        current = (
-            await s.exec(select(Player).where(Player.campaign_id == campaign_id, Player.member_id == actor.member_id))
-        ).first()
-        if current is not None:
-            if current.side_key == row.key:
-                raise InvalidInput("You already play {name}.", name=row.name)
-            raise PermissionDenied("You already play another side; ask the GM to move you (/gm assign).")
-        s.add(Player(campaign_id=campaign_id, side_key=row.key, member_id=actor.member_id))
-        member = actor.name or Msg("A member")
-        if is_gm(campaign, actor):  # fair play: everybody knows the GM, who sees every secret, plays a side
-            await log_event(s, campaign, Msg("{member}, a GM of this campaign, joined {side} and plays it.",
-                                             member=member, side=row.name))
-        else:
-            await log_event(s, campaign, Msg("{member} joined {side}.", member=member, side=row.name))
-        return row
+        loaded = await shell.load(s, campaign_id)
+        journal = await loaded.journal()
+        state, row = lifecycle.join_side(loaded.state, actor, actor.name, side, journal)
+        saved = await shell.save(s, loaded, state, journal)
+    shell.remember(db, saved)
+    return row
 
 
-async def assign(db: Database, campaign_id: int, gm: Actor, member_id: int, side: str, *, member_name: str = "") -> SideRow:
+async def assign(db: Database, campaign_id: int, gm: Actor, member_id: int, side: str, *,
+                 member_name: str = "") -> SideState:
     """GM: put a member on a side (moving them if they played another)."""
     async with db.transaction() as s:
-        campaign = await get_campaign(s, campaign_id, lock=True)
-        require_gm(campaign, gm)
-        row = await _side(s, campaign, side)
-        current = (
-            await s.exec(select(Player).where(Player.campaign_id == campaign_id, Player.member_id == member_id))
-        ).first()
-        if current is None:
-            s.add(Player(campaign_id=campaign_id, side_key=row.key, member_id=member_id))
-        else:
-            current.side_key = row.key
-            s.add(current)
-        await log_event(s, campaign, Msg("The GM put {member} on {side}.", member=member_name or Msg("a member"),
-                                         side=row.name), kind="gm")
-        return row
-
-
-async def _side(s: Any, campaign: Campaign, text: str) -> SideRow:
-    """The side ``text`` names: its key first (whatever any side is called), then its name, compared as
-    scenarios compare names (:func:`bot.scenario.fold_name`: no case, no invisible characters)."""
-    sides = (await s.exec(select(SideRow).where(SideRow.campaign_id == campaign.id).order_by(SideRow.id))).all()
-    key = text.strip().lower()
-    for row in sides:
-        if row.key == key:
-            return row
-    name = fold_name(text)
-    for row in sides:
-        if name and fold_name(row.name) == name:
-            return row
-    raise NotFound("There is no side {text!r}: sides are {names}.", text=text, names=', '.join(r.name for r in sides))
+        loaded = await shell.load(s, campaign_id)
+        journal = await loaded.journal()
+        state, row = lifecycle.assign(loaded.state, gm, member_id, side, journal, member_name=member_name)
+        saved = await shell.save(s, loaded, state, journal)
+    shell.remember(db, saved)
+    return row
 
 
 async def change_setting(db: Database, campaign_id: int, gm: Actor, name: str, value: Any,
                          *, rules: RuleBook | None = None) -> dict[str, Any]:
     """GM: change one campaign option (validated against the rules' choices)."""
-    rules = rules or default_rulebook()
     async with db.transaction() as s:
-        campaign = await get_campaign(s, campaign_id, lock=True)
-        require_gm(campaign, gm)
-        spec = rules.mc.options.get(name)
-        if spec is not None and isinstance(value, str):
-            value = _coerce(value, spec.choices)
-        rule_options = {k: v for k, v in campaign.options.items() if k in rules.mc.options}
-        merged = check_options({**rule_options, name: value}, rules)
-        campaign.options = {**campaign.options, **merged}
-        if name == "adjacency":
-            campaign.adjacency = int(value)
-            from .loading import forget_map
-
-            forget_map(campaign_id)
-        s.add(campaign)
-        await log_event(s, campaign, Msg("The GM set {name} to {value!r}.", name=name, value=value), kind="gm")
-        return merged
-
-
-def _coerce(text: str, choices: tuple[Any, ...]) -> Any:
-    for c in choices:
-        if str(c).lower() == text.strip().lower():
-            return c
-    return text
+        loaded = await shell.load(s, campaign_id)
+        journal = await loaded.journal()
+        state, merged = lifecycle.change_setting(loaded.state, gm, name, value, journal, rules or default_rulebook())
+        saved = await shell.save(s, loaded, state, journal)
+    shell.remember(db, saved)
+    return merged
 
 
 async def end_campaign(db: Database, campaign_id: int, gm: Actor) -> None:
     """GM: archive the campaign (kept, never deleted)."""
     async with db.transaction() as s:
-        campaign = await get_campaign(s, campaign_id, lock=True)
-        require_gm(campaign, gm)
-        campaign.status = "ended"
-        s.add(campaign)
-        await log_event(s, campaign, "The GM ended the campaign.", kind="gm")
+        loaded = await shell.load(s, campaign_id)
+        journal = await loaded.journal()
+        state = lifecycle.end_campaign(loaded.state, gm, journal)
+        saved = await shell.save(s, loaded, state, journal)
+    shell.remember(db, saved)

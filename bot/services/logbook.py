@@ -3,31 +3,26 @@
 Every roll record is logged with ``prev``, the hash of the campaign's roll record before it
 (:func:`bot.engine.verify.record_hash`), so that a roll deleted, inserted or changed later breaks
 the chain; when a turn ends, the hash of its last roll (the turn's *chain head*) is published with
-its seed (:func:`publish_chain_head`).
+its seed (:func:`bot.campaign.turn.resolve`, at the end of the turn).
 """
 
 from __future__ import annotations
 
-import hashlib
 import json
 from typing import Any
 
-from sqlalchemy import event
-from sqlalchemy.orm import Session
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from bot.engine.rolls import BatchRoll, Roll, record_from_dict
 from bot.engine.text import Msg, UnknownMessage
-from bot.engine.verify import FORMAT, GENESIS, HIDDEN, VERSION, key_turn, record_hash, verifier_html
+from bot.engine.verify import FORMAT, HIDDEN, VERSION, key_turn, verifier_html
 from bot.i18n.text import known_templates
+from bot.store import chain
 from bot.store.db import Database
 from bot.store.models import Campaign, LogEntry, TurnSeed
 
 from .loading import get_campaign
-
-_CHAIN = "adc_roll_chain"
-"""session.info: campaign id -> the hash of its last roll record, within one transaction."""
 
 
 async def log_event(
@@ -86,48 +81,20 @@ async def log_roll(
         text=str(record), data=data, roll_key=record.key, version=campaign.version,
     )
     session.add(entry)
-    session.info.setdefault(_CHAIN, {})[campaign.id] = _hash(data)
+    chain.extend(session, campaign, data)
     return entry
 
 
 def _hash(data: dict[str, Any] | None) -> str:
-    try:
-        return record_hash(data or {})
-    except ValueError:  # a fractional number (an old import): chained all the same; the verifier reports it
-        return hashlib.sha256(repr(data).encode()).hexdigest()
+    return chain.digest(data)
 
 
 def _rolls(campaign: Campaign) -> Any:
-    """The campaign's roll entries: the ones a roll log holds (kind "roll", with a key)."""
-    return select(LogEntry).where(LogEntry.campaign_id == campaign.id, LogEntry.kind == "roll",
-                                  col(LogEntry.roll_key).is_not(None))
+    return chain.rolls(campaign.id)
 
 
 async def _chain_end(session: AsyncSession, campaign: Campaign) -> str:
-    """The hash of the campaign's last roll record (:data:`GENESIS` before the first)."""
-    known = session.info.get(_CHAIN, {})
-    if campaign.id in known:
-        return str(known[campaign.id])
-    last = (await session.exec(_rolls(campaign).order_by(col(LogEntry.id).desc()).limit(1))).first()
-    return GENESIS if last is None else _hash(last.data)
-
-
-@event.listens_for(Session, "after_transaction_end")
-def _forget_chain(session: Session, _transaction: Any) -> None:
-    """What a transaction knew of the chain ends with it (a roll rolled back is not the chain's end)."""
-    session.info.pop(_CHAIN, None)
-
-
-async def publish_chain_head(session: AsyncSession, campaign: Campaign, seed: TurnSeed) -> str:
-    """The turn ends: the hash of its last roll, its chain head, is kept with its seed and announced."""
-    head = await _chain_end(session, campaign)
-    seed.chain_head = head
-    session.add(seed)
-    await log_event(session, campaign, Msg("Turn {turn}'s roll chain ends at {head}: each roll record carries the hash of "
-                                           "the one before it, so a roll removed, added or changed later shows. "
-                                           "`/campaign verify` checks the log against it.", turn=seed.turn, head=head),
-                    kind="seed", data={"turn": seed.turn, "chain_head": head})
-    return head
+    return await chain.end(session, campaign)
 
 
 async def note_reseed(session: AsyncSession, campaign: Campaign) -> None:

@@ -1,33 +1,35 @@
 """What read commands need from a campaign, kept per process and checked against the database on every read.
 
-A read command used to open a session and run five queries or more (campaign, player, sides, Forces
-with their leaders, units, ...) and build its view from fresh ORM rows. Here a campaign's rows are
-loaded once and shared by every read until the campaign changes:
+A campaign's :class:`~bot.campaign.state.CampaignState` is loaded once (:func:`bot.store.repository.load`)
+and shared by every read until the campaign changes:
 
 - Every read asks the database for the campaign's *stamp* (creation time, ``version`` and the write
-  token every write transaction leaves, see :mod:`.loading`): one indexed single-row query on a
+  token every write transaction leaves, see :mod:`bot.store.stamp`): one indexed single-row query on a
   connection kept for it (no ORM, no pool checkout, no BEGIN), so another bot process's write is seen
   by the very next read on this one.
 - An unchanged stamp serves the cached :class:`CampaignRead`; a changed one loads the campaign again,
   in one snapshot (SQLite's read transaction; REPEATABLE READ on PostgreSQL), campaign row first.
-- Extra parts (the phase facts, declarations, battles, Glory, log pages) are loaded the first time a
-  reader asks for them, in a transaction that checks the stamp again first.
-- Views derived from the rows may be memoised on the entry (:meth:`CampaignRead.memo`): they are
+- The state holds what the read commands show (the current turn's declarations, every battle, the
+  Glory ledger, the players...); what it does not hold (log pages) is loaded as a *part* the first
+  time a reader asks for it, in a transaction that checks the stamp again first.
+- Views derived from the state may be memoised on the entry (:meth:`CampaignRead.memo`): they are
   frozen dataclasses and tuples, shared by every reader with the same standing.
+- A write path may hand the state it has just committed to the cache (:func:`remember`), so that the
+  next read in this process needs no load at all.
 
-Only read-only services use this module. Cached rows are detached ORM objects shared between
-readers: never change them, never add them to a session. Write paths keep loading fresh rows inside
-their own locked transaction (``load_state(session, ...)``).
+The state is immutable, so readers cannot change what they share. The campaign row kept with it (for
+the bot's bookkeeping: deadline, language, channels) is a detached copy: never change it, never add it
+to a session. Write paths load their own state inside their own locked transaction.
 
 The cache holds at most :data:`MAX_CAMPAIGNS` campaigns (least recently read dropped first), one
-stamp each, and at most :data:`MAX_PARTS` parts and :data:`MAX_MEMO` memoised views per campaign
-(about 150 KB for a campaign of 20 Forces, mostly the ORM rows).
+stamp each, and at most :data:`MAX_PARTS` parts and :data:`MAX_MEMO` memoised views per campaign.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import copy
 import datetime as dt
 import logging
 import weakref
@@ -40,12 +42,16 @@ from sqlalchemy.util.concurrency import await_, in_greenlet
 from sqlmodel import select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
+from bot.campaign.sight import Reader
+from bot.campaign.state import CampaignState
+from bot.store import repository
 from bot.store.db import Database
-from bot.store.models import Campaign, Player
+from bot.store.models import Campaign
+from bot.store.stamp import WRITE_STAMP
 
-from .actors import Actor, Standing, is_gm
+from .actors import Actor, Standing
 from .errors import NotFound
-from .loading import WRITE_STAMP, State, get_campaign, load_state
+from .loading import get_campaign
 
 T = TypeVar("T")
 log = logging.getLogger("adc.readcache")
@@ -57,7 +63,7 @@ MAX_MEMO = 64
 Stamp = tuple[dt.datetime, int, str | None]
 """(created_at, version, write token): changes with every committed write to the campaign."""
 
-Loader = Callable[[AsyncSession, State], Awaitable[Any]]
+Loader = Callable[[AsyncSession, CampaignState], Awaitable[Any]]
 """Loads one part of a campaign, given the session (in the entry's snapshot) and its state."""
 
 
@@ -71,25 +77,38 @@ def _utc(value: Any) -> dt.datetime:
     return value.replace(tzinfo=dt.UTC) if value.tzinfo is None else value.astimezone(dt.UTC)
 
 
+def standing(state: CampaignState, actor: Actor) -> Standing:
+    """What ``actor`` is in the campaign: its GM (its creator, or a member with its GM role), and the
+    side they play, if any."""
+    gm = actor.member_id == state.gm_id or (state.gm_role_id is not None and state.gm_role_id in actor.roles)
+    return Standing(actor, gm, state.players.get(actor.member_id))
+
+
 class CampaignRead:
-    """One campaign as of one stamp: its rows (read-only, shared) and what readers derived from them."""
+    """One campaign as of one stamp: its state (immutable, shared), its row (the bot's bookkeeping,
+    read-only) and what readers derived from them."""
 
-    __slots__ = ("_memo", "parts", "players", "stamp", "state")
+    __slots__ = ("_memo", "campaign", "parts", "stamp", "state")
 
-    def __init__(self, stamp: Stamp, state: State, players: Mapping[int, str]) -> None:
+    def __init__(self, stamp: Stamp, campaign: Campaign, state: CampaignState) -> None:
         self.stamp = stamp
+        self.campaign = campaign
         self.state = state
-        self.players = players
-        """Side key of each member playing, by member id."""
         self.parts: dict[Hashable, Any] = {}
         self._memo: dict[Hashable, tuple[Any, ...]] = {}
 
     @property
-    def campaign(self) -> Campaign:
-        return self.state.campaign
+    def players(self) -> Mapping[int, str]:
+        """Side key of each member playing, by member id."""
+        return self.state.players
 
     def standing(self, actor: Actor) -> Standing:
-        return Standing(actor, is_gm(self.campaign, actor), self.players.get(actor.member_id))
+        return standing(self.state, actor)
+
+    def reader(self, actor: Actor) -> Reader:
+        """The actor as fog of war knows them (:mod:`bot.campaign.sight`)."""
+        st = self.standing(actor)
+        return Reader(st.gm, st.side)
 
     def memo(self, key: Hashable, build: Callable[[], T], *, pin: object = None) -> T:
         """``build()``, once per key for this stamp. Only for immutable results. ``pin`` is an object
@@ -176,10 +195,23 @@ async def _snapshot(db: Database, s: AsyncSession) -> None:
 
 
 async def _load(s: AsyncSession, campaign: Campaign) -> CampaignRead:
-    state = await load_state(s, campaign)
-    players = {p.member_id: p.side_key
-               for p in (await s.exec(select(Player).where(Player.campaign_id == campaign.id))).all()}
-    return CampaignRead(stamp_of(campaign), state, players)
+    loaded = await repository.load(s, campaign)
+    return CampaignRead(stamp_of(campaign), campaign, loaded.state)
+
+
+def remember(db: Database, campaign: Campaign, state: CampaignState) -> None:
+    """After a write has committed: ``state`` is the campaign as it now stands in the database, and
+    ``campaign`` its row as committed (its stamp the write's). The next read in this process is then
+    served without a load.
+
+    Only for a state that holds exactly what the transaction committed: the one the repository saved
+    (:func:`bot.store.repository.save`), in a transaction that changed nothing else the state holds.
+    Safe against races: a read checks the stamp in the database first, so an entry remembered out of
+    order, or for a write that did not commit, is simply loaded again."""
+    if campaign.id is None or state.id != campaign.id:
+        return
+    row = Campaign.model_validate(copy.deepcopy(campaign.model_dump()))  # the caller's row may change again
+    _bounded_put(_CACHE, (db.url, campaign.id), CampaignRead(stamp_of(row), row, state), MAX_CAMPAIGNS)
 
 
 _STAMP_SQL = {

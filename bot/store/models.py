@@ -115,6 +115,8 @@ class SideRow(SQLModel, table=True):
     name: str = Field(max_length=100)
     colour: str = Field(default="#888888", max_length=7)
     nation: str = Field(default="", max_length=40)
+    camp: str = Field(default="", max_length=300)
+    """The side's camp (RU-19, the scenario's alliances); empty: its own."""
     capital: str | None = Field(default=None, max_length=8)
     battles_won: int = 0
     battles_lost: int = 0

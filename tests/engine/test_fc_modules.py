@@ -61,7 +61,7 @@ def test_fc1_equal_sides_are_not_overwhelmed():
 def test_fc1_needs_two_sides_with_some_sp():
     with pytest.raises(InvalidInput) as err:
         overwhelm_check([force("F1", "france", 4)])
-    assert str(err.value) == "The overwhelm check (FC-1) compares two sides; the Forces given belong to: france."
+    assert str(err.value) == "The overwhelm check (FC-1) compares at least two camps (RU-20); the Forces given belong to: france."
     with pytest.raises(InvalidInput, match="Neither side has any SP left"):
         overwhelm_check([force("F1", "france", 0), force("A1", "austria", 0)])
 

@@ -254,7 +254,7 @@ def test_ru_13_a_force_stops_on_the_first_square_that_held_an_enemy_at_phase_sta
     assert out.travelled["fr"] == (sq("D3"), sq("E3"))
     assert out.positions["fr"] == sq("E3")
     assert out.stopped_by_contact == {"fr"}
-    assert out.battles == (Contact(sq("E3"), ("au", "fr"), ("austria", "france")),)
+    assert out.battles == (Contact(sq("E3"), ("au", "fr"), ("austria", "france"), ("austria", "france")),)
 
 
 def test_ru_13_a_force_stops_where_an_enemy_stood_even_if_that_enemy_moved_away(make_force, make_map):
@@ -296,7 +296,7 @@ def test_ru_13_two_forces_ending_in_the_same_square_fight_mc_6(make_force, make_
     moves = {"fr": declare(french, cmap, "D3 E3", 2), "au": declare(austrians, cmap, "F3 E3", 2)}
     out = resolve_movement([french, austrians], moves)
     assert out.positions == {"fr": sq("E3"), "au": sq("E3")}
-    assert out.battles == (Contact(sq("E3"), ("au", "fr"), ("austria", "france")),)
+    assert out.battles == (Contact(sq("E3"), ("au", "fr"), ("austria", "france"), ("austria", "france")),)
     assert out.stopped_by_contact == frozenset()
 
 
@@ -355,7 +355,7 @@ def test_mc_6_a_routed_force_collapses_but_its_companions_still_fight(make_force
     steady = make_force("au2", side="austria", square="D3")
     out = resolve_movement([french, routed, steady], {"fr": declare(french, cmap, "D3", 1)})
     assert out.collapsed == ("au1",)
-    assert out.battles == (Contact(sq("D3"), ("au2", "fr"), ("austria", "france")),)
+    assert out.battles == (Contact(sq("D3"), ("au2", "fr"), ("austria", "france"), ("austria", "france")),)
 
 
 def test_ru_11_moving_by_initiative_a_force_stops_where_an_earlier_mover_now_stands(make_force, make_map):
@@ -366,7 +366,7 @@ def test_ru_11_moving_by_initiative_a_force_stops_where_an_earlier_mover_now_sta
     out = resolve_movement([french, austrians], moves, side_order=["austria", "france"])
     assert out.positions == {"fr": sq("E3"), "au": sq("E3")}
     assert out.stopped_by_contact == {"fr"}
-    assert out.battles == (Contact(sq("E3"), ("au", "fr"), ("austria", "france")),)
+    assert out.battles == (Contact(sq("E3"), ("au", "fr"), ("austria", "france"), ("austria", "france")),)
 
 
 def test_mc_5_ru_4_a_movement_order_must_list_every_side(make_force):

@@ -152,8 +152,13 @@ def test_the_bundled_options_have_the_defaults_of_rules_md(rules):
         "movement_extension": True,
         "mercenary_desertion": "check_all",
         "adjacency": 8,
+        "overwhelm": False,
+        "supply": False,
+        "scout_rerolls": False,
     }
     assert rules.mc.options["mercenary_desertion"].rule == "RU-6"
+    # RU-22: the Field Commander modules are settings, off unless the scenario or the GM turns them on.
+    assert [rules.mc.options[k].rule for k in ("overwhelm", "supply", "scout_rerolls")] == ["FC-1", "FC-2", "FC-3"]
     assert rules.mc.options["adjacency"].rule == "RU-11"
 
 

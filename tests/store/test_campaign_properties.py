@@ -139,11 +139,11 @@ class Player:
                                                for i, u in enumerate(own) if u.sp]}
             if casualty % 3 == 0 and side == lost:
                 async with self.db.sessions() as s:
-                    from bot.services.aftermath import commanders
-                    from bot.services.loading import get_campaign, load_state
+                    from bot.campaign.aftermath import commanders
+                    from bot.store import repository
 
-                    campaign = await get_campaign(s, self.cid)
-                    led = await commanders(s, campaign, await load_state(s, campaign), b)
+                    state = (await repository.load(s, self.cid)).state
+                    _, _, led = commanders(state, state.battles[b.number])
                 names = [c["name"] for key, c in led.items() if by_force[key].side_key == side]
                 if names:
                     entry["leader_casualties"] = [{"leader": names[0], "fell": "melee"}]

@@ -17,6 +17,7 @@ from sqlmodel import select
 from bot.engine.errors import EngineError, InvalidInput
 from bot.engine.phases import Phase
 from bot.services import aftermath, battles, bookkeeping, campaigns, cc, gm, orders, readcache, resolution, views
+from bot.store import repository
 from bot.store.db import Database
 from bot.store.models import Campaign, ForceRow
 
@@ -142,10 +143,12 @@ async def _undo(db: Database, cid: int) -> None:
     await resolution.undo(db, cid, GM, expected_version=st.version)
 
 
-async def test_a_write_through_another_database_object_is_seen_by_the_next_read(db: Database, loads: list[int]) -> None:
+async def test_a_write_through_another_database_object_is_seen_by_the_next_read(db: Database, loads: list[int],
+                                                                                monkeypatch: pytest.MonkeyPatch) -> None:
     cid = await tutorial(db)
     await advance(db, cid)  # weather -> orders
     other = Database(db.url)  # another process's engine, pool and connections
+    monkeypatch.setattr(readcache, "remember", lambda *_: None)  # and its own cache, which this one never sees
     try:
         st = await views.status(db, cid, FRENCH)
         assert next(f.square for f in st.forces if f.key == "soult") != "E5"
@@ -165,6 +168,31 @@ async def test_a_write_through_another_database_object_is_seen_by_the_next_read(
         assert (await views.status(db, cid, OUTSIDER)).reader_side == "fr"
     finally:
         await other.dispose()
+
+
+async def test_a_write_that_hands_its_state_to_the_cache_is_read_without_a_load(db: Database, loads: list[int]) -> None:
+    cid = await tutorial(db)
+    await advance(db, cid)
+    await everything(db, cid)
+    n = len(loads)
+    async with db.transaction() as s:
+        loaded = await repository.load(s, cid, lock=True)
+        saved = await repository.save(s, loaded, loaded.state.with_force("soult", square="E5"))
+    readcache.remember(db, saved.campaign, saved.state)
+    assert next(f.square for f in (await views.status(db, cid, FRENCH)).forces if f.key == "soult") == "E5"
+    remembered = await everything(db, cid)
+    assert len(loads) == n  # served from the state the write handed over
+    assert remembered == await fresh(db, cid)
+
+    n = len(loads)
+    with pytest.raises(RuntimeError):
+        async with db.transaction() as s:  # handed over, then rolled back: its stamp was never committed
+            loaded = await repository.load(s, cid, lock=True)
+            saved = await repository.save(s, loaded, loaded.state.with_force("soult", square="A1"))
+            readcache.remember(db, saved.campaign, saved.state)
+            raise RuntimeError
+    assert next(f.square for f in (await views.status(db, cid, FRENCH)).forces if f.key == "soult") == "E5"
+    assert len(loads) == n + 1
 
 
 async def test_a_write_by_another_process_is_seen_by_the_next_read(db: Database) -> None:

@@ -1,0 +1,2 @@
+"""The campaign core: a campaign as one typed value, and every rule of its turn applied to it, pure and synchronous."""
+

@@ -1,0 +1,58 @@
+"""Who may act in a campaign, and when: the GM, a side's members, the phase an action belongs to.
+
+Pure functions of a :class:`CampaignState` (``state.players`` maps member id -> side key;
+``state.gm_id`` and ``state.gm_role_id`` name the GM). An actor is anything with a ``member_id`` and
+the ids of its ``roles`` (the services' ``Actor``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection
+from typing import Protocol
+
+from bot.engine.phases import Phase
+from bot.services.errors import PermissionDenied, WrongPhase
+
+from .state import CampaignState, CampaignStatus
+
+
+class Acting(Protocol):
+    """Who acts: a member, with the ids of their roles."""
+
+    @property
+    def member_id(self) -> int: ...
+
+    @property
+    def roles(self) -> Collection[int]: ...
+
+
+def is_gm(state: CampaignState, member_id: int, roles: Collection[int] = ()) -> bool:
+    """The campaign's GM, or a member with its GM role."""
+    return member_id == state.gm_id or (state.gm_role_id is not None and state.gm_role_id in roles)
+
+
+def side_of(state: CampaignState, member_id: int) -> str | None:
+    """The side the member plays (None: none)."""
+    return state.players.get(member_id)
+
+
+def require_gm(state: CampaignState, actor: Acting) -> None:
+    if not is_gm(state, actor.member_id, actor.roles):
+        raise PermissionDenied("Only the GM of {name!r} can do that.", name=state.name)
+
+
+def require_player(state: CampaignState, member_id: int) -> str:
+    """The side the member plays, or a clear refusal."""
+    side = side_of(state, member_id)
+    if side is None:
+        raise PermissionDenied("You are not on a side in {name!r}: use /campaign join first.", name=state.name)
+    return side
+
+
+def require_phase(state: CampaignState, phase: Phase, what: str) -> None:
+    """``what`` (an action) belongs to ``phase``: refused once the campaign has ended or in another phase."""
+    if state.status is not CampaignStatus.ACTIVE:
+        raise WrongPhase("The campaign {name!r} has ended.", name=state.name)
+    if state.phase != phase:
+        raise WrongPhase("{what} belongs to {title}; the campaign is in {title2}.", what=what,
+                         title=phase.spec.title, title2=state.phase.spec.title)

@@ -1,0 +1,269 @@
+"""Leaders in the campaign: fate (CC-1), replacements (CC-2, RU-18), wounds healing (RU-18), and
+trophies (CC-3) with the Glory they bring (CC-4)."""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass, replace
+
+from bot.engine.cc_model import Circumstance, Commander
+from bot.engine.dice import roll_key
+from bot.engine.errors import RuleViolation
+from bot.engine.leaders import (
+    LeaderFate,
+    NextBattleCommand,
+    next_battle_command,
+    recovered_status,
+    roll_leader_fate,
+    status_after_turns,
+)
+from bot.engine.leaders import replacement as replacement_for_fate
+from bot.engine.model import LeaderStatus, UnitType, parse_enum
+from bot.engine.phases import Phase
+from bot.engine.text import Msg
+from bot.engine.trophies import TrophyResult, roll_trophy
+
+from .dice import Context, turn_dice
+from .events import Journal, battle_visibility
+from .state import Battle, BattleStatus, CampaignState, ForceStatus, GloryEntry, LeaderEvent, LeaderKind, LeaderState
+
+KINDS = {LeaderKind.LEADER: Commander.LEADER, LeaderKind.NEW: Commander.NEW_LEADER,
+         LeaderKind.TEMPORARY: Commander.TEMPORARY_LEADER}
+
+
+class NoFateDue(LookupError):
+    """No fate roll is due for the leader named (or he is not one the reader may know of)."""
+
+
+def leader_command(ld: LeaderState) -> NextBattleCommand:
+    """What a leader's status means at his Force's next battle (CC-2): who commands, designated how."""
+    return next_battle_command(ld.status, designated=ld.designation, kind=KINDS.get(ld.kind, Commander.LEADER))
+
+
+def _set_status(state: CampaignState, ld: LeaderState, status: LeaderStatus, reason: str) -> CampaignState:
+    designation = None if KINDS.get(ld.kind) is Commander.LEADER else ld.designation
+    # He commands himself again: nobody stands in for him (CC-2).
+    state = state.with_leaders([replace(ld, status=status, designation=designation)])
+    return state.plus_leader_events(LeaderEvent(ld.key, state.turn, status, reason))
+
+
+def leaders_after_battle(state: CampaignState, battle: Battle) -> tuple[CampaignState, list[str]]:
+    """RU-18, when a battle is reported: a leader wounded before it is back, fit (:func:`recovered_status`):
+    a Moderate wound missed it (a Temporary Leader stood in), a Light wound fought it."""
+    lines: list[str] = []
+    for fkey in battle.forces:
+        ld = state.commander(fkey)
+        if ld is None:
+            continue
+        after = recovered_status(ld.status)
+        if after is ld.status:
+            continue
+        state = _set_status(state, ld, after, f"back after battle {battle.number} (RU-18)")
+        force = state.forces[fkey].name
+        lines.append(Msg("{leader} returns from his Moderate wound and takes command of {force} again (RU-18)",
+                         leader=ld.name, force=force) if ld.status is LeaderStatus.MODERATE_WOUND
+                     else Msg("{leader} of {force} is fit again after his Light wound (RU-18)", leader=ld.name,
+                              force=force))
+    return state, lines
+
+
+def return_leaders(state: CampaignState, journal: Journal, *, turn: int) -> tuple[CampaignState, list[tuple[str, Msg]]]:
+    """RU-18, when ``turn`` begins (the Time phase, MC-10): a wounded leader whose Force fought no battle
+    since his wound is back once 3 turns have passed (:func:`status_after_turns`). Returns one line per
+    leader back, with the Force's key, for the caller to tell as fog of war allows."""
+    wounded: dict[str, int] = {}
+    for ev in state.leader_events:
+        wounded[ev.leader] = ev.turn
+    lines = []
+    for fkey, ld in sorted(state.commanders.items()):
+        if ld.key not in wounded or state.forces[fkey].status is ForceStatus.REMOVED:
+            continue
+        after = status_after_turns(ld.status, wounded_turn=wounded[ld.key], turn=turn)
+        if after is ld.status:
+            continue
+        wound = leader_command(ld).label
+        state = _set_status(state, ld, after, f"back after {turn - wounded[ld.key]} turns (RU-18)")
+        lines.append((fkey, Msg("{leader} is back after {turns} turns, his {wound} healed, and commands {force} again "
+                                "(RU-18).", leader=ld.name, turns=turn - wounded[ld.key], wound=wound,
+                                force=state.forces[fkey].name)))
+    return state, lines
+
+
+# --- fate -----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class FateOutcome:
+    leader: str
+    fate: LeaderFate
+    replacement: str | None
+    lines: tuple[str, ...]
+
+
+def fate_due(state: CampaignState, battles: list[Battle], leader: str) -> tuple[Battle, str, Circumstance]:
+    """The reported battle where ``leader`` fell and is still awaiting his fate roll."""
+    for b in battles:
+        fates = b.aftermath.get("fates", {})
+        for name in fates:
+            if name.lower() == leader.strip().lower() and fates[name] is None:
+                for side in (b.report or {}).get("sides", []):
+                    for c in side.get("leader_casualties", []) or []:
+                        if str(c.get("leader", "")).lower() == name.lower():
+                            return b, name, parse_enum(Circumstance, c.get("fell", "other"), "circumstance")
+    raise NoFateDue(leader)
+
+
+def fates_due(state: CampaignState, leader: str) -> tuple[Battle, str, Circumstance]:
+    return fate_due(state, state.turn_battles(status=BattleStatus.REPORTED), leader)
+
+
+def fallen(state: CampaignState, battle: Battle, name: str) -> tuple[CampaignState, Battle, str, LeaderState]:
+    """The Force a fallen leader led in the battle and the leader, whoever commands it now (RU-18)."""
+    from .aftermath import commanders
+
+    state, battle, led = commanders(state, battle)
+    for fkey, c in led.items():
+        if c["name"] == name:
+            ld = state.leaders.get(c["key"])
+            if ld is not None:
+                return state, battle, fkey, ld
+    raise NoFateDue(name)
+
+
+def new_leader_key(force_key: str, turn: int) -> str:
+    """A New Leader's key: the Force's, marked with the turn he took command (at most 32 characters)."""
+    suffix = f"-new{turn}"
+    if len(force_key) + len(suffix) <= 32:
+        return force_key + suffix
+    digest = hashlib.sha256(force_key.encode()).hexdigest()[:6]
+    return f"{force_key[:32 - len(suffix) - 7]}-{digest}{suffix}"
+
+
+def apply_fate(state: CampaignState, number: int, name: str, circumstance: Circumstance, journal: Journal, ctx: Context,
+               designation: UnitType | None = None) -> tuple[CampaignState, FateOutcome]:
+    """Roll a fallen leader's fate (CC-1) and apply his replacement (CC-2, RU-18)."""
+    state, battle, force_key, ld = fallen(state, state.battles[number], name)
+    state, dice = turn_dice(state, journal, ctx)
+    key = roll_key(state.turn, Phase.AFTERMATH, f"battle:{battle.number}/leader:{ld.key}", "fate")
+    fate = roll_leader_fate(name, circumstance, dice, key)
+    for r in fate.rolls:
+        journal.roll(state, r, visibility=battle_visibility(battle.number))
+    current = state.commander(force_key)
+    force = state.forces[force_key]
+    # RU-18: the fate is his whoever commands now; a replacement takes over only if he still commands.
+    rep = (replacement_for_fate(fate.status, state.engine_force(force_key).units, cv=ld.cv, designated=designation)
+           if current is not None and current.key == ld.key else None)
+    changed = replace(ld, status=fate.status)
+    state = state.plus_leader_events(LeaderEvent(ld.key, state.turn, fate.status,
+                                                 f"fell in battle {battle.number} ({circumstance.label}): "
+                                                 f"{fate.label} (CC-1)"))
+    lines = [Msg("{leader}: {fate} (CC-1).", leader=name, fate=fate.label)]
+    replacement = None
+    new_leaders = []
+    if rep is not None and not rep.temporary:
+        changed = replace(changed, force=None)
+        replacement = f"New Leader ({rep.designated.value}) of {force.name}"[:100]
+        new_leaders.append(LeaderState(new_leader_key(force_key, state.turn), replacement, rep.cv, LeaderStatus.FIT,
+                                       LeaderKind.NEW, rep.designated, force_key))
+        lines.append(Msg("{replacement} takes command of {force}, with {leader}'s Command Value ({rule}).",
+                         replacement=replacement, force=force.name, leader=name, rule=rep.rule))
+    elif rep is not None:
+        changed = replace(changed, designation=rep.designated)
+        lines.append(Msg("{leader} misses the next battle of {force}: a Temporary Leader ({kind}) commands it with "
+                         "{leader}'s Command Value until he returns ({rule}).", leader=name, force=force.name,
+                         kind=rep.designated.value, rule=rep.rule))
+    elif fate.status is LeaderStatus.SERIOUS_WOUND:
+        lines.append(Msg("{leader} commands from an open carriage until the campaign ends (CC-2).", leader=name))
+    state = state.with_leaders([changed, *new_leaders])
+    if fate.status is LeaderStatus.CAPTURED:
+        side = next(sd for sd in battle.sides if state.camps.hostile(sd, force.side))  # RU-19: an enemy
+        state = state.plus_glory(GloryEntry(side, state.turn, 1, f"enemy leader {name} captured", "award", "CC-4",
+                                            battle.number))
+        lines.append(Msg("{side} gains 1 Glory for capturing {leader} (CC-4).", side=state.sides[side].name, leader=name))
+    battle = state.battles[number]
+    state = state.with_battle(replace(battle, aftermath={**battle.aftermath,
+                                                         "fates": {**battle.aftermath.get("fates", {}),
+                                                                   name: fate.status.value}}))
+    return state, FateOutcome(name, fate, replacement, tuple(lines))
+
+
+# --- trophies -------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class TrophyOutcome:
+    battle: int
+    result: TrophyResult
+    text: str
+
+
+class NoMelee(LookupError):
+    """The report has no melee in which the unit eliminated the target."""
+
+
+def attempt(battle: Battle, unit: str, target: str) -> tuple[str, dict[str, bool]]:
+    for m in (battle.report or {}).get("melee_eliminations", []) or []:
+        if str(m.get("by")) == unit and str(m.get("unit")) == target:
+            return f"{unit}>{target}", {"ordered": bool(m.get("ordered")), "took_ground": bool(m.get("took_ground"))}
+    raise NoMelee(unit, target)
+
+
+def require_trophy_due(battle: Battle, unit: str, target: str) -> None:
+    key, _ = attempt(battle, unit, target)
+    pending = battle.aftermath.get("trophies", {})
+    if key not in pending:
+        raise RuleViolation("{unit} cannot take a trophy from {target}: see the battle report's summary (CC-3).",
+                            unit=unit, target=target)
+    if pending[key] is not None:
+        raise RuleViolation("{unit} has already tried for {target}'s flag.", unit=unit, target=target)
+
+
+def unit_owner(state: CampaignState, unit: str) -> str | None:
+    return next((f.key for f in state.forces.values() for u in f.units if u.key == unit), None)
+
+
+def trophy(state: CampaignState, number: int, unit: str, target: str, journal: Journal,
+           ctx: Context) -> tuple[CampaignState, TrophyOutcome]:
+    """A unit that eliminated an enemy in melee tries for its flag (CC-3); a trophy is 1 Glory (CC-4)."""
+    battle = state.battles[number]
+    key, flags = attempt(battle, unit, target)
+    owner, victim_owner = unit_owner(state, unit), unit_owner(state, target)
+    if owner is None or victim_owner is None:
+        raise NoMelee(unit, target)
+    captor = next(u for k in battle.forces for u in state.engine_force(k).units if u.id == unit)
+    victim = next(u for u in state.engine_force(victim_owner).units if u.id == target)
+    state, dice = turn_dice(state, journal, ctx)
+    result = roll_trophy(captor, victim, dice,
+                         roll_key(state.turn, Phase.AFTERMATH, f"battle:{battle.number}/unit:{unit}", f"trophy:{target}"),
+                         **flags)
+    journal.roll(state, result.roll, visibility=battle_visibility(battle.number))
+    side = state.forces[owner].side
+    text: str = (Msg("{captor} tries for the flag of {victim}: trophy taken!", captor=captor.name, victim=victim.name)
+                 if result.taken else
+                 Msg("{captor} tries for the flag of {victim}: no trophy.", captor=captor.name, victim=victim.name))
+    if result.taken:
+        state = state.plus_glory(GloryEntry(side, state.turn, 1, f"trophy of {victim.name} taken", "award", "CC-4",
+                                            battle.number))
+        text = Msg.join(" ", [text, Msg("{side} gains 1 Glory (CC-4).", side=state.sides[side].name)])
+    battle = state.battles[number]
+    state = state.with_battle(replace(battle, aftermath={**battle.aftermath,
+                                                         "trophies": {**battle.aftermath.get("trophies", {}),
+                                                                      key: result.taken}}))
+    return state, TrophyOutcome(battle.number, result, text)
+
+
+def roll_pending_fates_and_trophies(state: CampaignState, number: int, journal: Journal,
+                                    ctx: Context) -> tuple[CampaignState, list[str]]:
+    """End of Phase 4: the bot rolls fates and trophies nobody rolled (same keyed dice)."""
+    lines: list[str] = []
+    for name, status in list(state.battles[number].aftermath.get("fates", {}).items()):
+        if status is None:
+            _, _, circ = fate_due(state, [state.battles[number]], name)
+            state, out = apply_fate(state, number, name, circ, journal, ctx)
+            lines.append(Msg("Rolled by the bot: {what}", what=Msg.join(" ", out.lines)))
+    for key, taken in list(state.battles[number].aftermath.get("trophies", {}).items()):
+        if taken is None:
+            unit, target = key.split(">", 1)
+            state, out2 = trophy(state, number, unit, target, journal, ctx)
+            lines.append(Msg("Rolled by the bot: {what}", what=out2.text))
+    return state, lines

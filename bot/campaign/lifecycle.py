@@ -1,0 +1,124 @@
+"""A campaign's members and settings: join a side, the GM's assignments, the rule options (RU-22),
+the end of the campaign."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import replace
+from typing import Any
+
+from bot.engine.errors import InvalidInput
+from bot.engine.tables import RuleBook
+from bot.engine.text import Msg
+from bot.scenario import fold_name
+from bot.services.errors import NotFound, PermissionDenied
+
+from .authority import Acting, is_gm, require_gm
+from .events import EventKind, Journal
+from .settings import Settings
+from .state import CampaignState, CampaignStatus, SideState
+
+
+def find_side(state: CampaignState, text: str) -> SideState:
+    """The side ``text`` names: its key first (whatever any side is called), then its name, compared as
+    scenarios compare names (:func:`bot.scenario.fold_name`: no case, no invisible characters)."""
+    key = text.strip().lower()
+    for side in state.sides.values():
+        if side.key == key:
+            return side
+    name = fold_name(text)
+    for side in state.sides.values():
+        if name and fold_name(side.name) == name:
+            return side
+    raise NotFound("There is no side {text!r}: sides are {names}.", text=text,
+                   names=', '.join(s.name for s in state.sides.values()))
+
+
+def join_side(state: CampaignState, actor: Acting, name: str, side: str,
+              journal: Journal) -> tuple[CampaignState, SideState]:
+    """A member joins a side; a member plays one side per campaign. ``name``: the member's name
+    (empty: "A member"). A GM who plays a side is announced as one (fair play: the GM sees every
+    secret)."""
+    if state.status is not CampaignStatus.ACTIVE:
+        raise InvalidInput("The campaign {name!r} has ended.", name=state.name)
+    row = find_side(state, side)
+    current = state.players.get(actor.member_id)
+    if current is not None:
+        if current == row.key:
+            raise InvalidInput("You already play {name}.", name=row.name)
+        raise PermissionDenied("You already play another side; ask the GM to move you (/gm assign).")
+    state = state.evolve(players={**state.players, actor.member_id: row.key})
+    member = name or Msg("A member")
+    if is_gm(state, actor.member_id, actor.roles):
+        journal.say(state, Msg("{member}, a GM of this campaign, joined {side} and plays it.", member=member,
+                               side=row.name))
+    else:
+        journal.say(state, Msg("{member} joined {side}.", member=member, side=row.name))
+    return state, row
+
+
+def assign(state: CampaignState, gm: Acting, member_id: int, side: str, journal: Journal, *,
+           member_name: str = "") -> tuple[CampaignState, SideState]:
+    """GM: put a member on a side (moving them if they played another)."""
+    require_gm(state, gm)
+    row = find_side(state, side)
+    state = state.evolve(players={**state.players, member_id: row.key})
+    journal.say(state, Msg("The GM put {member} on {side}.", member=member_name or Msg("a member"), side=row.name),
+                kind=EventKind.GM)
+    return state, row
+
+
+# --- the rule options (RU-22) -------------------------------------------------------------------------
+
+
+def check_options(options: Mapping[str, Any], rules: RuleBook) -> dict[str, Any]:
+    """Campaign options: the rules' defaults, overridden by known settings with allowed values."""
+    specs = rules.mc.options
+    out = rules.mc.default_options()
+    for name, value in options.items():
+        if name not in specs:
+            raise InvalidInput("Unknown campaign option {name!r}: options are {specs}.", name=name, specs=', '.join(specs))
+        spec = specs[name]
+        if value not in spec.choices:
+            allowed = ", ".join(str(c).lower() for c in spec.choices)
+            raise InvalidInput("Option {name!r} cannot be {value!r} ({rule}): choose {allowed}.", name=name, value=value,
+                               rule=spec.rule, allowed=allowed)
+        out[name] = value
+    return out
+
+
+def _coerce(text: str, choices: tuple[Any, ...]) -> Any:
+    for c in choices:
+        if str(c).lower() == text.strip().lower():
+            return c
+    return text
+
+
+def _choice(value: Any, choices: tuple[Any, ...]) -> Any:
+    """The choice ``value`` equals, of its own type first (``1`` is ``True``'s equal, not its type)."""
+    return next((c for c in choices if c == value and type(c) is type(value)),
+                next((c for c in choices if c == value), value))
+
+
+def change_setting(state: CampaignState, gm: Acting, name: str, value: Any, journal: Journal,
+                   rules: RuleBook) -> tuple[CampaignState, dict[str, Any]]:
+    """GM: change one campaign option (validated against the rules' choices); every rule option as it
+    now stands. A value typed as text is read as the choice it names ("false", "4")."""
+    require_gm(state, gm)
+    spec = rules.mc.options.get(name)
+    if spec is not None and isinstance(value, str):
+        value = _coerce(value, spec.choices)
+    merged = check_options({**state.settings.as_options(), name: value}, rules)
+    settings = Settings.from_options({k: _choice(v, rules.mc.options[k].choices) for k, v in merged.items()}, rules)
+    cmap = state.map if state.map.adjacency == settings.adjacency else replace(state.map, adjacency=settings.adjacency)
+    state = state.evolve(settings=settings, options={**state.options, **merged}, map=cmap)
+    journal.say(state, Msg("The GM set {name} to {value!r}.", name=name, value=value), kind=EventKind.GM)
+    return state, merged
+
+
+def end_campaign(state: CampaignState, gm: Acting, journal: Journal) -> CampaignState:
+    """GM: the campaign ends (archived: kept, never deleted)."""
+    require_gm(state, gm)
+    state = state.evolve(status=CampaignStatus.ENDED)
+    journal.say(state, "The GM ended the campaign.", kind=EventKind.GM)
+    return state

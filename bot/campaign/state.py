@@ -1,0 +1,340 @@
+"""A campaign as one typed, immutable value: :class:`CampaignState` and its parts.
+
+Every part is a frozen dataclass; closed sets are enums. A change builds a new value
+(:meth:`CampaignState.evolve`, :meth:`CampaignState.with_forces`, ...) and leaves the old one as it
+was, so the repository (:mod:`bot.store.repository`) saves exactly the parts whose identity changed,
+and a rule can never alter its caller's state behind its back.
+
+The state holds the game (what the rules read and change); the bot's bookkeeping (channels,
+threads, deadlines, reminders, language) stays with the campaign row and never passes through the
+core.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field, replace
+from enum import StrEnum
+from functools import cached_property
+from typing import Any
+
+from bot.engine.camps import Camps
+from bot.engine.grid import CampaignMap
+from bot.engine.model import (
+    Climate,
+    Force,
+    Leader,
+    LeaderStatus,
+    Order,
+    Quality,
+    Reaction,
+    Square,
+    Unit,
+    UnitType,
+)
+from bot.engine.phases import Phase, TurnPosition
+
+from .settings import Settings
+
+
+class ForceStatus(StrEnum):
+    ACTIVE = "active"
+    PENDING = "pending"
+    """A scheduled reinforcement, not yet on the map (MC-10)."""
+    REMOVED = "removed"
+    """Off the map for good: MC-4 disaster, RU-8 surrender, MC-2 collapse, FC-1."""
+
+
+class BattleStatus(StrEnum):
+    PENDING = "pending"
+    """Awaiting its report (Phase 3)."""
+    REPORTED = "reported"
+    DONE = "done"
+
+
+class CampaignStatus(StrEnum):
+    ACTIVE = "active"
+    ENDED = "ended"
+
+
+class LeaderKind(StrEnum):
+    LEADER = "leader"
+    NEW = "new"
+    """CC-2 New Leader."""
+    TEMPORARY = "temporary"
+    """CC-2 Temporary Leader."""
+
+
+class DeclarationKind(StrEnum):
+    ORDER = "order"
+    MOVE = "move"
+
+
+@dataclass(frozen=True, slots=True)
+class UnitState:
+    key: str
+    name: str
+    sp: int
+    original_sp: int
+    type: UnitType = UnitType.INFANTRY
+    quality: Quality = Quality.AVERAGE
+    mercenary: bool = False
+    flag: bool = True
+    heroic: bool = False
+
+    def engine(self) -> Unit:
+        return Unit(self.key, self.name, self.sp, self.type, self.quality, self.mercenary, self.flag)
+
+
+@dataclass(frozen=True, slots=True)
+class LeaderState:
+    key: str
+    name: str
+    cv: int = 0
+    status: LeaderStatus = LeaderStatus.FIT
+    kind: LeaderKind = LeaderKind.LEADER
+    designation: UnitType | None = None
+    force: str | None = None
+    """The Force he commands (None: he commands none, e.g. replaced by a New Leader)."""
+
+
+@dataclass(frozen=True, slots=True)
+class ForceState:
+    key: str
+    side: str
+    name: str
+    square: str | None
+    """Where it stands; for a pending reinforcement, where it will arrive."""
+    order: Order = Order.EXPLORE
+    reaction: Reaction | None = None
+    scouts: int = 0
+    status: ForceStatus = ForceStatus.ACTIVE
+    arrives_turn: int | None = None
+    wtf_marker: bool = False
+    units: tuple[UnitState, ...] = ()
+
+    @property
+    def active(self) -> bool:
+        return self.status is ForceStatus.ACTIVE and self.square is not None
+
+    @property
+    def sp(self) -> int:
+        return sum(u.sp for u in self.units)
+
+    def with_units(self, changed: Mapping[str, UnitState]) -> ForceState:
+        return replace(self, units=tuple(changed.get(u.key, u) for u in self.units))
+
+
+@dataclass(frozen=True, slots=True)
+class SideState:
+    key: str
+    name: str
+    colour: str = "#888888"
+    nation: str = ""
+    capital: str | None = None
+    battles_won: int = 0
+    battles_lost: int = 0
+    strongholds_taken: int = 0
+    strongholds_lost: int = 0
+    holds_enemy_capital: bool = False
+    lost_capital: bool = False
+    supply: int = 0
+    movement_modifier: int = 0
+    done: bool = False
+    must_test: str = ""
+    """Why the side must test its Will to Fight this turn (empty: it need not), MC-9."""
+    defeated: bool = False
+    last_seen: Mapping[str, str] = field(default_factory=dict)
+    """Enemy Forces this side saw and no longer sees: Force key -> square."""
+    camp: str = ""
+    """Its camp (RU-19); empty: its own."""
+
+
+@dataclass(frozen=True, slots=True)
+class Declaration:
+    """An order or move declared this phase (private until the phase resolves)."""
+
+    turn: int
+    phase: Phase
+    force: str
+    side: str
+    kind: DeclarationKind
+    payload: Mapping[str, Any]
+
+
+@dataclass(frozen=True, slots=True)
+class Battle:
+    number: int
+    turn: int
+    square: str
+    forces: tuple[str, ...]
+    sides: tuple[str, ...]
+    status: BattleStatus = BattleStatus.PENDING
+    report: Mapping[str, Any] | None = None
+    scouting: Mapping[str, Any] = field(default_factory=dict)
+    aftermath: Mapping[str, Any] = field(default_factory=dict)
+    """Phase 4 bookkeeping: see :mod:`bot.services.aftermath`."""
+
+
+@dataclass(frozen=True, slots=True)
+class GloryEntry:
+    """One credit or debit of a side's Glory (CC-4)."""
+
+    side: str
+    turn: int
+    amount: int
+    reason: str
+    kind: str = "award"
+    rule: str = "CC-4"
+    battle: int | None = None
+    subject: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class LeaderEvent:
+    """A change of a leader's status (CC-1, CC-2, RU-18)."""
+
+    leader: str
+    turn: int
+    status: LeaderStatus
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class TurnSeed:
+    """The secret seed of a turn: its hash is public, the seed once revealed (docs/dice.md)."""
+
+    turn: int
+    seed_hex: str
+    sha256: str
+    revealed: bool = False
+    chain_head: str | None = None
+    reseeded_after: str | None = None
+
+
+@dataclass(frozen=True)
+class CampaignState:
+    id: int
+    name: str
+    turn: int
+    phase: Phase
+    status: CampaignStatus
+    settings: Settings
+    climate: Climate
+    theatre: str
+    start_date: dt.date
+    map: CampaignMap
+    sight: int
+    gm_id: int
+    gm_role_id: int | None
+    weather: str | None
+    holdings: Mapping[str, str]
+    """Strongholds held by a side other than their owner: square -> holding side (MC-9)."""
+    sides: Mapping[str, SideState]
+    forces: Mapping[str, ForceState]
+    leaders: Mapping[str, LeaderState]
+    """Every leader, by key (in command or not)."""
+    declarations: tuple[Declaration, ...] = ()
+    """The current turn's declarations."""
+    battles: Mapping[int, Battle] = field(default_factory=dict)
+    glory: tuple[GloryEntry, ...] = ()
+    leader_events: tuple[LeaderEvent, ...] = ()
+    seeds: Mapping[int, TurnSeed] = field(default_factory=dict)
+    players: Mapping[int, str] = field(default_factory=dict)
+    """Member id -> side key."""
+    options: Mapping[str, Any] = field(default_factory=dict)
+    """The campaign row's options as stored (rule options and the bot's own, under ``_``)."""
+
+    # --- reading -------------------------------------------------------------------------------
+
+    @property
+    def position(self) -> TurnPosition:
+        return TurnPosition(self.turn, self.phase)
+
+    @cached_property
+    def camps(self) -> Camps:
+        """Who is allied with whom (RU-19): every side its own camp unless the scenario says otherwise."""
+        return Camps({k: s.camp or k for k, s in self.sides.items()})
+
+    @cached_property
+    def commanders(self) -> Mapping[str, LeaderState]:
+        """The leader in command of each Force, by Force key."""
+        return {ld.force: ld for ld in self.leaders.values() if ld.force is not None}
+
+    def commander(self, force: str) -> LeaderState | None:
+        return self.commanders.get(force)
+
+    def active(self) -> list[ForceState]:
+        return [f for f in self.forces.values() if f.active]
+
+    def side_forces(self, side: str) -> list[ForceState]:
+        return [f for f in self.forces.values() if f.side == side]
+
+    def engine_force(self, key: str) -> Force:
+        """The rules engine's view of a Force."""
+        f = self.forces[key]
+        ld = self.commander(key)
+        return Force(
+            id=f.key, name=f.name, side=f.side,
+            square=Square.parse(f.square) if f.square else Square(0, 0),
+            leader=Leader(ld.name, ld.cv, ld.status) if ld else Leader("(no leader)", 0),
+            units=tuple(u.engine() for u in f.units), order=f.order, reaction=f.reaction, scouts=f.scouts,
+        )
+
+    def find_force(self, text: str) -> ForceState | None:
+        """A Force by key or (case-insensitive) name, as a member types it."""
+        t = text.strip()
+        if t in self.forces:
+            return self.forces[t]
+        low = t.lower()
+        return next((f for f in self.forces.values() if f.name.lower() == low), None)
+
+    def declarations_of(self, phase: Phase, kind: DeclarationKind) -> list[Declaration]:
+        return [d for d in self.declarations if d.turn == self.turn and d.phase is phase and d.kind is kind]
+
+    def turn_battles(self, *, status: BattleStatus | None = None) -> list[Battle]:
+        return [b for b in self.battles.values() if b.turn == self.turn and (status is None or b.status is status)]
+
+    def standing_sides(self) -> list[SideState]:
+        return [s for s in self.sides.values() if not s.defeated]
+
+    def seed(self, turn: int | None = None) -> TurnSeed | None:
+        return self.seeds.get(self.turn if turn is None else turn)
+
+    # --- changing ------------------------------------------------------------------------------
+
+    def evolve(self, **changes: Any) -> CampaignState:
+        return replace(self, **changes)
+
+    def with_forces(self, changed: Mapping[str, ForceState] | Iterable[ForceState]) -> CampaignState:
+        items = changed.values() if isinstance(changed, Mapping) else changed
+        return replace(self, forces={**self.forces, **{f.key: f for f in items}})
+
+    def with_force(self, key: str, **changes: Any) -> CampaignState:
+        return self.with_forces([replace(self.forces[key], **changes)])
+
+    def with_sides(self, changed: Iterable[SideState]) -> CampaignState:
+        return replace(self, sides={**self.sides, **{s.key: s for s in changed}})
+
+    def with_side(self, key: str, **changes: Any) -> CampaignState:
+        return self.with_sides([replace(self.sides[key], **changes)])
+
+    def with_leaders(self, changed: Iterable[LeaderState]) -> CampaignState:
+        return replace(self, leaders={**self.leaders, **{ld.key: ld for ld in changed}})
+
+    def with_battle(self, battle: Battle) -> CampaignState:
+        return replace(self, battles={**self.battles, battle.number: battle})
+
+    def with_seed(self, seed: TurnSeed) -> CampaignState:
+        return replace(self, seeds={**self.seeds, seed.turn: seed})
+
+    def with_unit(self, force: str, unit: UnitState) -> CampaignState:
+        return self.with_forces([self.forces[force].with_units({unit.key: unit})])
+
+    def plus_glory(self, *entries: GloryEntry) -> CampaignState:
+        return replace(self, glory=(*self.glory, *entries))
+
+    def plus_leader_events(self, *events: LeaderEvent) -> CampaignState:
+        return replace(self, leader_events=(*self.leader_events, *events))
+

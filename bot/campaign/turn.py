@@ -1,0 +1,427 @@
+"""The turn (MC-3): resolving the current phase and starting the next, pure and synchronous.
+
+:func:`resolve` takes the state, the dice context and whether the GM forces the phase; it returns
+the new state and the events, running on through every phase that needs nobody (the bot's phases,
+and battle phases without battles) up to the next phase that waits for people or the start of a turn.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+from bot.engine.attrition import force_attrition
+from bot.engine.dice import roll_key
+from bot.engine.field_commander import overwhelm_check
+from bot.engine.force_test import apply_force_test
+from bot.engine.model import Square
+from bot.engine.movement import DeclaredMove, resolve_movement, roll_initiative
+from bot.engine.phases import Phase, PhaseFacts, TurnPosition, next_position, pending, require_can_end
+from bot.engine.rolls import Roll
+from bot.engine.seasons import Reinforcement, reinforcement_arrivals, roll_event, roll_weather, season_of, turn_date
+from bot.engine.text import Msg
+from bot.engine.will import Holding, Tallies, WillTriggers, all_forces_lost, stronghold_holder, will_to_fight
+
+from . import sight
+from .aftermath import finish_battle
+from .dice import Context, turn_dice
+from .events import EventKind, Journal, side_visibility
+from .leaders import return_leaders
+from .settings import MovementOrder
+from .state import (
+    Battle,
+    BattleStatus,
+    CampaignState,
+    CampaignStatus,
+    DeclarationKind,
+    ForceStatus,
+)
+
+
+@dataclass(frozen=True)
+class Resolved:
+    """What a resolution did, for the channel."""
+
+    state: CampaignState
+    before: TurnPosition
+    after: TurnPosition
+    battles: tuple[int, ...] = ()
+    turn_ended: bool = False
+
+
+def phase_facts(state: CampaignState) -> PhaseFacts:
+    """What the current phase still waits for."""
+    sides = tuple(k for k, sd in state.sides.items() if not sd.defeated)
+    done = frozenset(k for k, sd in state.sides.items() if sd.done)
+    battles = state.turn_battles() if state.phase in (Phase.BATTLE, Phase.AFTERMATH) else []
+    unreported = tuple(str(b.number) for b in battles if b.status is BattleStatus.PENDING)
+    aftermath_due: list[tuple[str, str]] = []
+    retreats_due: list[tuple[str, str]] = []
+    for b in battles:
+        if b.status is not BattleStatus.REPORTED:
+            continue
+        rolled = b.aftermath.get("rolled", {})
+        aftermath_due += [(side, str(b.number)) for side in b.sides if not rolled.get(side)]
+        for fkey, dest in b.aftermath.get("retreats", {}).items():
+            f = state.forces.get(fkey)
+            if dest is None and f is not None and f.status is ForceStatus.ACTIVE:
+                retreats_due.append((f.side, f.name))
+    return PhaseFacts(sides, done, unreported, tuple(aftermath_due), tuple(retreats_due))
+
+
+def resolve(state: CampaignState, journal: Journal, ctx: Context, *, forced: bool = False) -> Resolved:
+    """Resolve the current phase (the GM, or the deadline) and start the next."""
+    before = state.position
+    require_can_end(before.phase, phase_facts(state), forced=forced)
+    battles: list[int] = []
+    turn_ended = False
+    while True:
+        state = _PHASES[state.phase](state, journal, ctx, battles)
+        nxt = next_position(state.position, state.settings.as_options())
+        if nxt.turn != state.turn:
+            state = _end_turn(state, journal)
+            turn_ended = True
+        state = state.evolve(turn=nxt.turn, phase=nxt.phase, declarations=tuple(
+            d for d in state.declarations if d.turn == nxt.turn))
+        state = state.with_sides([replace(sd, done=False) for sd in state.sides.values() if sd.done])
+        if not _runs_by_itself(state):
+            break
+    state = sight.record_sightings(state)
+    after = state.position
+    journal.say(state, Msg("Now: {after}.", after=str(after)), data={"position": [after.turn, int(after.phase)]})
+    return Resolved(state, before, after, tuple(battles), turn_ended)
+
+
+def _runs_by_itself(state: CampaignState) -> bool:
+    """Whether the phase just entered needs nobody: the bot's phases (but a new turn waits for the GM at
+    its start), and the battle phases when there is no battle."""
+    phase = state.phase
+    if phase is Phase.WEATHER or (phase is Phase.ORDERS and not state.settings.weather):
+        return False
+    if phase.spec.actor == "bot":
+        return True
+    if phase in (Phase.BATTLE, Phase.AFTERMATH):
+        return not pending(phase, phase_facts(state))
+    return False
+
+
+# --- the phases ----------------------------------------------------------------------------
+
+
+def _weather(state: CampaignState, journal: Journal, ctx: Context, _battles: list[int]) -> CampaignState:
+    """Phase 0 (house rule RU-10)."""
+    rules = ctx.rules
+    date = turn_date(state.start_date, state.turn, rules=rules)
+    state, dice = turn_dice(state, journal, ctx)
+    w = roll_weather(state.climate, season_of(date, rules=rules), dice, roll_key(state.turn, 0, "campaign", "weather"),
+                     rules=rules)
+    state = state.evolve(weather=w.kind.name)
+    journal.roll(state, w.roll)
+    mod = Msg(", movement {value:+d}", value=w.kind.movement) if w.kind.movement else ""
+    journal.say(state, Msg("Weather (house rule RU-10): {weather}{mod}, wind {wind}.", weather=w.kind.label, mod=mod,
+                           wind=w.kind.wind))
+    return state
+
+
+def _orders(state: CampaignState, journal: Journal, ctx: Context, _battles: list[int]) -> CampaignState:
+    """Phase 1 ends: each Force test's result takes effect (MC-4, RU-3)."""
+    for d in state.declarations_of(Phase.ORDERS, DeclarationKind.ORDER):
+        f = state.forces.get(d.force)
+        if f is None or f.status is not ForceStatus.ACTIVE:
+            continue
+        from bot.engine.model import Order
+
+        result = apply_force_test(state.engine_force(f.key), Order(d.payload["order"]), Roll.from_dict(d.payload["roll"]))
+        if not result.removed:
+            state = state.with_force(f.key, order=result.force.order, reaction=result.force.reaction)
+            continue
+        seen_by = sight.seers(state, f.square, also=[f.side])
+        side = state.sides[f.side]
+        state = state.with_force(f.key, order=result.force.order, reaction=result.force.reaction,
+                                 status=ForceStatus.REMOVED)
+        state = state.with_side(f.side, must_test=Msg("a Force test ended in disaster (MC-4)"))
+        state = state.with_forces([replace(o, wtf_marker=True) for o in state.active()
+                                   if o.side == f.side and o.key != f.key])
+        sight.say(journal, state, sight.tell(
+            state, Msg("{force} ({side}) loses control, routs and is removed from the map (MC-4); {side} must test "
+                       "its Will to Fight this turn (MC-9).", force=f.name, side=side.name), seen_by=seen_by,
+            public=Msg("A Force of {side} loses control, routs and is removed from the map (MC-4); {side} must test "
+                       "its Will to Fight this turn (MC-9).", side=side.name)))
+    # Each side's own tests are its own business: the public line does not count them.
+    journal.say(state, Msg("Phase 1 resolved: the Force tests taken take effect."))
+    return state
+
+
+def _movement(state: CampaignState, journal: Journal, ctx: Context, battles: list[int]) -> CampaignState:
+    """Phase 2 ends: every declared move is followed square by square (RU-13, or by initiative RU-4)."""
+    state, dice = turn_dice(state, journal, ctx)
+    active = {f.key: state.engine_force(f.key) for f in state.active()}
+    moves: dict[str, DeclaredMove] = {}
+    for d in state.declarations_of(Phase.MOVEMENT, DeclarationKind.MOVE):
+        if d.force not in active:
+            continue
+        f = active[d.force]
+        moves[d.force] = DeclaredMove(
+            f.id, f.side, f.square, tuple(Square.parse(p) for p in d.payload["path"]), int(d.payload["allowance"]),
+            Roll.from_dict(d.payload["roll"]), bool(d.payload.get("by_water")),
+        )
+    order = None
+    if state.settings.movement_order is MovementOrder.INITIATIVE:
+        highest: dict[str, int] = {}
+        for f in active.values():
+            highest[f.side] = max(highest.get(f.side, -99), f.leader.cv)
+        ini = roll_initiative(highest, dice, roll_key(state.turn, 2, "campaign", "initiative"))
+        for r in ini.rolls:
+            journal.roll(state, r)
+        order = list(ini.order)
+        journal.say(state, "Initiative (RU-4): " + ", ".join(state.sides[k].name for k in order) + " move in this order.")
+    outcome = resolve_movement(active.values(), moves, side_order=order, camps=state.camps)
+    state = state.with_forces([replace(state.forces[k], square=str(sq)) for k, sq in outcome.positions.items()
+                               if state.forces[k].square != str(sq)])
+    for key, travelled in outcome.travelled.items():
+        if not travelled:
+            continue
+        att = force_attrition(active[key], state.map, travelled, dice,
+                              roll_key(state.turn, 2, f"force:{key}", "attrition"), rules=ctx.rules,
+                              allies=state.camps.allies_of(active[key].side))
+        for step in att.steps:
+            for r in step.rolls:
+                journal.roll(state, r, visibility=side_visibility(active[key].side))
+        if att.steps:
+            sp = {u.id: u.sp for u in att.force.units}
+            f = state.forces[key]
+            state = state.with_forces([replace(f, units=tuple(replace(u, sp=sp.get(u.key, u.sp)) for u in f.units))])
+            journal.say(state, Msg("{force} loses {lost} SP crossing hostile ground (MC-5.2).", force=active[key].name,
+                                   lost=active[key].sp - att.force.sp), visibility=side_visibility(active[key].side))
+    for key in outcome.collapsed:
+        f = state.forces[key]
+        seen_by = sight.seers(state, f.square, also=[f.side])
+        state = state.with_force(key, status=ForceStatus.REMOVED)
+        sight.say(journal, state, sight.tell(state, Msg("{force} was Routed and, contacted by the enemy, collapses: "
+                                                        "removed without a battle (MC-2).", force=f.name),
+                                             seen_by=seen_by))
+    number = max(state.battles, default=0)
+    for contact in outcome.battles:
+        if state.settings.overwhelm:
+            state, fought = _overwhelm(state, contact.force_ids, contact.square, journal)
+            if not fought:
+                continue
+        number += 1
+        state = state.with_battle(Battle(number, state.turn, str(contact.square), tuple(contact.force_ids),
+                                         tuple(contact.sides)))
+        battles.append(number)
+        names = ", ".join(state.forces[k].name for k in contact.force_ids)
+        camps = Msg.join(", ", (state.sides[k].name for k in contact.sides))
+        # A battle's square and camps are public news; its Forces go to those who see it (its camps among them).
+        sight.say(journal, state, sight.tell(
+            state, Msg("Battle {number} at {square}: {names} (MC-6).", number=number, square=contact.square, names=names),
+            seen_by=sight.seers(state, str(contact.square), also=contact.sides),
+            public=Msg("Battle {number} at {square} between {camps} (MC-6).", number=number, square=contact.square,
+                       camps=camps)))
+    state = update_holdings(state, journal)
+    journal.say(state, Msg("Phase 2 resolved: {battles} battle(s).", battles=len(outcome.battles)))
+    return state
+
+
+def _overwhelm(state: CampaignState, force_ids: tuple[str, ...], square: Square,
+               journal: Journal) -> tuple[CampaignState, bool]:
+    """FC-1 (a setting, RU-22), when Forces meet: a camp the strongest outnumbers 3 to 1 or more is
+    destroyed without a battle (RU-20: each weaker camp against the strongest). Returns whether a
+    battle is still fought (two camps or more left)."""
+    result = overwhelm_check([state.engine_force(k) for k in force_ids], camps=state.camps)
+    seen_by = sight.seers(state, str(square), also={state.forces[k].side for k in force_ids})
+    before = state
+    state = state.with_forces([replace(state.forces[k], status=ForceStatus.REMOVED) for k in result.destroyed])
+    sight.say(journal, state, sight.tell(before, Msg("Overwhelm check at {square} (FC-1): {text}", square=str(square),
+                                                     text=result.text), seen_by=seen_by))
+    left = {state.camps.camp_of(state.forces[k].side) for k in force_ids if k not in result.destroyed}
+    return state, len(left) >= 2
+
+
+def _battle(state: CampaignState, journal: Journal, ctx: Context, _battles: list[int]) -> CampaignState:
+    """Phase 3 ends when every battle of the turn has its report (checked before resolving)."""
+    journal.say(state, "Phase 3 resolved: every battle is reported.")
+    return state
+
+
+def _aftermath(state: CampaignState, journal: Journal, ctx: Context, _battles: list[int]) -> CampaignState:
+    """Phase 4 ends: checks nobody rolled are rolled by the bot (same keyed dice), retreats nobody chose
+    go to the first legal square (or the Force surrenders, RU-8), and reactions are applied (MC-7.4)."""
+    for b in state.turn_battles(status=BattleStatus.REPORTED):
+        # What the aftermath does to a battle's Forces goes to those who see the battle (its camps among
+        # them), as they stood before it moved them.
+        seen_by = sight.seers(state, b.square, also=b.sides)
+        before = state
+        state, lines = finish_battle(state, b.number, journal, ctx)
+        for text in lines:
+            sight.say(journal, state, sight.tell(before, text, seen_by=seen_by))
+    state = update_holdings(state, journal)
+    journal.say(state, "Phase 4 resolved.")
+    return state
+
+
+def held(state: CampaignState) -> list[Holding]:
+    """The strongholds held by a side other than their owner, as the engine counts them (MC-9)."""
+    out = []
+    for sq, holder in state.holdings.items():
+        cell = state.map.cell(Square.parse(sq))
+        if cell.stronghold is not None:
+            out.append(Holding(cell.stronghold, holder, cell.capital))
+    return out
+
+
+def update_holdings(state: CampaignState, journal: Journal) -> CampaignState:
+    """Strongholds change hands when only enemy Forces stand in them (MC-9 tallies)."""
+    holdings = dict(state.holdings)
+    present_at: dict[str, set[str]] = {}
+    for f in state.active():
+        present_at.setdefault(str(f.square), set()).add(f.side)
+    sides = dict(state.sides)
+    for sq, cell in state.map.cells.items():
+        if cell.stronghold is None:
+            continue
+        present = present_at.get(str(sq), set())
+        previous = holdings.get(str(sq), cell.stronghold)
+        # RU-19: it changes hands only to a camp hostile to its holder; an ally frees it for its owner.
+        holder = stronghold_holder(cell.stronghold, previous, present, camps=state.camps)
+        if holder == previous:
+            continue
+        if holder == cell.stronghold:
+            holdings.pop(str(sq), None)
+        else:
+            holdings[str(sq)] = holder
+        owner = sides[cell.stronghold]
+        if not state.camps.friendly(holder, cell.stronghold) and not owner.must_test:
+            sides[owner.key] = replace(owner, must_test=(
+                Msg("it lost its capital at {square} (MC-9)", square=str(sq)) if cell.capital
+                else Msg("it lost its stronghold at {square} (MC-9)", square=str(sq))))
+        journal.say(state, (Msg("{side} takes the capital at {square}.", side=sides[holder].name, square=str(sq))
+                            if cell.capital else
+                            Msg("{side} takes the stronghold at {square}.", side=sides[holder].name, square=str(sq))))
+    if holdings != dict(state.holdings):
+        state = state.evolve(holdings=holdings)
+    # Tallies follow from who holds what (MC-9, RU-14: the engine counts them).
+    h = held(state)
+    changed = []
+    for key, side in sides.items():
+        t = Tallies.of(key, h, camps=state.camps)
+        new = replace(side, strongholds_taken=t.strongholds_taken, strongholds_lost=t.strongholds_lost,
+                      holds_enemy_capital=t.holds_enemy_capital, lost_capital=t.lost_capital)
+        if new != state.sides[key]:
+            changed.append(new)
+    return state.with_sides(changed) if changed else state
+
+
+def _will_to_fight(state: CampaignState, journal: Journal, ctx: Context, _battles: list[int]) -> CampaignState:
+    """Phase 5 (MC-9): each side that must, tests; below zero ends its campaign in total defeat."""
+    state, dice = turn_dice(state, journal, ctx)
+    h = held(state)
+    for key in list(state.sides):
+        side = state.sides[key]
+        if side.defeated:
+            continue
+        lost_all = all_forces_lost(on_map=sum(1 for f in state.active() if f.side == key),
+                                   to_arrive=sum(1 for f in state.forces.values()
+                                                 if f.side == key and f.status is ForceStatus.PENDING))
+        why = side.must_test or WillTriggers(all_forces_lost=lost_all).why
+        if not why:
+            continue
+        tallies = Tallies.of(key, h, battles_won=side.battles_won, battles_lost=side.battles_lost, camps=state.camps)
+        roll = will_to_fight(tallies, dice, roll_key(state.turn, 5, f"side:{key}", "will-to-fight"),
+                             subject=side.name, rules=ctx.rules)
+        journal.roll(state, roll)
+        journal.say(state, Msg("{side} tests its Will to Fight because {why}: {outcome}.", side=side.name, why=why,
+                               outcome=roll.label))
+        state = state.with_side(key, must_test="", defeated=side.defeated or roll.result == "defeat")
+    state = state.with_forces([replace(f, wtf_marker=False) for f in state.forces.values() if f.wtf_marker])
+    standing = state.standing_sides()
+    if len(standing) <= 1:
+        state = state.evolve(status=CampaignStatus.ENDED)
+        winner = standing[0].name if standing else "nobody"
+        journal.say(state, Msg("The campaign is over: {winner} prevails.", winner=winner))
+    return state
+
+
+def _time(state: CampaignState, journal: Journal, ctx: Context, _battles: list[int]) -> CampaignState:
+    date = turn_date(state.start_date, state.turn + 1, rules=ctx.rules)
+    journal.say(state, Msg("Time (house rule RU-10): the calendar advances to {date} ({season}).", date=date.isoformat(),
+                           season=season_of(date, rules=ctx.rules).value))
+    before = state
+    state, back = return_leaders(state, journal, turn=state.turn + 1)
+    for force, line in back:
+        # RU-18: a wounded leader whose Force fought no battle is back; told to whoever sees the Force
+        f = before.forces[force]
+        sight.say(journal, state, sight.tell(before, line, seen_by=sight.seers(before, f.square or "", also=[f.side])))
+    return state
+
+
+def _reinforcements(state: CampaignState, journal: Journal, ctx: Context, _battles: list[int]) -> CampaignState:
+    """Phase 7: scheduled Forces arrive; one whose square the enemy holds waits (house rule RU-10)."""
+    schedule = [Reinforcement(f.arrives_turn, f.side, f.key, f.square) for f in state.forces.values()
+                if f.status is ForceStatus.PENDING and f.arrives_turn is not None and f.square]
+    occupied: dict[str, set[str]] = {}
+    for o in state.active():
+        occupied.setdefault(str(o.square), set()).add(o.side)
+    arrivals = reinforcement_arrivals(schedule, state.turn, occupied, camps=state.camps)
+    for r in arrivals.waiting:
+        f = state.forces[r.force_id]
+        journal.say(state, Msg("{force} cannot arrive at {square}: the enemy holds it (RU-10).", force=f.name,
+                               square=f.square), visibility=side_visibility(f.side))
+    arrived = [r.force_id for r in arrivals.arriving]
+    state = state.with_forces([replace(state.forces[k], status=ForceStatus.ACTIVE) for k in arrived])
+    for k in arrived:  # told to the sides that see the square now (its own among them), public if all do
+        f = state.forces[k]
+        sight.say(journal, state, sight.tell(
+            state, Msg("{force} arrives at {square} ({side}).", force=f.name, square=f.square,
+                       side=state.sides[f.side].name),
+            seen_by=sight.seers(state, f.square, also=[f.side])))
+    # Whether anything arrived out of sight is nobody else's business: the public line is always the same.
+    journal.say(state, Msg("Phase 7 resolved."))
+    return state
+
+
+def _events(state: CampaignState, journal: Journal, ctx: Context, _battles: list[int]) -> CampaignState:
+    """Phase 8 (house rule RU-10): one random event per side."""
+    state, dice = turn_dice(state, journal, ctx)
+    for key in list(state.sides):
+        side = state.sides[key]
+        if side.defeated:
+            continue
+        ev = roll_event(dice, roll_key(state.turn, 8, f"side:{key}", "event"), subject=side.name, rules=ctx.rules)
+        journal.roll(state, ev.roll)
+        state = state.with_side(key, movement_modifier=ev.effect.get("movement", 0),
+                                supply=side.supply + ev.effect.get("supply", 0))
+        forces = sorted((f for f in state.active() if f.side == key), key=lambda f: -f.sp)
+        if forces and ev.effect.get("scouts"):
+            state = state.with_force(forces[0].key, scouts=forces[0].scouts + ev.effect["scouts"])
+        if forces and ev.effect.get("sp_loss"):
+            f = state.forces[forces[0].key]
+            if f.units:
+                biggest = max(f.units, key=lambda u: u.sp)  # the first of the strongest, as listed
+                state = state.with_unit(f.key, replace(biggest, sp=max(0, biggest.sp - ev.effect["sp_loss"])))
+        journal.say(state, Msg("{side}: {event} (house rule RU-10).", side=side.name, event=ev.roll.label))
+    return state
+
+
+def _end_turn(state: CampaignState, journal: Journal) -> CampaignState:
+    """The turn ends: its seed is revealed, with the hash of its last roll (the chain head), so anyone
+    can verify its rolls (docs/dice.md)."""
+    seed = state.seed()
+    if seed is None or seed.revealed:
+        return state
+    head = journal.chain_end
+    state = state.with_seed(replace(seed, revealed=True, chain_head=head))
+    journal.say(state, Msg("Turn {turn} is over; its dice seed was {seed} (SHA-256 {sha256}). Check every roll "
+                           "with `python -m bot verify`.", turn=state.turn, seed=seed.seed_hex, sha256=seed.sha256),
+                kind=EventKind.SEED, data={"turn": state.turn, "seed": seed.seed_hex, "seed_sha256": seed.sha256})
+    journal.say(state, Msg("Turn {turn}'s roll chain ends at {head}: each roll record carries the hash of "
+                           "the one before it, so a roll removed, added or changed later shows. "
+                           "`/campaign verify` checks the log against it.", turn=seed.turn, head=head),
+                kind=EventKind.SEED, data={"turn": seed.turn, "chain_head": head})
+    return state
+
+
+_PHASES = {
+    Phase.WEATHER: _weather, Phase.ORDERS: _orders, Phase.MOVEMENT: _movement, Phase.BATTLE: _battle,
+    Phase.AFTERMATH: _aftermath, Phase.WILL_TO_FIGHT: _will_to_fight, Phase.TIME: _time,
+    Phase.REINFORCEMENTS: _reinforcements, Phase.EVENTS: _events,
+}

@@ -1,0 +1,521 @@
+"""What a reader may see of a campaign, as plain frozen values: the answers of the read commands
+(status, a side's Forces, a Force, the log's visibilities, Glory, leaders, battles, a battle's brief,
+the map's markers), pure functions of a :class:`CampaignState` and a :class:`~.sight.Reader`.
+
+Who sees what is decided in :mod:`.sight` (fog of war) and here, never by the services: a service
+loads the state, calls one of these and returns the result. Every result is immutable (frozen
+dataclasses, tuples), so a read cache may share it between readers of the same standing.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Iterable
+from dataclasses import dataclass, field, replace
+
+from bot.engine.battle import field_works, general_retreat_brief
+from bot.engine.cc_model import SPEND_KINDS, GloryKind, Presence
+from bot.engine.glory import BattleState, GloryLedger, SpendBattle, spend_problem, stragglers_allowance
+from bot.engine.glory import GloryEntry as LedgerEntry
+from bot.engine.model import Order, Outcome, Square, parse_enum
+from bot.engine.phases import Phase, PhaseFacts, TurnPosition, pending
+from bot.engine.seasons import season_of, turn_date
+from bot.engine.tables import RuleBook, default_rulebook
+from bot.engine.text import Msg
+
+from .events import PUBLIC, battle_visibility, side_visibility
+from .leaders import leader_command
+from .sight import GM, Reader, a_force, visible_force_keys
+from .state import (
+    Battle,
+    BattleStatus,
+    CampaignState,
+    Declaration,
+    DeclarationKind,
+    ForceState,
+    GloryEntry,
+    LeaderKind,
+    LeaderState,
+)
+from .turn import phase_facts
+
+# --- Forces ----------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class UnitView:
+    key: str
+    name: str
+    sp: int
+    original_sp: int
+    type: str
+    quality: str
+    mercenary: bool
+    flag: bool
+    heroic: bool
+
+
+@dataclass(frozen=True)
+class ForceView:
+    key: str
+    name: str
+    side: str
+    square: str
+    own: bool
+    """Full detail (the reader's side, or the GM)."""
+    sp: int | None = None
+    order: str | None = None
+    reaction: str | None = None
+    scouts: int | None = None
+    leader: str | None = None
+    leader_cv: int | None = None
+    leader_status: str | None = None
+    units: tuple[UnitView, ...] = ()
+    todo: str = ""
+
+
+def owns(reader: Reader, force: ForceState) -> bool:
+    """Whether the reader knows a Force in full: the GM, or its own side."""
+    return reader.gm or force.side == reader.side
+
+
+def force_view(state: CampaignState, key: str, *, own: bool, todo: str = "") -> ForceView:
+    """A Force as a reader sees it: in full (``own``), or its name, side and square only."""
+    f = state.forces[key]
+    if not own:
+        return ForceView(f.key, f.name, f.side, f.square or "", False)
+    ld = state.commander(key)
+    units = tuple(UnitView(u.key, u.name, u.sp, u.original_sp, u.type.value, u.quality.value, u.mercenary, u.flag,
+                           u.heroic) for u in f.units)
+    return ForceView(
+        f.key, f.name, f.side, f.square or "", True, sum(u.sp for u in units), f.order.value,
+        f.reaction.value if f.reaction else None, f.scouts, ld.name if ld else None, ld.cv if ld else None,
+        ld.status.value if ld else None, units, todo,
+    )
+
+
+def visible_forces(state: CampaignState, reader: Reader) -> frozenset[str]:
+    return frozenset(visible_force_keys(state, reader))
+
+
+def force_info(state: CampaignState, reader: Reader, text: str, *,
+               visible: frozenset[str] | None = None) -> ForceView | None:
+    """The Force named ``text`` (key or name) as the reader sees it; None when the reader does not see
+    it (out of sight, off the map) or there is no such Force: the same answer for both (fog of war).
+    ``visible``: :func:`visible_forces` for this reader, if already known."""
+    f = state.find_force(text)
+    if f is None or f.key not in (visible_forces(state, reader) if visible is None else visible):
+        return None
+    return force_view(state, f.key, own=owns(reader, f))
+
+
+def declared(state: CampaignState, side: str) -> dict[str, Declaration]:
+    """The side's declarations of the current phase (orders or moves), by Force."""
+    return {d.force: d for d in state.declarations
+            if d.turn == state.turn and d.phase is state.phase and d.side == side}
+
+
+def todo(phase: Phase, force: ForceState, declaration: Declaration | None) -> str:
+    """What a Force still has to do in this phase, for its own side."""
+    if phase is Phase.ORDERS:
+        return Msg("Force test taken") if declaration else Msg("may change order (/order give)")
+    if phase is Phase.MOVEMENT:
+        if force.order is Order.DEFEND:
+            return Msg("holds the Defend order: does not move")
+        if declaration:
+            return Msg("moves {n} square(s) along {path}", n=declaration.payload.get("allowance", 0),
+                       path=" ".join(declaration.payload.get("path", [])))
+        return Msg("may move (/order move)")
+    return ""
+
+
+def side_forces(state: CampaignState, side: str) -> tuple[ForceView, ...]:
+    """A side's Forces on the map, in full, with what each still has to do this phase."""
+    done = declared(state, side)
+    return tuple(force_view(state, f.key, own=True, todo=todo(state.phase, f, done.get(f.key)))
+                 for f in state.active() if f.side == side)
+
+
+# --- status --------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Waiting:
+    who: str
+    what: str
+
+
+@dataclass(frozen=True)
+class StatusView:
+    campaign_id: int
+    name: str
+    position: TurnPosition
+    date: dt.date
+    season: str
+    weather: str | None
+    deadline: dt.datetime | None
+    version: int
+    status: str
+    waiting: tuple[Waiting, ...]
+    sides: tuple[tuple[str, str, str], ...]
+    """(key, name, colour)."""
+    reader_side: str | None
+    gm: bool
+    forces: tuple[ForceView, ...] = field(default=())
+
+
+def facts_for(state: CampaignState, reader: Reader, facts: PhaseFacts) -> PhaseFacts:
+    """What a phase waits for, as the reader may know it: a retreat still due names its Force only
+    to a reader who sees that Force (the camp's duty to retreat is public, with the battle's outcome)."""
+    if reader.gm or not facts.retreats_due:
+        return facts
+    seen = {state.forces[k].name for k in visible_force_keys(state, reader)}
+    due: list[tuple[str, str]] = []
+    for side, name in facts.retreats_due:
+        item = (side, name if name in seen else a_force())
+        if item not in due:
+            due.append(item)
+    return replace(facts, retreats_due=tuple(due))
+
+
+def waiting(state: CampaignState, reader: Reader) -> tuple[Waiting, ...]:
+    """Who the phase still waits for, and for what, as the reader may know it."""
+    return tuple(
+        Waiting("GM" if p.who == "gm" else state.sides[p.who].name if p.who in state.sides else p.who, p.what)
+        for p in pending(state.phase, facts_for(state, reader, phase_facts(state)))
+    )
+
+
+def status(state: CampaignState, reader: Reader, *, deadline: dt.datetime | None = None, version: int = 0,
+           rules: RuleBook | None = None) -> StatusView:
+    """The campaign as the reader sees it: the turn, who the phase waits for, the Forces in sight
+    (in full for the reader's own side; all of them, in full, for the GM). ``deadline`` and ``version``
+    are the bot's bookkeeping, kept with the campaign's row, not in its state."""
+    rules = rules or default_rulebook()
+    visible = visible_force_keys(state, reader)
+    forces = tuple(force_view(state, k, own=owns(reader, state.forces[k]))
+                   for k in sorted(visible, key=lambda k: (state.forces[k].side, state.forces[k].name)))
+    date = turn_date(state.start_date, state.turn, rules=rules)
+    return StatusView(
+        campaign_id=state.id, name=state.name, position=state.position, date=date,
+        season=season_of(date, rules=rules).value, weather=state.weather, deadline=deadline, version=version,
+        status=state.status.value, waiting=waiting(state, reader),
+        sides=tuple((k, sd.name, sd.colour) for k, sd in state.sides.items()), reader_side=reader.side,
+        gm=reader.gm, forces=forces,
+    )
+
+
+# --- the log -------------------------------------------------------------------------------------
+
+
+def log_visibilities(state: CampaignState, reader: Reader) -> frozenset[str] | None:
+    """The log visibilities the reader may read (None: all of them, the GM's): public entries, their
+    side's own, and the dice of every battle their side fought (``battle:N``, read by its camps)."""
+    if reader.gm:
+        return None
+    if reader.side is None:
+        return frozenset({PUBLIC})
+    return frozenset({PUBLIC, side_visibility(reader.side)}
+                     | {battle_visibility(b.number) for b in state.battles.values() if reader.side in b.sides})
+
+
+# --- battles -------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class BattleLine:
+    number: int
+    turn: int
+    square: str
+    sides: tuple[str, ...]
+    forces: tuple[str, ...]
+    state: str
+
+
+def battle_lines(state: CampaignState, turn: int | None = None) -> tuple[BattleLine, ...]:
+    """The battles of a turn (the current one by default) and where each stands: public news."""
+    turn = turn or state.turn
+    return tuple(
+        BattleLine(b.number, b.turn, b.square, tuple(state.sides[k].name for k in b.sides),
+                   tuple(state.forces[k].name for k in b.forces), b.status.value)
+        for b in sorted(state.battles.values(), key=lambda b: b.number) if b.turn == turn
+    )
+
+
+def battle_sides(state: CampaignState, battle: Battle) -> dict[str, list[str]]:
+    """The battle's Forces by side."""
+    out: dict[str, list[str]] = {}
+    for fkey in battle.forces:
+        out.setdefault(state.forces[fkey].side, []).append(fkey)
+    return out
+
+
+REACTION_AT_START = {
+    "confused": Msg("all its units start the battle disordered (MC-2)"),
+    "unsteady": Msg("all its units start the battle demoralised and disordered (MC-2)"),
+}
+
+
+@dataclass(frozen=True)
+class Brief:
+    """Everything the tabletop needs to set up a battle."""
+
+    number: int
+    square: str
+    terrain: str
+    features: tuple[str, ...]
+    weather: str
+    lines: tuple[str, ...]
+
+
+def leader_line(ld: LeaderState, where: str | None = None) -> str:
+    """A leader, his status, and what it means at his Force's next battle (CC-2)."""
+    cmd = leader_command(ld)
+    args = {"leader": ld.name, "cv": ld.cv, "status": ld.status.value.replace("_", " ")}
+    plain = cmd.presence is Presence.COMMANDS and ld.kind is LeaderKind.LEADER
+    if where is None:
+        return (Msg("  Leader {leader} (CV {cv}), {status}", **args) if plain
+                else Msg("  Leader {leader} (CV {cv}), {status}: {meaning}", meaning=Msg.join("; ", cmd.lines()), **args))
+    return (Msg("{leader} ({where}, CV {cv}): {status}", where=where, **args) if plain
+            else Msg("{leader} ({where}, CV {cv}): {status}; {meaning}", where=where,
+                     meaning=Msg.join("; ", cmd.lines()), **args))
+
+
+def brief(state: CampaignState, battle: Battle, *, rules: RuleBook | None = None) -> Brief:
+    """The battle brief (for its camps and the GM): Forces, units and strengths, leaders and what their
+    status means here (CC-2), field works (RU-21), terrain, weather, reactions, scouting, the General
+    Retreat command modifiers (MC-6.2), Glory to spend (CC-4, RU-17)."""
+    rules = rules or default_rulebook()
+    square = Square.parse(battle.square)
+    cell = state.map.cell(square)
+    weather = rules.weather.kinds.get(state.weather or "")
+    lines: list[str] = []
+    for side in battle.sides:
+        lines.append(f"**{state.sides[side].name}**")
+        for fkey in battle.forces:
+            f = state.forces[fkey]
+            if f.side != side:
+                continue
+            args = {"force": f.name, "sp": f.sp, "order": f.order.value.replace("_", " ")}
+            lines.append(Msg("{force}: {sp} SP, order {order}, {reaction}: {effect}", reaction=f.reaction.value,
+                             effect=REACTION_AT_START.get(f.reaction.value, ""), **args) if f.reaction
+                         else Msg("{force}: {sp} SP, order {order}", **args))
+            works = field_works(state.engine_force(fkey), square, rules=rules) if f.active else None
+            if works is not None:
+                lines.append(Msg("  {works}", works=works.text))
+            for u in f.units:
+                marks = [u.quality.value, u.type.value] + ([Msg("mercenary")] if u.mercenary else []) \
+                    + ([Msg("Heroic")] if u.heroic else []) + ([] if u.flag else [Msg("no flag")])
+                lines.append(Msg("  {unit}: {sp}/{original_sp} SP ({marks})", unit=u.name, sp=u.sp,
+                                 original_sp=u.original_sp, marks=Msg.join(", ", marks)))
+            ld = state.commander(fkey)
+            if ld is not None:
+                lines.append(leader_line(ld))
+    scouting = battle.scouting
+    if "_winner" in scouting:
+        winner = scouting["_winner"]
+        lines.append(Msg("Scouting (RU-5): {side} wins: deploys second and sees the enemy deployment",
+                         side=state.sides[winner].name) if winner
+                     else Msg("Scouting (RU-5): a tie: nobody gains the advantage"))
+    else:
+        lines.append(Msg("Scouting (RU-5): not complete (/battle scout)."))
+    lines.append(general_retreat_brief(rules=rules))
+    target = spend_battle_of(state, battle)
+    for side in battle.sides:
+        book = ledger(state.glory, side)
+        name = state.sides[side].name
+        if target.state is BattleState.PENDING:
+            allowed = stragglers_allowance(book, target)
+            lines.append(Msg("{side} has {balance} Glory (Stragglers: {left} more in this battle, at most {limit}: half "
+                             "the {held} Glory held when it began; CC-4, RU-17)", side=name, balance=book.balance,
+                             left=min(allowed.left, book.balance), limit=allowed.limit, held=allowed.held))
+        else:
+            lines.append(Msg("{side} has {balance} Glory (CC-4)", side=name, balance=book.balance))
+    return Brief(battle.number, battle.square, cell.terrain.value, tuple(sorted(f.value for f in cell.features)),
+                 Msg("{weather} (house rule RU-10)", weather=weather.label) if weather else Msg("not rolled"),
+                 tuple(lines))
+
+
+# --- Glory ---------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class SideGlory:
+    side: str
+    name: str
+    balance: int
+    lines: tuple[str, ...]
+
+
+def ledger(entries: Iterable[GloryEntry], side: str) -> GloryLedger:
+    """A side's Glory ledger (CC-4), from the campaign's entries."""
+    return GloryLedger(side, tuple(
+        LedgerEntry(e.amount, GloryKind(e.kind), e.reason, e.rule, None if e.battle is None else str(e.battle),
+                    e.subject, e.turn)
+        for e in entries if e.side == side
+    ))
+
+
+def glory_balances(state: CampaignState) -> tuple[SideGlory, ...]:
+    """Each side's Glory and its history (public, CC-4)."""
+    out = []
+    for key, sd in state.sides.items():
+        book = ledger(state.glory, key)
+        out.append(SideGlory(key, sd.name, book.balance, book.lines()))
+    return tuple(out)
+
+
+def outcomes(battle: Battle) -> dict[str, Outcome]:
+    """Each side's outcome in a reported battle, from its report."""
+    return {str(e.get("side")): parse_enum(Outcome, e.get("outcome"), "battle outcome")
+            for e in ((battle.report or {}).get("sides", []) if battle.status is not BattleStatus.PENDING else [])}
+
+
+def spend_battle_of(state: CampaignState, battle: Battle) -> SpendBattle:
+    """A battle as a Glory spend sees it (RU-17): its turn and state, its sides' nations, the units of its
+    Forces, and its outcomes once reported."""
+    units = {u.key: state.forces[fk].side for fk in battle.forces for u in state.forces[fk].units}
+    return SpendBattle(str(battle.number), battle.turn, BattleState(battle.status.value),
+                       {k: state.sides[k].nation for k in battle.sides}, units, outcomes(battle),
+                       {k: state.sides[k].name for k in battle.sides})
+
+
+@dataclass(frozen=True)
+class GloryBattle:
+    """A battle where a side may spend Glory now (RU-17), for the /glory spend suggestions."""
+
+    number: int
+    square: str
+    sides: tuple[str, ...]
+    kinds: tuple[str, ...]
+    """The spends the side may make there now."""
+
+
+def spend_kind(kind: str | None) -> str:
+    """A spend's name as typed (``Anti-guerrilla``), as the spends are keyed (``anti_guerrilla``)."""
+    return str(kind or "").strip().lower().replace("-", "_").replace(" ", "_")
+
+
+def glory_battles(state: CampaignState, side: str, kind: str | None = None) -> tuple[GloryBattle, ...]:
+    """The battles of this turn where ``side`` may spend Glory now (on ``kind``, or on anything): exactly
+    the moments a spend is accepted (RU-17)."""
+    wanted = spend_kind(kind)
+    kinds = [k for k in SPEND_KINDS if not wanted or k.value == wanted]
+    out = []
+    for battle in sorted(state.turn_battles(), key=lambda b: b.number):
+        b = spend_battle_of(state, battle)
+        if side not in b.sides:
+            continue
+        ok = tuple(k.value for k in kinds if spend_problem(k, side, b, turn=state.turn, phase=state.phase) is None)
+        if ok:
+            out.append(GloryBattle(battle.number, battle.square, tuple(b.name(k) for k in b.nations), ok))
+    return tuple(out)
+
+
+# --- leaders and trophies ------------------------------------------------------------------------
+
+
+def known_commanders(state: CampaignState, reader: Reader) -> dict[str, LeaderState]:
+    """The leaders in command the reader knows, by Force: their own side's (all for the GM). An enemy's
+    leader stays hidden even when his Force is in sight."""
+    return {k: ld for k, ld in state.commanders.items()
+            if k in state.forces and (reader.gm or (reader.side is not None and state.forces[k].side == reader.side))}
+
+
+def leader_roster(state: CampaignState, reader: Reader = GM) -> tuple[str, ...]:
+    """Each leader in command the reader knows, his status, and what it means at the next battle (CC-2)."""
+    return tuple(leader_line(ld, state.forces[fkey].name)
+                 for fkey, ld in sorted(known_commanders(state, reader).items()))
+
+
+@dataclass(frozen=True)
+class TrophyAttempt:
+    """An attempt a side may roll now (CC-3): in battle ``battle``, its unit ``unit`` tries for the flag
+    of the enemy unit ``target`` it eliminated in melee. Keys, as ``/trophy roll`` takes them."""
+
+    battle: int
+    unit: str
+    unit_name: str
+    target: str
+    target_name: str
+
+
+def trophy_attempts(state: CampaignState, side: str) -> tuple[TrophyAttempt, ...]:
+    """The trophy attempts ``side`` may roll now: Phase 4, a reported battle of this turn whose report
+    made the attempt eligible, not yet rolled, the captor one of the side's units. From the battles'
+    state, never from the log."""
+    if state.phase is not Phase.AFTERMATH:
+        return ()
+    units = {u.key: (f, u.name) for f in state.forces.values() for u in f.units}
+    out = []
+    for b in sorted(state.turn_battles(status=BattleStatus.REPORTED), key=lambda b: b.number):
+        for key, taken in (b.aftermath or {}).get("trophies", {}).items():
+            unit, _, target = key.partition(">")
+            if taken is not None or not target or unit not in units or target not in units:
+                continue
+            if units[unit][0].side == side:
+                out.append(TrophyAttempt(b.number, unit, units[unit][1], target, units[target][1]))
+    return tuple(out)
+
+
+# --- the map -------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Marker:
+    """A Force on the map as the reader knows it: its strength, order and reaction only when it is its
+    own (or the reader is the GM); ``faded``: where an enemy Force was last seen, not where it is."""
+
+    force: str
+    name: str
+    side: str
+    square: str
+    sp: int | None = None
+    order: str | None = None
+    reaction: str | None = None
+    faded: bool = False
+
+
+@dataclass(frozen=True)
+class MoveLine:
+    """A move declared this turn, as far as it goes: from ``start`` along ``path``."""
+
+    side: str
+    start: str
+    path: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class MapView:
+    markers: tuple[Marker, ...]
+    moves: tuple[MoveLine, ...]
+    battles: tuple[str, ...]
+    """The squares of this turn's battles (public news)."""
+
+
+def map_view(state: CampaignState, reader: Reader) -> MapView:
+    """What a reader's map shows: the Forces they see (a side's, with faded markers where enemies were
+    last seen), this turn's moves once Movement is over (their own side's; all for the GM), and the
+    battles. A reader on no side sees the map and the battles only."""
+    shown = visible_force_keys(state, reader)
+    markers = []
+    for key in sorted(shown):
+        f = state.forces[key]
+        own = owns(reader, f)
+        markers.append(Marker(key, f.name, f.side, f.square or "A1", f.sp if own else None,
+                              f.order.value if own else None, f.reaction.value if own and f.reaction else None))
+    if not reader.gm and reader.side is not None:
+        for fk, sq in state.sides[reader.side].last_seen.items():
+            f = state.forces.get(fk)
+            if fk not in shown and f is not None and f.active:
+                markers.append(Marker(fk, f.name, f.side, sq, faded=True))
+    moves = []
+    if state.phase > Phase.MOVEMENT:
+        for d in state.declarations_of(Phase.MOVEMENT, DeclarationKind.MOVE):
+            if not (reader.gm or d.side == reader.side):
+                continue
+            path = tuple(d.payload.get("path", []))[: int(d.payload.get("allowance", 0))]
+            start = d.payload.get("start")
+            if path and start:
+                moves.append(MoveLine(d.side, start, path))
+    return MapView(tuple(markers), tuple(moves), tuple(b.square for b in state.turn_battles()))

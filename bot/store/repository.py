@@ -1,0 +1,408 @@
+"""The campaign repository: ``load`` a campaign's rows into one :class:`CampaignState`, ``save`` a
+new state back, writing only what changed, and append its events to the log.
+
+Why tables behind a repository, not one JSON document per campaign: the rows are indexed where
+readers need them (the log, battles, declarations by turn), PostgreSQL and SQLite keep them the same
+way, exports and undo snapshots keep their format, and a write touches only the rows it changes
+(found by identity, since the state is immutable: an unchanged Force is the very object that was
+loaded). Writes go out as a few bulk statements, whatever the number of Forces.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from sqlalchemy import delete, insert, update
+from sqlmodel import SQLModel, select
+from sqlmodel.ext.asyncio.session import AsyncSession
+
+from bot.campaign.events import Event, EventKind, Journal
+from bot.campaign.settings import Settings
+from bot.campaign.state import (
+    Battle,
+    BattleStatus,
+    CampaignState,
+    CampaignStatus,
+    Declaration,
+    DeclarationKind,
+    ForceState,
+    ForceStatus,
+    GloryEntry,
+    LeaderEvent,
+    LeaderKind,
+    LeaderState,
+    SideState,
+    TurnSeed,
+    UnitState,
+)
+from bot.engine.grid import CampaignMap
+from bot.engine.model import Cell, Climate, Feature, LeaderStatus, Order, Quality, Reaction, Square, Terrain, UnitType
+from bot.engine.phases import Phase
+from bot.engine.text import Msg
+
+from . import chain
+from .models import (
+    BattleRow,
+    Campaign,
+    ForceRow,
+    LeaderRow,
+    LogEntry,
+    MapSquare,
+    Player,
+    SideRow,
+    UnitRow,
+)
+from .models import Declaration as DeclarationRow
+from .models import (
+    GloryEntry as GloryRow,
+)
+from .models import (
+    LeaderEvent as LeaderEventRow,
+)
+from .models import (
+    TurnSeed as TurnSeedRow,
+)
+from .stamp import stamp
+
+_MAPS: dict[int, CampaignMap] = {}
+MAP_PARTITION = 1_000
+"""Map squares read per partition (each a few ms of decoding on the event loop)."""
+
+
+class CampaignNotFound(LookupError):
+    pass
+
+
+# --- the map (immutable once created, so cached per campaign) -----------------------------------
+
+
+async def load_map(session: AsyncSession, campaign: Campaign) -> CampaignMap:
+    assert campaign.id is not None
+    cached = _MAPS.get(campaign.id)
+    if cached is not None and cached.width == campaign.map_width and cached.height == campaign.map_height \
+            and cached.adjacency == campaign.adjacency:
+        return cached
+    # Plain column tuples, not ORM objects, in partitions: a 100x100 map is 10,000 rows, and other
+    # members' commands run between partitions.
+    stmt = select(MapSquare.col, MapSquare.row, MapSquare.terrain, MapSquare.features, MapSquare.territory,
+                  MapSquare.stronghold, MapSquare.capital, MapSquare.river_flow).where(MapSquare.campaign_id == campaign.id)
+    cells: dict[Square, Cell] = {}
+    result = await session.stream(stmt.execution_options(yield_per=MAP_PARTITION))
+    async for rows in result.partitions():
+        for col_, row, terrain, features, territory, stronghold, capital, river_flow in rows:
+            cells[Square(col_, row)] = Cell(Terrain(terrain), frozenset(Feature(f) for f in features), territory,
+                                            stronghold, capital, river_flow)
+    cmap = CampaignMap(campaign.map_width, campaign.map_height, cells, campaign.adjacency)
+    _MAPS[campaign.id] = cmap
+    return cmap
+
+
+def remember_map(campaign_id: int, cmap: CampaignMap) -> None:
+    """The map of a campaign just created from it (maps never change once created)."""
+    _MAPS[campaign_id] = cmap
+
+
+def forget_map(campaign_id: int) -> None:
+    _MAPS.pop(campaign_id, None)
+
+
+# --- load ----------------------------------------------------------------------------------------
+
+
+@dataclass
+class Loaded:
+    """A campaign as loaded in one transaction: its state, its (locked) row, and the row ids that
+    ``save`` needs to write the state back."""
+
+    state: CampaignState
+    campaign: Campaign
+    ids: dict[str, dict[Any, int]] = field(default_factory=dict)
+    session: AsyncSession | None = None
+
+    async def journal(self) -> Journal:
+        """A journal for events applied to this state, its roll chain starting at the last roll logged."""
+        assert self.session is not None
+        return Journal(await chain.end(self.session, self.campaign))
+
+
+def _cols(model: type[SQLModel], *skip: str) -> list[Any]:
+    return [getattr(model, name) for name in model.model_fields if name not in ("campaign_id", *skip)]
+
+
+async def _rows(s: AsyncSession, model: type[SQLModel], cid: int, *where: Any, skip: tuple[str, ...] = ()) -> Sequence[Any]:
+    stmt = select(*_cols(model, *skip)).where(model.campaign_id == cid, *where).order_by(model.id)  # type: ignore[attr-defined]
+    return (await s.exec(stmt)).all()  # type: ignore[call-overload]
+
+
+async def get_campaign_row(s: AsyncSession, campaign_id: int, *, lock: bool = False) -> Campaign:
+    stmt = select(Campaign).where(Campaign.id == campaign_id)
+    if lock:
+        stmt = stmt.with_for_update()
+    campaign = (await s.exec(stmt)).first()
+    if campaign is None:
+        raise CampaignNotFound(campaign_id)
+    return campaign
+
+
+async def load(s: AsyncSession, campaign: Campaign | int, *, lock: bool = False) -> Loaded:
+    """The campaign's state, in the session's transaction (``lock``: with its row locked, as every
+    write starts)."""
+    if not isinstance(campaign, Campaign):
+        campaign = await get_campaign_row(s, campaign, lock=lock)
+    cid = campaign.id
+    assert cid is not None
+    ids: dict[str, dict[Any, int]] = {k: {} for k in ("side", "force", "unit", "leader", "declaration", "battle",
+                                                      "seed")}
+    sides: dict[str, SideState] = {}
+    for r in await _rows(s, SideRow, cid, skip=("channel_id",)):
+        ids["side"][r.key] = r.id
+        sides[r.key] = SideState(r.key, r.name, r.colour, r.nation, r.capital, r.battles_won, r.battles_lost,
+                                 r.strongholds_taken, r.strongholds_lost, r.holds_enemy_capital, r.lost_capital,
+                                 r.supply, r.movement_modifier, r.done, r.must_test, r.defeated, dict(r.last_seen or {}),
+                                 r.camp or "")
+    units: dict[str, list[UnitState]] = {}
+    for r in await _rows(s, UnitRow, cid):
+        ids["unit"][r.key] = r.id
+        units.setdefault(r.force_key, []).append(
+            UnitState(r.key, r.name, r.sp, r.original_sp, UnitType(r.type), Quality(r.quality), r.mercenary, r.flag,
+                      r.heroic))
+    forces: dict[str, ForceState] = {}
+    for r in await _rows(s, ForceRow, cid):
+        ids["force"][r.key] = r.id
+        forces[r.key] = ForceState(r.key, r.side_key, r.name, r.square, Order(r.order),
+                                   Reaction(r.reaction) if r.reaction else None, r.scouts, ForceStatus(r.state),
+                                   r.arrives_turn, r.wtf_marker, tuple(units.get(r.key, ())))
+    leaders: dict[str, LeaderState] = {}
+    for r in await _rows(s, LeaderRow, cid):
+        ids["leader"][r.key] = r.id
+        leaders[r.key] = LeaderState(r.key, r.name, r.cv, LeaderStatus(r.status), LeaderKind(r.kind),
+                                     UnitType(r.designation) if r.designation else None, r.force_key)
+    declarations = []
+    for r in await _rows(s, DeclarationRow, cid, DeclarationRow.turn == campaign.turn, skip=("created_at",)):
+        ids["declaration"][(r.turn, r.phase, r.force_key)] = r.id
+        declarations.append(Declaration(r.turn, Phase(r.phase), r.force_key, r.side_key, DeclarationKind(r.kind),
+                                        r.payload))
+    battles: dict[int, Battle] = {}
+    for r in await _rows(s, BattleRow, cid, skip=("thread_id",)):
+        ids["battle"][r.number] = r.id
+        battles[r.number] = Battle(r.number, r.turn, r.square, tuple(r.force_keys), tuple(r.side_keys),
+                                   BattleStatus(r.state), r.report, r.scouting or {}, r.aftermath or {})
+    glory = tuple(GloryEntry(r.side_key, r.turn, r.amount, r.reason, r.kind, r.rule, r.battle, r.subject)
+                  for r in await _rows(s, GloryRow, cid, skip=("created_at",)))
+    events = tuple(LeaderEvent(r.leader_key, r.turn, LeaderStatus(r.status), r.reason)
+                   for r in await _rows(s, LeaderEventRow, cid, skip=("created_at",)))
+    seeds: dict[int, TurnSeed] = {}
+    for r in await _rows(s, TurnSeedRow, cid):
+        ids["seed"][r.turn] = r.id
+        seeds[r.turn] = TurnSeed(r.turn, r.seed_hex, r.sha256, r.revealed, r.chain_head, r.reseeded_after)
+    players = {r.member_id: r.side_key
+               for r in (await s.exec(select(Player.member_id, Player.side_key)
+                                      .where(Player.campaign_id == cid))).all()}  # type: ignore[call-overload]
+    options = dict(campaign.options or {})
+    state = CampaignState(
+        id=cid, name=campaign.name, turn=campaign.turn, phase=Phase(campaign.phase),
+        status=CampaignStatus(campaign.status), settings=Settings.from_options(options),
+        climate=Climate(campaign.climate), theatre=campaign.theatre, start_date=campaign.start_date,
+        map=await load_map(s, campaign), sight=campaign.sight, gm_id=campaign.gm_id, gm_role_id=campaign.gm_role_id,
+        weather=campaign.weather, holdings=dict(campaign.holdings or {}), sides=sides, forces=forces,
+        leaders=leaders, declarations=tuple(declarations), battles=battles, glory=glory, leader_events=events,
+        seeds=seeds, players=players, options=options,
+    )
+    return Loaded(state, campaign, ids, s)
+
+
+# --- save ----------------------------------------------------------------------------------------
+
+
+def _side_row(v: SideState) -> dict[str, Any]:
+    return {"key": v.key, "name": v.name, "colour": v.colour, "nation": v.nation, "capital": v.capital,
+            "battles_won": v.battles_won, "battles_lost": v.battles_lost, "strongholds_taken": v.strongholds_taken,
+            "strongholds_lost": v.strongholds_lost, "holds_enemy_capital": v.holds_enemy_capital,
+            "lost_capital": v.lost_capital, "supply": v.supply, "movement_modifier": v.movement_modifier,
+            "done": v.done, "must_test": str(v.must_test), "defeated": v.defeated, "last_seen": dict(v.last_seen),
+            "camp": v.camp}
+
+
+def _force_row(v: ForceState) -> dict[str, Any]:
+    return {"key": v.key, "side_key": v.side, "name": v.name, "square": v.square, "order": v.order.value,
+            "reaction": v.reaction.value if v.reaction else None, "scouts": v.scouts, "state": v.status.value,
+            "arrives_turn": v.arrives_turn, "wtf_marker": v.wtf_marker}
+
+
+def _unit_row(force: str, v: UnitState) -> dict[str, Any]:
+    return {"key": v.key, "force_key": force, "name": v.name, "sp": v.sp, "original_sp": v.original_sp,
+            "type": v.type.value, "quality": v.quality.value, "mercenary": v.mercenary, "flag": v.flag,
+            "heroic": v.heroic}
+
+
+def _leader_row(v: LeaderState) -> dict[str, Any]:
+    return {"key": v.key, "name": v.name, "cv": v.cv, "status": v.status.value, "kind": v.kind.value,
+            "designation": v.designation.value if v.designation else None, "force_key": v.force}
+
+
+def _declaration_row(v: Declaration) -> dict[str, Any]:
+    return {"turn": v.turn, "phase": int(v.phase), "force_key": v.force, "side_key": v.side, "kind": v.kind.value,
+            "payload": dict(v.payload)}
+
+
+def _battle_row(v: Battle) -> dict[str, Any]:
+    return {"number": v.number, "turn": v.turn, "square": v.square, "force_keys": list(v.forces),
+            "side_keys": list(v.sides), "state": v.status.value, "report": v.report, "scouting": dict(v.scouting),
+            "aftermath": dict(v.aftermath)}
+
+
+def _seed_row(v: TurnSeed) -> dict[str, Any]:
+    return {"turn": v.turn, "seed_hex": v.seed_hex, "sha256": v.sha256, "revealed": v.revealed,
+            "chain_head": v.chain_head, "reseeded_after": v.reseeded_after}
+
+
+class _Writes:
+    """Inserts, updates (by primary key) and deletes of one table, sent as one statement each."""
+
+    def __init__(self, model: type[SQLModel], cid: int) -> None:
+        self.model, self.cid = model, cid
+        self.inserts: list[dict[str, Any]] = []
+        self.updates: list[dict[str, Any]] = []
+        self.deletes: list[int] = []
+
+    def diff(self, old: Mapping[Any, Any], new: Mapping[Any, Any], ids: Mapping[Any, int], row: Any) -> None:
+        for k, v in new.items():
+            was = old.get(k)
+            if was is v:
+                continue
+            if k in ids:
+                if was != v:
+                    self.updates.append({"id": ids[k], **row(v)})
+            else:
+                self.inserts.append({"campaign_id": self.cid, **row(v)})
+        self.deletes += [ids[k] for k in old if k not in new and k in ids]
+
+    async def send(self, s: AsyncSession) -> None:
+        table = self.model.__table__  # type: ignore[attr-defined]
+        if self.deletes:
+            await s.exec(delete(table).where(table.c.id.in_(self.deletes)))  # type: ignore[call-overload]
+        if self.updates:
+            await s.exec(update(self.model), params=self.updates)  # type: ignore[call-overload]
+        if self.inserts:
+            now = dt.datetime.now(dt.UTC)
+            rows = [{"created_at": now, **r} if "created_at" in self.model.model_fields else r for r in self.inserts]
+            await s.exec(insert(table), params=rows)  # type: ignore[call-overload]
+
+
+def _units(state: CampaignState) -> dict[str, tuple[str, UnitState]]:
+    return {u.key: (f.key, u) for f in state.forces.values() for u in f.units}
+
+
+async def save(s: AsyncSession, loaded: Loaded, new: CampaignState, events: Iterable[Event] = ()) -> Loaded:
+    """Write ``new`` over the state ``loaded`` holds, and append ``events`` to the log. Returns what a
+    further save in the same transaction starts from."""
+    old, campaign, cid = loaded.state, loaded.campaign, loaded.state.id
+    writes: list[_Writes] = []
+
+    def table(model: type[SQLModel], name: str, before: Mapping[Any, Any], after: Mapping[Any, Any], row: Any) -> None:
+        if before is after:
+            return
+        w = _Writes(model, cid)
+        w.diff(before, after, loaded.ids[name], row)
+        if w.inserts or w.updates or w.deletes:
+            writes.append(w)
+
+    table(SideRow, "side", old.sides, new.sides, _side_row)
+    table(ForceRow, "force", old.forces, new.forces, _force_row)
+    if old.forces is not new.forces:
+        table(UnitRow, "unit", {k: v for k, (_, v) in _units(old).items()},
+              {k: v for k, (_, v) in _units(new).items()}, _unit_by_key(new))
+    table(LeaderRow, "leader", old.leaders, new.leaders, _leader_row)
+    if old.declarations is not new.declarations:
+        table(DeclarationRow, "declaration", {(d.turn, int(d.phase), d.force): d for d in old.declarations},
+              {(d.turn, int(d.phase), d.force): d for d in new.declarations}, _declaration_row)
+    table(BattleRow, "battle", old.battles, new.battles, _battle_row)
+    table(TurnSeedRow, "seed", old.seeds, new.seeds, _seed_row)
+    for w in writes:
+        await w.send(s)
+    await _append(s, GloryRow, cid, old.glory, new.glory, lambda g: {
+        "side_key": g.side, "turn": g.turn, "amount": g.amount, "kind": g.kind, "reason": str(g.reason)[:200],
+        "rule": g.rule, "battle": g.battle, "subject": g.subject})
+    await _append(s, LeaderEventRow, cid, old.leader_events, new.leader_events, lambda e: {
+        "leader_key": e.leader, "turn": e.turn, "status": e.status.value, "reason": str(e.reason)[:200]})
+    _campaign_fields(campaign, old, new)
+    events = list(events)
+    if writes or events or new.glory is not old.glory or new.leader_events is not old.leader_events:
+        stamp(s.sync_session, campaign)
+    await write_events(s, campaign, events)
+    s.add(campaign)
+    await s.flush()
+    fresh = Loaded(new, campaign, loaded.ids, s)
+    if any(w.inserts or w.deletes for w in writes):
+        fresh.ids = await _ids(s, cid, new)
+    return fresh
+
+
+def _unit_by_key(state: CampaignState) -> Any:
+    owner = {u.key: f.key for f in state.forces.values() for u in f.units}
+    return lambda u: _unit_row(owner[u.key], u)
+
+
+async def _append(s: AsyncSession, model: type[SQLModel], cid: int, old: Sequence[Any], new: Sequence[Any],
+                  row: Any) -> None:
+    """Append-only ledgers: what ``new`` holds beyond ``old``."""
+    if new is old or len(new) <= len(old):
+        return
+    now = dt.datetime.now(dt.UTC)
+    await s.exec(insert(model.__table__), params=[{"campaign_id": cid, "created_at": now, **row(v)}  # type: ignore[attr-defined,call-overload]
+                                                  for v in new[len(old):]])
+
+
+def _campaign_fields(campaign: Campaign, old: CampaignState, new: CampaignState) -> None:
+    if new.turn != old.turn:
+        campaign.turn = new.turn
+    if new.phase is not old.phase:
+        campaign.phase = int(new.phase)
+    if new.weather != old.weather:
+        campaign.weather = new.weather
+    if new.holdings is not old.holdings and dict(new.holdings) != dict(old.holdings):
+        campaign.holdings = dict(new.holdings)
+    if new.status is not old.status:
+        campaign.status = new.status.value
+    if new.settings != old.settings:
+        campaign.options = {**(campaign.options or {}), **new.settings.as_options()}
+        campaign.adjacency = new.settings.adjacency
+
+
+async def _ids(s: AsyncSession, cid: int, state: CampaignState) -> dict[str, dict[Any, int]]:
+    out: dict[str, dict[Any, int]] = {}
+    for name, model, key in (("side", SideRow, SideRow.key), ("force", ForceRow, ForceRow.key),
+                             ("unit", UnitRow, UnitRow.key), ("leader", LeaderRow, LeaderRow.key),
+                             ("battle", BattleRow, BattleRow.number), ("seed", TurnSeedRow, TurnSeedRow.turn)):
+        rows = (await s.exec(select(key, model.id).where(model.campaign_id == cid))).all()  # type: ignore[attr-defined,call-overload]
+        out[name] = {k: i for k, i in rows}
+    rows = (await s.exec(select(DeclarationRow.turn, DeclarationRow.phase, DeclarationRow.force_key, DeclarationRow.id)
+                         .where(DeclarationRow.campaign_id == cid, DeclarationRow.turn == state.turn))).all()
+    out["declaration"] = {(t, p, f): i for t, p, f, i in rows}
+    return out
+
+
+# --- the log ---------------------------------------------------------------------------------------
+
+
+async def write_events(s: AsyncSession, campaign: Campaign, events: Iterable[Event]) -> list[LogEntry]:
+    """Append events to the log, each roll chained to the roll before it (docs/dice.md)."""
+    out = []
+    for e in events:
+        data = dict(e.data) if e.data else None
+        if e.kind is EventKind.ROLL and e.roll is not None:
+            if data is None or "prev" not in data:
+                data = {**e.roll.to_dict(), "prev": await chain.end(s, campaign)}
+            chain.extend(s, campaign, data)
+        elif isinstance(e.text, Msg):
+            data = {**(data or {}), "msg": e.text.to_json()}
+        entry = LogEntry(campaign_id=campaign.id, turn=e.turn, phase=int(e.phase), kind=e.kind.value,
+                         visibility=e.visibility, text=str(e.text), data=data,
+                         roll_key=e.roll.key if e.roll is not None else None, version=campaign.version)
+        s.add(entry)
+        out.append(entry)
+    return out
+
