@@ -10,20 +10,19 @@ dataclasses, tuples), so a read cache may share it between readers of the same s
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 
 from bot.engine.battle import field_works, general_retreat_brief
-from bot.engine.cc_model import SPEND_KINDS, GloryKind, Presence
-from bot.engine.glory import BattleState, GloryLedger, SpendBattle, spend_problem, stragglers_allowance
-from bot.engine.glory import GloryEntry as LedgerEntry
-from bot.engine.model import Order, Outcome, Square, parse_enum
+from bot.engine.cc_model import SPEND_KINDS, Presence
+from bot.engine.glory import BattleState, spend_problem, stragglers_allowance
+from bot.engine.model import Order, Square
 from bot.engine.phases import Phase, PhaseFacts, TurnPosition, pending
 from bot.engine.seasons import season_of, turn_date
 from bot.engine.tables import RuleBook, default_rulebook
 from bot.engine.text import Msg
 
 from .events import PUBLIC, battle_visibility, side_visibility
+from .glory import ledger, spend_battle_of
 from .leaders import leader_command
 from .sight import GM, Reader, a_force, visible_force_keys
 from .state import (
@@ -33,7 +32,6 @@ from .state import (
     Declaration,
     DeclarationKind,
     ForceState,
-    GloryEntry,
     LeaderKind,
     LeaderState,
 )
@@ -95,6 +93,7 @@ def force_view(state: CampaignState, key: str, *, own: bool, todo: str = "") -> 
 
 
 def visible_forces(state: CampaignState, reader: Reader) -> frozenset[str]:
+    """The keys of the Forces the reader sees (:func:`.sight.visible_force_keys`), to share between reads."""
     return frozenset(visible_force_keys(state, reader))
 
 
@@ -322,7 +321,7 @@ def brief(state: CampaignState, battle: Battle, *, rules: RuleBook | None = None
     lines.append(general_retreat_brief(rules=rules))
     target = spend_battle_of(state, battle)
     for side in battle.sides:
-        book = ledger(state.glory, side)
+        book = ledger(state, side)
         name = state.sides[side].name
         if target.state is BattleState.PENDING:
             allowed = stragglers_allowance(book, target)
@@ -347,37 +346,13 @@ class SideGlory:
     lines: tuple[str, ...]
 
 
-def ledger(entries: Iterable[GloryEntry], side: str) -> GloryLedger:
-    """A side's Glory ledger (CC-4), from the campaign's entries."""
-    return GloryLedger(side, tuple(
-        LedgerEntry(e.amount, GloryKind(e.kind), e.reason, e.rule, None if e.battle is None else str(e.battle),
-                    e.subject, e.turn)
-        for e in entries if e.side == side
-    ))
-
-
 def glory_balances(state: CampaignState) -> tuple[SideGlory, ...]:
     """Each side's Glory and its history (public, CC-4)."""
     out = []
     for key, sd in state.sides.items():
-        book = ledger(state.glory, key)
+        book = ledger(state, key)
         out.append(SideGlory(key, sd.name, book.balance, book.lines()))
     return tuple(out)
-
-
-def outcomes(battle: Battle) -> dict[str, Outcome]:
-    """Each side's outcome in a reported battle, from its report."""
-    return {str(e.get("side")): parse_enum(Outcome, e.get("outcome"), "battle outcome")
-            for e in ((battle.report or {}).get("sides", []) if battle.status is not BattleStatus.PENDING else [])}
-
-
-def spend_battle_of(state: CampaignState, battle: Battle) -> SpendBattle:
-    """A battle as a Glory spend sees it (RU-17): its turn and state, its sides' nations, the units of its
-    Forces, and its outcomes once reported."""
-    units = {u.key: state.forces[fk].side for fk in battle.forces for u in state.forces[fk].units}
-    return SpendBattle(str(battle.number), battle.turn, BattleState(battle.status.value),
-                       {k: state.sides[k].nation for k in battle.sides}, units, outcomes(battle),
-                       {k: state.sides[k].name for k in battle.sides})
 
 
 @dataclass(frozen=True)

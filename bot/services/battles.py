@@ -3,11 +3,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Collection
-
-from sqlmodel import select
-from sqlmodel.ext.asyncio.session import AsyncSession
-
 from bot.campaign import scouting
 from bot.campaign import views as core
 from bot.campaign.scouting import ScoutingOutcome
@@ -15,10 +10,9 @@ from bot.campaign.state import Battle, CampaignState
 from bot.campaign.views import REACTION_AT_START, BattleLine, Brief  # noqa: F401 (re-exported)
 from bot.engine.tables import RuleBook, default_rulebook
 from bot.store.db import Database
-from bot.store.models import BattleRow, Campaign
 
 from . import shell
-from .actors import Actor, Standing, standing
+from .actors import Actor, Standing
 from .errors import NotFound, PermissionDenied
 
 
@@ -28,15 +22,6 @@ def battle_number(number: int | str) -> str:
     if not (text.isascii() and text.isdigit()) or len(text) > 9:  # not "²", "１" or 5,000 digits
         raise NotFound("{number!r} is not a battle number: battles are numbered 1, 2, 3...", number=number)
     return text
-
-
-async def get_battle(s: AsyncSession, campaign: Campaign, number: int | str) -> BattleRow:
-    text = battle_number(number)
-    row = (await s.exec(select(BattleRow).where(BattleRow.campaign_id == campaign.id,
-                                                BattleRow.number == int(text)))).first()
-    if row is None:
-        raise NotFound("There is no battle {text} in this campaign.", text=text)
-    return row
 
 
 def battle_of(state: CampaignState, number: int | str) -> Battle:
@@ -66,18 +51,13 @@ def battle_sides(state: CampaignState, battle: Battle) -> dict[str, list[str]]:
     return core.battle_sides(state, battle)
 
 
-def camp_of(st: Standing, number: int, sides: Collection[str]) -> str | None:
-    """The side of ``st`` in battle ``number``, fought by ``sides`` (None for the GM); others are refused."""
-    if st.side in sides:
+def require_in_battle(st: Standing, battle: Battle) -> str | None:
+    """The reader's side in this battle (None for the GM); others are refused."""
+    if st.side in battle.sides:
         return st.side
     if st.gm:
         return None
-    raise PermissionDenied("Only the sides in battle {number} and the GM can do that.", number=number)
-
-
-async def require_in_battle(s: AsyncSession, campaign: Campaign, actor: Actor, battle: BattleRow) -> str | None:
-    """The actor's side in this battle (None for the GM); others are refused."""
-    return camp_of(await standing(s, campaign, actor), battle.number, battle.side_keys)
+    raise PermissionDenied("Only the sides in battle {number} and the GM can do that.", number=battle.number)
 
 
 async def list_battles(db: Database, campaign_id: int, *, turn: int | None = None) -> tuple[BattleLine, ...]:
@@ -98,5 +78,5 @@ async def brief(db: Database, campaign_id: int, actor: Actor, battle: int | str,
     rules = rules or default_rulebook()
     cr = await read(db, campaign_id)
     b = battle_of(cr.state, battle)
-    camp_of(cr.standing(actor), b.number, b.sides)
+    require_in_battle(cr.standing(actor), b)
     return cr.memo(("brief", b.number), lambda: core.brief(cr.state, b, rules=rules), pin=rules)

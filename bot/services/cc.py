@@ -2,23 +2,15 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from dataclasses import dataclass
-
-from sqlmodel import select
-from sqlmodel.ext.asyncio.session import AsyncSession
 
 from bot.campaign import glory, leaders, views
 from bot.campaign.dice import Context
 from bot.campaign.leaders import FateOutcome, TrophyOutcome
 from bot.campaign.state import CampaignState
-from bot.campaign.state import GloryEntry as StateGlory
 from bot.campaign.views import GloryBattle, SideGlory, TrophyAttempt
 from bot.engine.cc_model import SPEND_KINDS, Circumstance, Commander, GloryKind
 from bot.engine.errors import InvalidInput, RuleViolation
-from bot.engine.glory import (
-    GloryLedger,
-)
 from bot.engine.leaders import (
     NextBattleCommand,
     next_battle_command,
@@ -30,7 +22,7 @@ from bot.engine.tables import default_rulebook
 from bot.engine.text import Msg
 from bot.store import repository
 from bot.store.db import Database
-from bot.store.models import Campaign, GloryEntry, LeaderRow, UnitRow
+from bot.store.models import LeaderRow, UnitRow
 
 from . import loading
 from .actors import Actor, is_gm, require_player
@@ -111,17 +103,6 @@ async def trophy_roll(db: Database, campaign_id: int, actor: Actor, battle: int 
 
 
 # --- glory ----------------------------------------------------------------------------------
-
-
-def _ledger(side: str, rows: Iterable[StateGlory | GloryEntry]) -> GloryLedger:
-    """A side's Glory ledger (CC-4), from the state's entries (or from rows as stored)."""
-    return views.ledger((StateGlory(r.side_key, r.turn, r.amount, r.reason, r.kind, r.rule, r.battle, r.subject)
-                         if isinstance(r, GloryEntry) else r for r in rows), side)
-
-
-async def _glory_rows(s: AsyncSession, campaign: Campaign) -> list[GloryEntry]:
-    return list((await s.exec(select(GloryEntry).where(GloryEntry.campaign_id == campaign.id)
-                              .order_by(GloryEntry.id))).all())  # type: ignore[arg-type]
 
 
 async def glory_balance(db: Database, campaign_id: int) -> tuple[SideGlory, ...]:

@@ -42,6 +42,7 @@ from sqlalchemy.util.concurrency import await_, in_greenlet
 from sqlmodel import select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
+from bot.campaign import authority
 from bot.campaign.sight import Reader
 from bot.campaign.state import CampaignState
 from bot.store import repository
@@ -80,8 +81,7 @@ def _utc(value: Any) -> dt.datetime:
 def standing(state: CampaignState, actor: Actor) -> Standing:
     """What ``actor`` is in the campaign: its GM (its creator, or a member with its GM role), and the
     side they play, if any."""
-    gm = actor.member_id == state.gm_id or (state.gm_role_id is not None and state.gm_role_id in actor.roles)
-    return Standing(actor, gm, state.players.get(actor.member_id))
+    return Standing(actor, authority.is_gm(state, actor.member_id, actor.roles), authority.side_of(state, actor.member_id))
 
 
 class CampaignRead:

@@ -7,9 +7,13 @@ from __future__ import annotations
 import datetime as dt
 from dataclasses import replace
 
+from hypothesis import given
+from hypothesis import strategies as st
+
 from bot.campaign import views
+from bot.campaign.glory import ledger
 from bot.campaign.settings import Settings
-from bot.campaign.sight import GM, Reader
+from bot.campaign.sight import GM, Reader, within_sight
 from bot.campaign.state import (
     Battle,
     BattleStatus,
@@ -26,7 +30,7 @@ from bot.campaign.state import (
 )
 from bot.engine.cc_model import GloryKind
 from bot.engine.grid import CampaignMap
-from bot.engine.model import Climate, LeaderStatus, Order, Reaction, UnitType
+from bot.engine.model import Climate, LeaderStatus, Order, Reaction, Square, UnitType
 from bot.engine.phases import Phase
 
 FRENCH, AUSTRIAN, RUSSIAN, OUTSIDER = Reader(side="fr"), Reader(side="au"), Reader(side="ru"), Reader()
@@ -130,7 +134,7 @@ def test_a_reader_knows_only_their_own_sides_leaders() -> None:
 def test_glory_balances_add_each_sides_entries() -> None:
     state = _state()
     assert [(g.side, g.balance) for g in views.glory_balances(state)] == [("fr", 1), ("au", 1), ("ru", 0)]
-    assert [e.amount for e in views.ledger(state.glory, "fr").spent_on(GloryKind.RALLY)] == [-1]
+    assert [e.amount for e in ledger(state, "fr").spent_on(GloryKind.RALLY)] == [-1]
 
 
 def test_trophy_attempts_are_those_of_the_sides_own_units_not_yet_rolled() -> None:
@@ -171,3 +175,15 @@ def test_battles_of_a_turn_are_public_news() -> None:
                                                           ("Army of Mack", "Kutuzov"), "pending"),)
     assert [b.number for b in views.battle_lines(state, 1)] == [1]
     assert views.battle_sides(state, state.battles[2]) == {"au": ["mack"], "ru": ["kutuzov"]}
+
+
+@given(st.integers(0, 5), st.sampled_from([4, 8]), st.lists(st.tuples(st.integers(0, 29), st.integers(0, 19)), max_size=12),
+       st.lists(st.tuples(st.integers(0, 29), st.integers(0, 19)), min_size=1, max_size=12))
+def test_what_is_within_sight_is_what_is_within_sight_of_some_own_square(sight: int, adjacency: int, own: list,
+                                                                          others: list) -> None:
+    state = _state().evolve(sight=sight, map=CampaignMap(30, 20, adjacency=adjacency))
+    own_squares = [Square(c, r) for c, r in own]
+    in_sight = within_sight(state, own_squares)
+    for c, r in others:
+        sq = Square(c, r)
+        assert in_sight(sq) == any(state.map.distance(sq, o) <= sight for o in own_squares)
