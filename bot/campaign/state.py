@@ -140,6 +140,7 @@ class SideState:
     holds_enemy_capital: bool = False
     lost_capital: bool = False
     supply: int = 0
+    """Supply points in hand (FC-2)."""
     movement_modifier: int = 0
     done: bool = False
     must_test: str = ""
@@ -149,6 +150,8 @@ class SideState:
     """Enemy Forces this side saw and no longer sees: Force key -> square."""
     camp: str = ""
     """Its camp (RU-19); empty: its own."""
+    supply_income: int = 0
+    """Supply points received each turn when the supply setting is on (FC-2)."""
 
 
 @dataclass(frozen=True, slots=True)

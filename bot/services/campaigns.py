@@ -223,6 +223,7 @@ async def _populate(s: Any, campaign: Campaign, spec: Scenario) -> None:
     batches: list[tuple[type[Any], list[dict[str, Any]]]] = [
         (SideRow, [dict(campaign_id=cid, key=side.key, name=side.name, colour=side.colour, nation=side.nation,
                         capital=capitals.get(side.key), supply=spec.supply.get(side.key, 0),
+                        supply_income=spec.supply.get(side.key, 0),
                         camp=_camp(spec, side.key)) for side in spec.sides]),
         (MapSquare, [dict(campaign_id=cid, col=sq.col, row=sq.row, terrain=cell.terrain.value,
                           features=sorted(f.value for f in cell.features), territory=cell.territory,

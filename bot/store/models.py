@@ -125,6 +125,9 @@ class SideRow(SQLModel, table=True):
     holds_enemy_capital: bool = False
     lost_capital: bool = False
     supply: int = 0
+    """Supply points in hand (FC-2)."""
+    supply_income: int = 0
+    """Supply points received each turn (FC-2, the scenario's ``supply``)."""
     movement_modifier: int = 0
     """From a random event (RU-10), applied to the side's movement rolls next turn."""
     done: bool = False

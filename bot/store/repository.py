@@ -162,7 +162,7 @@ async def load(s: AsyncSession, campaign: Campaign | int, *, lock: bool = False)
         sides[r.key] = SideState(r.key, r.name, r.colour, r.nation, r.capital, r.battles_won, r.battles_lost,
                                  r.strongholds_taken, r.strongholds_lost, r.holds_enemy_capital, r.lost_capital,
                                  r.supply, r.movement_modifier, r.done, r.must_test, r.defeated, dict(r.last_seen or {}),
-                                 r.camp or "")
+                                 r.camp or "", r.supply_income)
     units: dict[str, list[UnitState]] = {}
     for r in await _rows(s, UnitRow, cid):
         ids["unit"][r.key] = r.id
@@ -223,7 +223,7 @@ def _side_row(v: SideState) -> dict[str, Any]:
             "strongholds_lost": v.strongholds_lost, "holds_enemy_capital": v.holds_enemy_capital,
             "lost_capital": v.lost_capital, "supply": v.supply, "movement_modifier": v.movement_modifier,
             "done": v.done, "must_test": str(v.must_test), "defeated": v.defeated, "last_seen": dict(v.last_seen),
-            "camp": v.camp}
+            "camp": v.camp, "supply_income": v.supply_income}
 
 
 def _force_row(v: ForceState) -> dict[str, Any]:
