@@ -117,8 +117,11 @@ def change_setting(state: CampaignState, gm: Acting, name: str, value: Any, jour
 
 
 def end_campaign(state: CampaignState, gm: Acting, journal: Journal) -> CampaignState:
-    """GM: the campaign ends (archived: kept, never deleted)."""
+    """GM: the campaign ends (archived: kept, never deleted). The current turn's seed is revealed, as
+    at the end of any turn: no roll of the campaign is left that nobody can check."""
     require_gm(state, gm)
-    state = state.evolve(status=CampaignStatus.ENDED)
+    from .turn import reveal_turn
+
+    state = reveal_turn(state.evolve(status=CampaignStatus.ENDED), journal)
     journal.say(state, "The GM ended the campaign.", kind=EventKind.GM)
     return state

@@ -78,7 +78,7 @@ def resolve(state: CampaignState, journal: Journal, ctx: Context, *, forced: boo
         state = _PHASES[state.phase](state, journal, ctx, battles)
         nxt = next_position(state.position, state.settings.as_options())
         if nxt.turn != state.turn:
-            state = _end_turn(state, journal)
+            state = reveal_turn(state, journal)
             turn_ended = True
         state = state.evolve(turn=nxt.turn, phase=nxt.phase, declarations=tuple(
             d for d in state.declarations if d.turn == nxt.turn))
@@ -402,9 +402,9 @@ def _events(state: CampaignState, journal: Journal, ctx: Context, _battles: list
     return state
 
 
-def _end_turn(state: CampaignState, journal: Journal) -> CampaignState:
-    """The turn ends: its seed is revealed, with the hash of its last roll (the chain head), so anyone
-    can verify its rolls (docs/dice.md)."""
+def reveal_turn(state: CampaignState, journal: Journal) -> CampaignState:
+    """The turn ends (or the campaign does): its seed is revealed, with the hash of its last roll (the
+    chain head), so anyone can verify its rolls (docs/dice.md)."""
     seed = state.seed()
     if seed is None or seed.revealed:
         return state

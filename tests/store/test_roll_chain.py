@@ -141,3 +141,17 @@ async def test_an_imported_campaign_checks_out_though_its_turns_seed_was_drawn_a
     assert verify_log(await logs(db, new, public=True)).ok
     again = await exchange.export_campaign(db, new, GM)  # and the imported campaign's export loads again
     await exchange.import_campaign(db, exchange.export_bytes(again), guild_id=10, channel_id=78, gm=GM)
+
+
+async def test_a_campaign_the_gm_ends_mid_turn_reveals_that_turns_seed_so_every_roll_can_be_checked(db) -> None:
+    cid = await tutorial(db)
+    await advance(db, cid)  # turn 1's weather
+    await orders.give_order(db, cid, AUSTRIAN, "mack", "defend")  # a private roll of turn 1
+    await campaigns.end_campaign(db, cid, GM)
+    log = await logs(db, cid, public=True)
+    turn1 = log["turns"][0]
+    assert turn1["seed"] is not None and turn1["chain_head"] is not None
+    report = verify_log(json.loads(json.dumps(await logs(db, cid))))
+    assert report.ok, report.lines()
+    public = verify_log(json.loads(json.dumps(log)))
+    assert public.ok, public.lines()
