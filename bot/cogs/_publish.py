@@ -261,14 +261,27 @@ def brief_embeds(brief: battles.Brief, lang: str) -> list[discord.Embed]:
     return fmt.paged_embeds(title, head + tr_lines(lang, brief.lines))
 
 
+async def in_private_battle_thread(bot: AideBot, campaign_id: int, number: int,
+                                   interaction: discord.Interaction) -> bool:
+    """Whether the member acts in the battle's own private thread, where only its camps (and the GM)
+    read: what only they may know (its dice, its retreats) is answered there for all; elsewhere, to the
+    member alone (fog of war)."""
+    thread_id = await state.battle_thread(bot.db, campaign_id, number)
+    ch = interaction.channel
+    return bool(thread_id) and interaction.channel_id == thread_id \
+        and getattr(ch, "type", None) is discord.ChannelType.private_thread
+
+
 async def post_in_battle_thread(bot: AideBot, campaign_id: int, number: int, *, embeds: list[discord.Embed],
-                                content: str | None = None, view: discord.ui.View | None = None) -> bool:
-    """Post in the battle's thread (True), or return False when it has none the bot can reach."""
+                                content: str | None = None, view: discord.ui.View | None = None,
+                                private_only: bool = False) -> bool:
+    """Post in the battle's thread (True), or return False when it has none the bot can reach (or, with
+    ``private_only``, when it is a public thread: what only the battle's camps may read)."""
     thread_id = await state.battle_thread(bot.db, campaign_id, number)
     if not thread_id:
         return False
     target = await channel(bot, thread_id, guild_id=(await state.meta(bot.db, campaign_id)).guild_id)
-    if target is None:
+    if target is None or (private_only and getattr(target, "type", None) is not discord.ChannelType.private_thread):
         return False
     try:
         await send_embeds(target, embeds, content=content, view=view)

@@ -93,7 +93,8 @@ def aftermath_embeds(out: AftermathOutcome, side_name: str, lc: str) -> list[dis
 
 
 async def roll_my_aftermath(interaction: discord.Interaction, cid: int, battle: str) -> None:
-    """The caller's side rolls its aftermath of a battle; the rolls are public (posted here)."""
+    """The caller's side rolls its aftermath of a battle: told in the battle's private thread, or to the
+    caller alone elsewhere (and then copied to the thread)."""
     bot, actor, lc = bot_of(interaction), actor_of(interaction), lang(interaction)
     out = await aftermath.roll_aftermath(bot.db, cid, actor, battle, rules=bot.rules)
     sv = await views.status(bot.db, cid, actor, rules=bot.rules)
@@ -101,12 +102,13 @@ async def roll_my_aftermath(interaction: discord.Interaction, cid: int, battle: 
     embeds = aftermath_embeds(out, side, lc)
     content = t(lc, "aftermath.rolled", member=interaction.user.mention, side=side, battle=out.battle)
     groups = fmt.batches(embeds)
-    await reply(interaction, content=content, embeds=groups[0], ephemeral=False)
+    # The battle's dice are its camps' (fog of war): public only in its private thread.
+    here = await publish.in_private_battle_thread(bot, cid, out.battle, interaction)
+    await reply(interaction, content=content, embeds=groups[0], ephemeral=not here)
     for group in groups[1:]:
-        await interaction.followup.send(embeds=group)
-    thread_id = await state.battle_thread(bot.db, cid, out.battle)
-    if thread_id and thread_id != interaction.channel_id:  # the battle's thread keeps its whole story
-        await publish.post_in_battle_thread(bot, cid, out.battle, embeds=embeds, content=content)
+        await interaction.followup.send(embeds=group, ephemeral=not here)
+    if not here:  # the battle's thread keeps its whole story
+        await publish.post_in_battle_thread(bot, cid, out.battle, embeds=embeds, content=content, private_only=True)
 
 
 class RollAftermath(discord.ui.DynamicItem[discord.ui.Button[Any]],
@@ -281,8 +283,12 @@ class Battle(commands.Cog):
                 raise InvalidInput(t(lc, "retreat.which", forces=", ".join(mine) or "-"))
             force = mine[0]
         out = await aftermath.retreat(bot.db, cid, actor, battle, force, square)
-        await reply(interaction, content=t(lc, "retreat.done", force=out.force, square=out.square, number=out.battle),
-                    ephemeral=False)
+        text = t(lc, "retreat.done", force=out.force, square=out.square, number=out.battle)
+        # Where a Force goes is for those who may see it: public only in the battle's private thread.
+        here = await publish.in_private_battle_thread(bot, cid, out.battle, interaction)
+        await reply(interaction, content=text, ephemeral=not here)
+        if not here:
+            await publish.post_in_battle_thread(bot, cid, out.battle, embeds=[], content=text, private_only=True)
 
     async def _own_in_battle(self, interaction: discord.Interaction, cid: int, battle: str) -> list[str]:
         bot = bot_of(interaction)
