@@ -6,7 +6,7 @@ every command within 2x the trivial one), the time until ``/campaign map`` is ac
 under 3 s; the render itself follows), and resident memory after N campaigns have each rendered a
 map (goal: under 250 MB).
 
-Reads are served from the per-process read cache (bot/services/readcache.py) while the campaign does
+Reads are served from the per-process read cache (bot/store/readcache.py) while the campaign does
 not change; the line "after a write" times ``/campaign status`` right after another member's write,
 when the campaign's rows are read again (not part of the 2x goal).
 

@@ -56,8 +56,9 @@ from sqlalchemy.ext.asyncio import create_async_engine
 from bot import scenario as scenario_module
 from bot.engine.errors import EngineError
 from bot.engine.model import Square
-from bot.services import campaigns, orders, readcache, resolution, views
+from bot.services import campaigns, orders, resolution, views
 from bot.services.actors import Actor
+from bot.store import readcache
 from bot.store.db import Database
 
 T = TypeVar("T")

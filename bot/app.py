@@ -30,12 +30,14 @@ log = logging.getLogger("adc.bot")
 EXTENSIONS = (
     "bot.cogs.campaign",
     "bot.cogs.orders",
+    "bot.cogs.supply",
     "bot.cogs.battle",
     "bot.cogs.leaders",
     "bot.cogs.gm",
     "bot.cogs.dice",
     "bot.cogs.scheduler",
     "bot.cogs.about",
+    "bot.cogs.help",
 )
 RENDER_SLOTS = 2
 """Map renders at once (each holds a few MB of image while it runs)."""

@@ -82,10 +82,9 @@ async def run_demo(scenario: str, turns: int, seed: int, out: Path) -> list[Path
 
 
 async def _play(scenario: str, turns: int, seed: int, out: Path) -> list[Path]:
-    from bot.services import aftermath, battles, campaigns, maps, orders, resolution, views
+    from bot.services import aftermath, battles, campaigns, logbook, maps, orders, resolution, views
     from bot.services.actors import Actor
     from bot.store.db import Database
-    from bot.store.models import LogEntry
 
     out.mkdir(parents=True, exist_ok=True)
     written: list[Path] = []
@@ -127,7 +126,7 @@ async def _play(scenario: str, turns: int, seed: int, out: Path) -> list[Path]:
                                 print(f"  {f.name}: {exc}", file=sys.stderr)
             elif phase is Phase.MOVEMENT:
                 full = await views.status(db, cid, gm)
-                cmap = await _map(db, cid)
+                cmap = await maps.campaign_map(db, cid)
                 for side, actor in players.items():
                     enemies = [Square.parse(f.square) for f in full.forces if f.side != side]
                     for f in await views.my_forces(db, cid, actor):
@@ -161,15 +160,7 @@ async def _play(scenario: str, turns: int, seed: int, out: Path) -> list[Path]:
             st = await views.status(db, cid, gm)
             await resolution.resolve_phase(db, cid, gm, expected_version=st.version, forced=True)
             await snap(st.position.turn, int(phase), f"after-{phase.name.lower().replace('_', '-')}")
-        async with db.sessions() as s:
-            from sqlmodel import select
-
-            from bot.services.loading import get_campaign
-            from bot.services.logbook import roll_log
-
-            campaign = await get_campaign(s, cid)
-            entries = (await s.exec(select(LogEntry).where(LogEntry.campaign_id == cid).order_by(LogEntry.id))).all()
-            rolls = await roll_log(s, campaign)
+        entries, rolls = await logbook.full_record(db, cid)
         turn_phase = None
         for e in entries:
             if (e.turn, e.phase) != turn_phase:
@@ -183,13 +174,6 @@ async def _play(scenario: str, turns: int, seed: int, out: Path) -> list[Path]:
         written += [out / "log.md", out / "roll-log.json"]
         await db.dispose()
     return written
-
-
-async def _map(db: object, cid: int) -> CampaignMap:
-    from bot.services.loading import get_campaign, load_map
-
-    async with db.sessions() as s:  # type: ignore[attr-defined]
-        return await load_map(s, await get_campaign(s, cid))
 
 
 def main(argv: Sequence[str] | None = None) -> int:

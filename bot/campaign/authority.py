@@ -1,19 +1,22 @@
-"""Who may act in a campaign, and when: the GM, a side's members, the phase an action belongs to.
+"""Who may act in a campaign, and when: the GM, a side's members, the sides of a battle, the phase an
+action belongs to.
 
 Pure functions of a :class:`CampaignState` (``state.players`` maps member id -> side key;
 ``state.gm_id`` and ``state.gm_role_id`` name the GM). An actor is anything with a ``member_id`` and
-the ids of its ``roles`` (the services' ``Actor``).
+the ids of its ``roles`` (the services' ``Actor``). Who the GM is can also be asked of a campaign's
+stored row (anything :class:`Governed`), before its state is loaded.
 """
 
 from __future__ import annotations
 
 from collections.abc import Collection
+from dataclasses import dataclass
 from typing import Protocol
 
 from bot.engine.phases import Phase
-from bot.services.errors import PermissionDenied, WrongPhase
 
-from .state import CampaignState, CampaignStatus
+from .errors import PermissionDenied, WrongPhase
+from .state import Battle, CampaignState, CampaignStatus
 
 
 class Acting(Protocol):
@@ -26,9 +29,36 @@ class Acting(Protocol):
     def roles(self) -> Collection[int]: ...
 
 
-def is_gm(state: CampaignState, member_id: int, roles: Collection[int] = ()) -> bool:
+class Governed(Protocol):
+    """A campaign as far as its GM goes: a :class:`CampaignState`, or its stored row."""
+
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def gm_id(self) -> int: ...
+
+    @property
+    def gm_role_id(self) -> int | None: ...
+
+
+@dataclass(frozen=True)
+class Standing:
+    """What a member is in one campaign: its GM or not, and the side they play (None: none)."""
+
+    gm: bool
+    side: str | None
+
+
+def is_gm(state: Governed, member_id: int, roles: Collection[int] = ()) -> bool:
     """The campaign's GM, or a member with its GM role."""
     return member_id == state.gm_id or (state.gm_role_id is not None and state.gm_role_id in roles)
+
+
+def standing(state: CampaignState, actor: Acting) -> Standing:
+    """What ``actor`` is in the campaign: its GM (its creator, or a member with its GM role), and the
+    side they play, if any."""
+    return Standing(is_gm(state, actor.member_id, actor.roles), side_of(state, actor.member_id))
 
 
 def side_of(state: CampaignState, member_id: int) -> str | None:
@@ -36,7 +66,7 @@ def side_of(state: CampaignState, member_id: int) -> str | None:
     return state.players.get(member_id)
 
 
-def require_gm(state: CampaignState, actor: Acting) -> None:
+def require_gm(state: Governed, actor: Acting) -> None:
     if not is_gm(state, actor.member_id, actor.roles):
         raise PermissionDenied("Only the GM of {name!r} can do that.", name=state.name)
 
@@ -47,6 +77,16 @@ def require_player(state: CampaignState, member_id: int) -> str:
     if side is None:
         raise PermissionDenied("You are not on a side in {name!r}: use /campaign join first.", name=state.name)
     return side
+
+
+def side_in_battle(state: CampaignState, actor: Acting, battle: Battle) -> str | None:
+    """The actor's side in ``battle`` (None for the GM on no side in it); anybody else is refused."""
+    side = side_of(state, actor.member_id)
+    if side in battle.sides:
+        return side
+    if is_gm(state, actor.member_id, actor.roles):
+        return None
+    raise PermissionDenied("Only the sides in battle {number} and the GM can do that.", number=battle.number)
 
 
 def require_phase(state: CampaignState, phase: Phase, what: str) -> None:

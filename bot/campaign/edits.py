@@ -14,9 +14,9 @@ from dataclasses import dataclass, replace
 from bot.engine.errors import InvalidInput
 from bot.engine.model import Order, Reaction, parse_enum
 from bot.engine.text import Msg
-from bot.services.errors import NotFound
 
 from .authority import Acting, require_gm, require_player
+from .errors import NotFound
 from .events import EventKind, Journal
 from .sight import Notice, notices, sees
 from .state import CampaignState, ForceState
@@ -105,6 +105,9 @@ def edit_force(state: CampaignState, gm: Acting, force: str, journal: Journal, *
         u = next((u for u in row.units if u.key == unit or u.name.lower() == unit.lower()), None)
         if u is None:
             raise InvalidInput("{name} has no unit {unit!r}.", name=row.name, unit=unit)
+        if sp > u.original_sp:
+            raise InvalidInput("{unit} can have at most its full strength of {full} SP, not {sp}.", unit=u.name,
+                               full=u.original_sp, sp=sp)
         changes.append(Change(Msg("{unit} {before} -> {after} SP", unit=u.name, before=u.sp, after=sp)))
         new = new.with_units({u.key: replace(u, sp=sp)})
     if not changes:

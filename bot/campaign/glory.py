@@ -29,6 +29,7 @@ from bot.engine.reports import validate_report
 from bot.engine.rolls import BatchRoll, Roll
 from bot.engine.text import Msg
 
+from . import sight
 from .aftermath import battle_forces, report_for
 from .dice import Context, turn_dice
 from .events import Journal, battle_visibility
@@ -153,6 +154,8 @@ def spend(state: CampaignState, ask: Spend, journal: Journal, ctx: Context) -> t
     e = spent.entry
     state = state.plus_glory(GloryEntry(side, state.turn, e.amount, str(e.reason)[:200], e.kind.value, e.rule,
                                         battle.number, e.subject))
-    journal.say(state, Msg("{side} spends Glory in battle {number}: {text}", side=state.sides[side].name,
-                           number=battle.number, text=spent.text))
+    # What the Glory bought names units of the battle: its camps' news and theirs who see it (fog of war).
+    sight.say(journal, state, sight.battle_notices(state, battle, Msg(
+        "{side} spends Glory in battle {number}: {text}", side=state.sides[side].name, number=battle.number,
+        text=spent.text)))
     return state, Spent(battle.number, spent.text, spent.ledger.balance, roll)

@@ -98,6 +98,7 @@ class FateOutcome:
     fate: LeaderFate
     replacement: str | None
     lines: tuple[str, ...]
+    battle: int = 0
 
 
 def fate_due(state: CampaignState, battles: list[Battle], leader: str) -> tuple[Battle, str, Circumstance]:
@@ -184,7 +185,7 @@ def apply_fate(state: CampaignState, number: int, name: str, circumstance: Circu
     state = state.with_battle(replace(battle, aftermath={**battle.aftermath,
                                                          "fates": {**battle.aftermath.get("fates", {}),
                                                                    name: fate.status.value}}))
-    return state, FateOutcome(name, fate, replacement, tuple(lines))
+    return state, FateOutcome(name, fate, replacement, tuple(lines), number)
 
 
 # --- trophies -------------------------------------------------------------------------------

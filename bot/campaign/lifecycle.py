@@ -11,9 +11,9 @@ from bot.engine.errors import InvalidInput
 from bot.engine.tables import RuleBook
 from bot.engine.text import Msg
 from bot.scenario import fold_name
-from bot.services.errors import NotFound, PermissionDenied
 
 from .authority import Acting, is_gm, require_gm
+from .errors import NotFound, PermissionDenied
 from .events import EventKind, Journal
 from .settings import Settings
 from .state import CampaignState, CampaignStatus, SideState

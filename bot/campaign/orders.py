@@ -4,6 +4,11 @@ Rolls happen when the action is taken (RU-13: a move is rolled when declared) an
 the side until the phase resolves. Each roll's key names the turn, phase, Force and procedure
 (:func:`order_key`, :func:`move_key`), so declaring again (or again after an undo) draws the same
 dice. The odds a player is shown come from the very check the declaration rolls.
+
+With the FC-3 setting a Force may spend a scout to re-roll its own die of the phase (its Force test,
+or its movement roll) before the phase resolves (:func:`reroll`); the re-roll stands. With FC-2 a
+forced march bought with supply gives the Force's movement roll the Forced March bonus, as a modifier
+of rule FC-2 (which a re-roll does not take).
 """
 
 from __future__ import annotations
@@ -11,8 +16,10 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from fractions import Fraction
 
+from bot.engine.cc_tables import default_fc_tables
 from bot.engine.dice import DiceSource, roll_key
 from bot.engine.errors import RuleViolation
+from bot.engine.field_commander import PurchaseKind, Reroll, reroll_with_scout
 from bot.engine.force_test import force_test_check, require_test
 from bot.engine.model import Force, Order, Square, parse_enum
 from bot.engine.movement import (
@@ -23,19 +30,21 @@ from bot.engine.movement import (
     declare_land_move,
     declare_water_move,
     movement_check,
+    water_allowance,
     water_move_check,
     water_route,
 )
 from bot.engine.phases import Phase
 from bot.engine.rolls import Check, Modifier, Roll
 from bot.engine.tables import RuleBook
-from bot.services.errors import NotFound, WrongPhase
+from bot.engine.text import Msg
 
 from .authority import require_phase, require_player
 from .dice import Context, turn_dice
+from .errors import NotFound, WrongPhase
 from .events import Journal, side_visibility
 from .sight import own_force
-from .state import CampaignState, Declaration, DeclarationKind, ForceState
+from .state import CampaignState, CampaignStatus, Declaration, DeclarationKind, ForceState
 
 
 @dataclass(frozen=True)
@@ -44,6 +53,8 @@ class OrderOutcome:
     order: Order
     roll: Roll
     summary: str
+    scouts: int = 0
+    """Scouts the Force may spend to re-roll this die (FC-3): 0 when the setting is off."""
 
 
 @dataclass(frozen=True)
@@ -54,6 +65,25 @@ class MoveOutcome:
     reach: tuple[str, ...]
     roll: Roll
     by_water: bool
+    scouts: int = 0
+    """Scouts the Force may spend to re-roll this die (FC-3): 0 when the setting is off."""
+
+
+@dataclass(frozen=True)
+class RerollOutcome:
+    """FC-3: a Force's die of the phase re-rolled for a scout; the re-roll stands."""
+
+    force: str
+    kind: DeclarationKind
+    original: Roll
+    roll: Roll
+    scouts: int
+    """Scouts the Force has left."""
+    dropped: tuple[Modifier, ...]
+    """Modifiers bought with supply (FC-2), which the re-roll does not take."""
+    allowance: int | None = None
+    """A move's squares allowed by the re-roll (None for a Force test)."""
+    reach: tuple[str, ...] = ()
 
 
 def order_key(turn: int, force: str) -> str:
@@ -96,7 +126,7 @@ def _with_declaration(state: CampaignState, new: Declaration) -> CampaignState:
 
 def order_check(state: CampaignState, force: Force, rules: RuleBook) -> Check:
     """MC-4's Force test of ``force`` where it stands."""
-    return force_test_check(force, state.map.cell(force.square), rules=rules)
+    return force_test_check(force, state.map.cell(force.square), allies=state.camps.allies_of(force.side), rules=rules)
 
 
 def order_odds(state: CampaignState, member_id: int, force: str, order: Order | str,
@@ -123,7 +153,7 @@ def give_order(state: CampaignState, member_id: int, force: str, order: Order, j
     state = _with_declaration(state, Declaration(state.turn, state.phase, row.key, row.side, DeclarationKind.ORDER,
                                                  {"order": order.value, "roll": roll.to_dict()}))
     journal.roll(state, roll, visibility=side_visibility(row.side))
-    return state, OrderOutcome(row.name, order, roll, roll.label)
+    return state, OrderOutcome(row.name, order, roll, roll.label, reroll_scouts(state, row.key))
 
 
 # --- Phase 2: moves (MC-5) ------------------------------------------------------------------------
@@ -149,11 +179,36 @@ def move_terms(state: CampaignState, force: Force, path: str, rules: RuleBook, *
     steps = state.map.parse_path(force.square, path)
     weather = rules.weather.kinds.get(state.weather or "")
     side = state.sides[force.side]
-    extra = (Modifier(side.movement_modifier, "RU-10", "random event (house rule)"),) if side.movement_modifier else ()
+    extra: tuple[Modifier, ...] = (
+        (Modifier(side.movement_modifier, "RU-10", "random event (house rule)"),) if side.movement_modifier else ())
     route = water_route(state.map, force.square, steps, wind=weather.wind if weather else "none",  # type: ignore[arg-type]
                         small_boats=small_boats, horse_barges=horse_rafts) if by_water else None
+    extra += supply_forced_march(state, force.id, rules, by_water=by_water)
     return MoveTerms(steps, route, weather.movement if weather else 0, weather.label if weather else "weather", extra,
                      state.settings.movement_extension)
+
+
+def supply_forced_march(state: CampaignState, force: str, rules: RuleBook, *, by_water: bool) -> tuple[Modifier, ...]:
+    """FC-2: a forced march bought with supply this turn gives the Force's movement roll the Forced March
+    bonus (MC-5.1, MC-5.3), as a modifier of the supply rule, so that an FC-3 re-roll drops it. Never on
+    top of the Forced March order itself (the same bonus), and no longer once the roll was re-rolled
+    with a scout (the re-roll stands without it)."""
+    f = state.forces[force]
+    if f.order is Order.FORCED_MARCH or not any(
+            p.kind is PurchaseKind.FORCED_MARCH and p.force == force for p in state.purchases_of(f.side)):
+        return ()
+    existing = declaration(state, force)
+    if existing is not None and existing.kind is DeclarationKind.MOVE and _rerolled(existing):
+        return ()
+    proc = rules.mc.water_movement if by_water else rules.mc.movement
+    bonus = proc.modifiers["forced_march"].value
+    return (Modifier(bonus, default_fc_tables().supply_rule, Msg("Forced March bought with supply")),)
+
+
+def _rerolled(d: Declaration) -> bool:
+    """Whether the declaration's roll is a scout's re-roll (FC-3): its key is not the phase's own."""
+    own = order_key(d.turn, d.force) if d.kind is DeclarationKind.ORDER else move_key(d.turn, d.force)
+    return str(d.payload["roll"]["key"]) != own
 
 
 def move_check(state: CampaignState, force: Force, terms: MoveTerms, rules: RuleBook) -> Check:
@@ -161,9 +216,11 @@ def move_check(state: CampaignState, force: Force, terms: MoveTerms, rules: Rule
     if terms.route is None:
         check_land_path(state.map, force.square, terms.steps, rules)
         return movement_check(force, state.map.cell(force.square), extension=terms.extension, weather=terms.weather,
-                              weather_label=terms.weather_label, extra=terms.extra, rules=rules)
+                              weather_label=terms.weather_label, extra=terms.extra, rules=rules,
+                              allies=state.camps.allies_of(force.side))  # RU-19: an ally's ground is friendly
     return water_move_check(force, state.map, terms.steps, terms.route, weather=terms.weather,
-                            weather_label=terms.weather_label, extra=terms.extra, rules=rules)
+                            weather_label=terms.weather_label, extra=terms.extra, rules=rules,
+                            allies=state.camps.allies_of(force.side))
 
 
 def move_odds(state: CampaignState, member_id: int, force: str, path: str, rules: RuleBook, *, by_water: bool = False,
@@ -177,14 +234,21 @@ def move_odds(state: CampaignState, member_id: int, force: str, path: str, rules
     return allowance_odds(move_check(state, engine_force, terms, rules), terms.route, rules)
 
 
+def _allowance(roll: Roll, terms: MoveTerms, rules: RuleBook) -> int:
+    """The squares a movement roll allows, as the engine's declarations count them (MC-5.1; MC-5.3 less
+    embarking and landing, RU-16)."""
+    return (roll.value or 0) if terms.route is None else water_allowance(roll, terms.route, rules)
+
+
 def _roll_move(state: CampaignState, force: Force, terms: MoveTerms, dice: DiceSource, key: str,
                rules: RuleBook) -> DeclaredMove:
     if terms.route is None:
         return declare_land_move(force, state.map, terms.steps, dice, key, extension=terms.extension,
                                  weather=terms.weather, weather_label=terms.weather_label, extra=terms.extra,
-                                 rules=rules)
+                                 rules=rules, allies=state.camps.allies_of(force.side))
     return declare_water_move(force, state.map, terms.steps, terms.route, dice, key, weather=terms.weather,
-                              weather_label=terms.weather_label, extra=terms.extra, rules=rules)
+                              weather_label=terms.weather_label, extra=terms.extra, rules=rules,
+                              allies=state.camps.allies_of(force.side))
 
 
 def declare_move(state: CampaignState, member_id: int, force: str, path: str, journal: Journal, ctx: Context, *,
@@ -193,18 +257,22 @@ def declare_move(state: CampaignState, member_id: int, force: str, path: str, jo
     """Phase 2: declare a path; the movement roll (MC-5.1 or MC-5.3) is made now and kept private.
     By water the player says whether the Force sails in boats smaller than ships and carries its
     horses on rafts (MC-5.3). A new path for a Force that declared one replaces it: the same key
-    draws the same dice, so it is never a re-roll (and the roll is logged once)."""
+    draws the same dice, so it is never a re-roll (and the roll is logged once); after a scout's re-roll
+    (FC-3) the new path keeps the re-roll's die."""
     require_phase(state, Phase.MOVEMENT, "Declaring moves")
     row = playable_force(state, require_player(state, member_id), force)
     engine_force = state.engine_force(row.key)
     terms = move_terms(state, engine_force, path, ctx.rules, by_water=by_water, small_boats=small_boats,
                        horse_rafts=horse_rafts)
     state, dice = turn_dice(state, journal, ctx)
-    move = _roll_move(state, engine_force, terms, dice, move_key(state.turn, row.key), ctx.rules)
+    existing = declaration(state, row.key)
+    key = str(existing.payload["roll"]["key"]) if existing is not None else move_key(state.turn, row.key)
+    move = _roll_move(state, engine_force, terms, dice, key, ctx.rules)
     roll = move.roll
     payload = {"start": str(engine_force.square), "path": [str(sq) for sq in terms.steps], "allowance": move.allowance,
                "by_water": by_water, "roll": roll.to_dict()}
-    existing = declaration(state, row.key)
+    if by_water:  # what the move's check depends on, for a scout's re-roll (FC-3)
+        payload |= {"small_boats": small_boats, "horse_rafts": horse_rafts}
     if existing is None:
         state = _with_declaration(state, Declaration(state.turn, state.phase, row.key, row.side, DeclarationKind.MOVE,
                                                      payload))
@@ -212,7 +280,65 @@ def declare_move(state: CampaignState, member_id: int, force: str, path: str, jo
     else:
         state = _with_declaration(state, replace(existing, payload=payload))
     return state, MoveOutcome(row.name, tuple(payload["path"]), move.allowance, tuple(str(sq) for sq in move.reach),
-                              roll, by_water)
+                              roll, by_water, reroll_scouts(state, row.key))
+
+
+# --- FC-3: a scout spent to re-roll the phase's die -----------------------------------------------
+
+
+def reroll_scouts(state: CampaignState, force: str) -> int:
+    """The scouts ``force`` may spend to re-roll a die (FC-3): none when the setting is off."""
+    return state.forces[force].scouts if state.settings.scout_rerolls else 0
+
+
+def reroll(state: CampaignState, member_id: int, force: str, journal: Journal,
+           ctx: Context) -> tuple[CampaignState, RerollOutcome]:
+    """FC-3 (a setting, RU-22): spend one of a Force's scouts to re-roll its own die of the current phase,
+    before the phase resolves: its Force test (Phase 1) or its movement roll (Phase 2). The re-roll is
+    keyed off the original roll's key, takes no modifier bought with supply (FC-2), and stands: the
+    declaration holds it (a move its allowance), and it is logged for the Force's side."""
+    if not state.settings.scout_rerolls:
+        raise RuleViolation("Scout re-rolls (FC-3) are off in this campaign: the GM can turn them on with "
+                            "/campaign settings.")
+    if state.status is not CampaignStatus.ACTIVE:
+        raise WrongPhase("The campaign {name!r} has ended.", name=state.name)
+    if state.phase not in (Phase.ORDERS, Phase.MOVEMENT):
+        raise WrongPhase("A scout re-rolls a Force test (Phase 1) or a movement roll (Phase 2) (FC-3); the campaign "
+                         "is in {title}.", title=state.phase.spec.title)
+    row = playable_force(state, require_player(state, member_id), force)
+    existing = declaration(state, row.key)
+    if existing is None:
+        raise RuleViolation("{name} has nothing to re-roll in {title}: take its Force test (Phase 1) or declare its "
+                            "move (Phase 2) first (FC-3).", name=row.name, title=state.phase.spec.title)
+    engine_force = state.engine_force(row.key)
+    original = Roll.from_dict(existing.payload["roll"])
+    state, dice = turn_dice(state, journal, ctx)
+    allowance: int | None = None
+    reach: tuple[str, ...] = ()
+    if existing.kind is DeclarationKind.ORDER:
+        done = reroll_with_scout(order_check(state, engine_force, ctx.rules), original, dice, scouts=row.scouts)
+        payload = {**existing.payload, "roll": done.reroll.to_dict()}
+    else:
+        p = existing.payload
+        terms = move_terms(state, engine_force, " ".join(p["path"]), ctx.rules, by_water=bool(p.get("by_water")),
+                           small_boats=bool(p.get("small_boats")), horse_rafts=bool(p.get("horse_rafts")))
+        done = reroll_with_scout(move_check(state, engine_force, terms, ctx.rules), original, dice, scouts=row.scouts)
+        allowance = _allowance(done.reroll, terms, ctx.rules)
+        reach = tuple(str(sq) for sq in terms.steps[:allowance])
+        payload = {**p, "allowance": allowance, "roll": done.reroll.to_dict()}
+    state = _with_declaration(state, replace(existing, payload=payload))
+    state = state.with_force(row.key, scouts=done.scouts_left)
+    side = side_visibility(row.side)
+    journal.roll(state, done.reroll, visibility=side)
+    journal.say(state, _reroll_text(row.name, done), visibility=side)
+    return state, RerollOutcome(row.name, existing.kind, original, done.reroll, done.scouts_left, done.dropped,
+                                allowance, reach)
+
+
+def _reroll_text(force: str, done: Reroll) -> str:
+    return Msg("{force} spends a scout to re-roll its {name} (FC-3): {before} is now {after} ({label}); scouts left: "
+               "{scouts}.", force=force, name=done.reroll.name, before=done.original.total, after=done.reroll.total,
+               label=done.reroll.label, scouts=done.scouts_left)
 
 
 # --- a side is done ---------------------------------------------------------------------------------

@@ -11,10 +11,10 @@ from bot.engine.errors import RuleViolation
 from bot.engine.phases import Phase
 from bot.engine.rolls import Roll
 from bot.engine.text import Msg
-from bot.services.errors import NotFound, PermissionDenied
 
 from .authority import require_phase, require_player
 from .dice import Context, turn_dice
+from .errors import NotFound, PermissionDenied
 from .events import Journal, side_visibility
 from .state import Battle, CampaignState
 
@@ -69,7 +69,7 @@ def scout(state: CampaignState, member_id: int, battle: int | str, journal: Jour
             continue
         force = state.engine_force(fkey)
         ex = explore(force, state.map.cell(force.square), dice, exploration_key(state.turn, fkey, row.number),
-                     rules=ctx.rules)
+                     rules=ctx.rules, allies=state.camps.allies_of(side))  # RU-19
         best = max(best, ex.score)
         reasons.append(Msg("{force}: {reason}", force=force.name, reason=ex.reason) if ex.roll
                        else Msg("{force}: {reason} (scores 0)", force=force.name, reason=ex.reason))

@@ -20,6 +20,7 @@ from functools import cached_property
 from typing import Any
 
 from bot.engine.camps import Camps
+from bot.engine.field_commander import PurchaseKind
 from bot.engine.grid import CampaignMap
 from bot.engine.model import (
     Climate,
@@ -127,6 +128,23 @@ class ForceState:
 
 
 @dataclass(frozen=True, slots=True)
+class SupplyPurchase:
+    """One FC-2 purchase a side made in Phase 1 of ``turn`` (its supply phase): what it bought, for which
+    of its Forces (and unit), and what it cost. The engine's supply phase is rebuilt from them."""
+
+    turn: int
+    kind: PurchaseKind
+    force: str
+    unit: str = ""
+    """The unit refitted or bought back (its key)."""
+    count: int = 1
+    """Scouts bought, or units that force-march."""
+    reduced: bool = False
+    """A unit bought back on its reduced side."""
+    cost: int = 0
+
+
+@dataclass(frozen=True, slots=True)
 class SideState:
     key: str
     name: str
@@ -152,6 +170,8 @@ class SideState:
     """Its camp (RU-19); empty: its own."""
     supply_income: int = 0
     """Supply points received each turn when the supply setting is on (FC-2)."""
+    purchases: tuple[SupplyPurchase, ...] = ()
+    """What the side bought with supply this turn (FC-2); done with in Phase 7."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -292,6 +312,10 @@ class CampaignState:
             return self.forces[t]
         low = t.lower()
         return next((f for f in self.forces.values() if f.name.lower() == low), None)
+
+    def purchases_of(self, side: str) -> tuple[SupplyPurchase, ...]:
+        """What ``side`` bought with supply in this turn's Phase 1 (FC-2)."""
+        return tuple(p for p in self.sides[side].purchases if p.turn == self.turn)
 
     def declarations_of(self, phase: Phase, kind: DeclarationKind) -> list[Declaration]:
         return [d for d in self.declarations if d.turn == self.turn and d.phase is phase and d.kind is kind]

@@ -35,6 +35,7 @@ from .state import (
     DeclarationKind,
     ForceStatus,
 )
+from .supply import credit_income
 
 
 @dataclass(frozen=True)
@@ -227,7 +228,10 @@ def _overwhelm(state: CampaignState, force_ids: tuple[str, ...], square: Square,
     """FC-1 (a setting, RU-22), when Forces meet: a camp the strongest outnumbers 3 to 1 or more is
     destroyed without a battle (RU-20: each weaker camp against the strongest). Returns whether a
     battle is still fought (two camps or more left)."""
-    result = overwhelm_check([state.engine_force(k) for k in force_ids], camps=state.camps)
+    forces = [state.engine_force(k) for k in force_ids]
+    if not any(f.sp for f in forces):
+        return state, True  # nothing to compare (FC-1 weighs SP): the camps fight it out at the table
+    result = overwhelm_check(forces, camps=state.camps)
     seen_by = sight.seers(state, str(square), also={state.forces[k].side for k in force_ids})
     before = state
     state = state.with_forces([replace(state.forces[k], status=ForceStatus.REMOVED) for k in result.destroyed])
@@ -355,7 +359,8 @@ def _time(state: CampaignState, journal: Journal, ctx: Context, _battles: list[i
 
 
 def _reinforcements(state: CampaignState, journal: Journal, ctx: Context, _battles: list[int]) -> CampaignState:
-    """Phase 7: scheduled Forces arrive; one whose square the enemy holds waits (house rule RU-10)."""
+    """Phase 7: scheduled Forces arrive; one whose square the enemy holds waits (house rule RU-10); with the
+    supply setting, each side receives its supply income (FC-2)."""
     schedule = [Reinforcement(f.arrives_turn, f.side, f.key, f.square) for f in state.forces.values()
                 if f.status is ForceStatus.PENDING and f.arrives_turn is not None and f.square]
     occupied: dict[str, set[str]] = {}
@@ -374,6 +379,7 @@ def _reinforcements(state: CampaignState, journal: Journal, ctx: Context, _battl
             state, Msg("{force} arrives at {square} ({side}).", force=f.name, square=f.square,
                        side=state.sides[f.side].name),
             seen_by=sight.seers(state, f.square, also=[f.side])))
+    state = credit_income(state, journal)
     # Whether anything arrived out of sight is nobody else's business: the public line is always the same.
     journal.say(state, Msg("Phase 7 resolved."))
     return state

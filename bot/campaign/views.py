@@ -24,7 +24,7 @@ from bot.engine.text import Msg
 from .events import PUBLIC, battle_visibility, side_visibility
 from .glory import ledger, spend_battle_of
 from .leaders import leader_command
-from .sight import GM, Reader, a_force, visible_force_keys
+from .sight import GM, Reader, a_force, seers, visible_force_keys
 from .state import (
     Battle,
     BattleStatus,
@@ -231,14 +231,26 @@ class BattleLine:
     state: str
 
 
-def battle_lines(state: CampaignState, turn: int | None = None) -> tuple[BattleLine, ...]:
-    """The battles of a turn (the current one by default) and where each stands: public news."""
+def battle_lines(state: CampaignState, turn: int | None = None, reader: Reader | None = None) -> tuple[BattleLine, ...]:
+    """The battles of a turn (the current one by default) and where each stands. A battle's number,
+    square, camps and state are public news; its Forces are named only to ``reader`` when it fought
+    there or sees the square (fog of war; no ``reader``: every name, for the bot's own use)."""
     turn = turn or state.turn
     return tuple(
         BattleLine(b.number, b.turn, b.square, tuple(state.sides[k].name for k in b.sides),
-                   tuple(state.forces[k].name for k in b.forces), b.status.value)
+                   tuple(state.forces[k].name for k in b.forces) if reader is None or knows_battle(state, b, reader)
+                   else (), b.status.value)
         for b in sorted(state.battles.values(), key=lambda b: b.number) if b.turn == turn
     )
+
+
+def knows_battle(state: CampaignState, battle: Battle, reader: Reader) -> bool:
+    """Whether ``reader`` may read a battle's Forces: the GM, its camps, and whoever sees its square."""
+    if reader.gm:
+        return True
+    if reader.side is None:
+        return False
+    return reader.side in battle.sides or reader.side in seers(state, battle.square)
 
 
 def battle_sides(state: CampaignState, battle: Battle) -> dict[str, list[str]]:
@@ -346,13 +358,25 @@ class SideGlory:
     lines: tuple[str, ...]
 
 
-def glory_balances(state: CampaignState) -> tuple[SideGlory, ...]:
-    """Each side's Glory and its history (public, CC-4)."""
+def glory_balances(state: CampaignState, reader: Reader = GM) -> tuple[SideGlory, ...]:
+    """Each side's Glory and its history (CC-4). Balances are public; an entry of a battle the reader
+    may not read (:func:`knows_battle`) shows its amount, battle and rule, not the units or leaders it
+    names (fog of war). A side reads its own ledger in full."""
     out = []
     for key, sd in state.sides.items():
         book = ledger(state, key)
-        out.append(SideGlory(key, sd.name, book.balance, book.lines()))
+        lines = [str(e) if reader.side == key or not _hidden_battle(state, e.battle_id, reader)
+                 else Msg("{amount:+d} Glory in battle {battle} ({rule})", amount=e.amount, battle=e.battle_id,
+                          rule=e.rule)
+                 for e in book.entries]
+        lines.append(Msg("Balance: {balance} Glory", balance=book.balance))
+        out.append(SideGlory(key, sd.name, book.balance, tuple(lines)))
     return tuple(out)
+
+
+def _hidden_battle(state: CampaignState, battle_id: str | None, reader: Reader) -> bool:
+    battle = state.battles.get(int(battle_id)) if battle_id and battle_id.isdigit() else None
+    return battle is not None and not knows_battle(state, battle, reader)
 
 
 @dataclass(frozen=True)

@@ -14,9 +14,8 @@ from discord import app_commands
 from bot.engine.errors import EngineError, InvalidInput
 from bot.engine.model import Square
 from bot.i18n import lang_of, t
-from bot.services import battles, views
+from bot.services import battles, campaigns, views
 from bot.services.actors import Actor
-from bot.services.loading import campaign_in_channel
 
 if TYPE_CHECKING:
     from bot.app import AideBot
@@ -62,11 +61,9 @@ async def campaign_id(interaction: discord.Interaction) -> int:
     now = time.monotonic()
     if cached is not None and cached[1] > now:
         return cached[0]
-    async with bot.db.sessions() as s:
-        campaign = await campaign_in_channel(s, channel_id)
-        assert campaign.id is not None
-    bot.channel_campaigns[channel_id] = (campaign.id, now + CHANNEL_TTL)
-    return campaign.id
+    cid = await campaigns.campaign_of_channel(bot.db, channel_id)
+    bot.channel_campaigns[channel_id] = (cid, now + CHANNEL_TTL)
+    return cid
 
 
 def forget_channel(interaction: discord.Interaction) -> None:
@@ -227,11 +224,9 @@ __all__ = ["View", "actor_of", "bot_of", "campaign_id", "choices", "guarded", "l
 async def require_phase(interaction: discord.Interaction, cid: int, phase: int, what: str) -> None:
     """The services' own phase check, before showing odds for an action the phase would refuse."""
     from bot.engine.phases import Phase
-    from bot.services.loading import get_campaign
-    from bot.services.orders import require_phase as service_require_phase
+    from bot.services.orders import check_phase
 
-    async with bot_of(interaction).db.sessions() as s:
-        service_require_phase(await get_campaign(s, cid), Phase(phase), what)
+    await check_phase(bot_of(interaction).db, cid, Phase(phase), what)
 
 
 class Cancel(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"adc:x"):

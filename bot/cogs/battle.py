@@ -207,7 +207,7 @@ class Battle(commands.Cog):
     async def list_(self, interaction: discord.Interaction) -> None:
         lc = lang(interaction)
         cid = await campaign_id(interaction)
-        rows = await battles.list_battles(bot_of(interaction).db, cid)
+        rows = await battles.list_battles(bot_of(interaction).db, cid, actor=actor_of(interaction))
         lines = [t(lc, "battle.line", number=b.number, square=b.square, sides=" v ".join(b.sides),
                    forces=", ".join(b.forces), state=b.state) for b in rows] or [t(lc, "battle.none")]
         await reply(interaction, embeds=fmt.paged_embeds(t(lc, "battle.list_title"), lines)[:1])

@@ -11,6 +11,7 @@ from bot.i18n.text import tr, tr_lines
 from bot.services import cc
 from bot.services.actors import Actor
 
+from . import _publish as publish
 from ._common import (
     actor_of,
     battle_numbers,
@@ -70,6 +71,17 @@ ORDERED_CHOICES = [
 ]
 
 
+async def answer_in_battle(interaction: discord.Interaction, cid: int, number: int, *, content: str,
+                           embeds: list[discord.Embed]) -> None:
+    """What only a battle's camps may read (its fates, trophies, Glory spent on its units): in its private
+    thread for all there; elsewhere to the member alone, with a copy in the thread (fog of war)."""
+    bot = bot_of(interaction)
+    here = await publish.in_private_battle_thread(bot, cid, number, interaction)
+    await reply(interaction, content=content, embeds=embeds, ephemeral=not here)
+    if not here:
+        await publish.post_in_battle_thread(bot, cid, number, embeds=embeds, content=content, private_only=True)
+
+
 class Leaders(commands.Cog):
     leader = app_commands.Group(name="leader", description="Leaders: fate after a battle, roster", guild_only=True)
     trophy = app_commands.Group(name="trophy", description="Trophies: flags taken in melee", guild_only=True)
@@ -90,7 +102,8 @@ class Leaders(commands.Cog):
         out = await cc.leader_fate(bot_of(interaction).db, cid, actor_of(interaction), leader, circumstance,
                                    designation=designation)
         embeds = [fmt.roll_embed(r, lc) for r in out.fate.rolls]
-        await reply(interaction, content=fmt.message_text(" ".join(tr_lines(lc, out.lines))), embeds=embeds, ephemeral=False)
+        await answer_in_battle(interaction, cid, out.battle, content=fmt.message_text(" ".join(tr_lines(lc, out.lines))),
+                               embeds=embeds)
 
     @leader.command(name="roster", description="Your leaders, their status, and what it means at the next battle")
     async def roster(self, interaction: discord.Interaction) -> None:
@@ -107,14 +120,14 @@ class Leaders(commands.Cog):
         lc = lang(interaction)
         cid = await campaign_id(interaction)
         out = await cc.trophy_roll(bot_of(interaction).db, cid, actor_of(interaction), battle, unit, target)
-        await reply(interaction, content=fmt.message_text(tr(lc, out.text)), embeds=[fmt.roll_embed(out.result.roll, lc)],
-                    ephemeral=False)
+        await answer_in_battle(interaction, cid, out.battle, content=fmt.message_text(tr(lc, out.text)),
+                               embeds=[fmt.roll_embed(out.result.roll, lc)])
 
     @glory.command(name="balance", description="Glory per side, with its history (CC-4)")
     async def balance(self, interaction: discord.Interaction) -> None:
         lc = lang(interaction)
         cid = await campaign_id(interaction)
-        sides = await cc.glory_balance(bot_of(interaction).db, cid)
+        sides = await cc.glory_balance(bot_of(interaction).db, cid, actor_of(interaction))
         embeds = []
         for g in sides:
             embeds += fmt.paged_embeds(t(lc, "glory.side", side=g.name, balance=g.balance), tr_lines(lc, g.lines) or ["-"])
@@ -135,9 +148,9 @@ class Leaders(commands.Cog):
         out = await cc.spend_glory(bot_of(interaction).db, cid, actor_of(interaction), kind, battle=battle, unit=unit,
                                    points=points, ordered=is_ordered, terrain_reduces_dice=reduced)
         embeds = [fmt.roll_embed(out.roll, lc)] if out.roll is not None else []
-        await reply(interaction, content=fmt.message_text(t(lc, "glory.spent", battle=out.battle, text=tr(lc, out.text),
-                                                            balance=out.balance)),
-                    embeds=embeds, ephemeral=False)
+        await answer_in_battle(interaction, cid, out.battle,
+                               content=fmt.message_text(t(lc, "glory.spent", battle=out.battle, text=tr(lc, out.text),
+                                                          balance=out.balance)), embeds=embeds)
 
 
 async def setup(bot: commands.Bot) -> None:

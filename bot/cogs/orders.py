@@ -1,7 +1,8 @@
-"""/order give|move|list|done and /force info: players act for their own Forces.
+"""/order give|move|reroll|list|done and /force info: players act for their own Forces.
 
 Before a roll the player sees its exact odds with a Confirm button; the roll happens on confirm,
-privately (ephemeral), and takes effect when the phase resolves.
+privately (ephemeral), and takes effect when the phase resolves. With the FC-3 setting a Force may
+spend a scout to re-roll that die before the phase resolves (/order reroll).
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ from bot.engine.errors import InvalidInput
 from bot.engine.phases import Phase
 from bot.i18n.text import tr
 from bot.services import bookkeeping as state
-from bot.services import orders, views
+from bot.services import orders, supply, views
 from bot.services.errors import AlreadyResolved, NotFound
 
 from . import _publish as publish
@@ -95,7 +96,8 @@ class ConfirmOrder(discord.ui.DynamicItem[discord.ui.Button[Any]],
             out = await orders.give_order(bot.db, self.cid, actor_of(interaction), self.force, self.order,
                                           rules=bot.rules)
             embed = fmt.roll_embed(out.roll, lc, private=True)
-            embed.description = t(lc, "order.given", force=out.force, order=tr(lc, out.order.label))
+            embed.description = t(lc, "order.given", force=out.force, order=tr(lc, out.order.label)) \
+                + _reroll_hint(lc, out.scouts)
             await interaction.response.edit_message(content=None, embeds=[fmt.fit(embed)], view=None)
 
         await guarded(interaction, work)
@@ -129,10 +131,16 @@ class ConfirmMove(discord.ui.DynamicItem[discord.ui.Button[Any]],
                                             small_boats=self.small_boats, horse_rafts=self.horse_rafts, rules=bot.rules)
             embed = fmt.roll_embed(out.roll, lc, private=True)
             embed.description = t(lc, "move.declared", force=out.force, path=" ".join(out.path),
-                                  allowance=out.allowance, reach=" ".join(out.reach) or "-")
+                                  allowance=out.allowance, reach=" ".join(out.reach) or "-") \
+                + _reroll_hint(lc, out.scouts)
             await interaction.response.edit_message(content=None, embeds=[fmt.fit(embed)], view=None)
 
         await guarded(interaction, work)
+
+
+def _reroll_hint(lc: str, scouts: int) -> str:
+    """FC-3, when on: the Force's scouts, each one a re-roll of this die before the phase resolves."""
+    return "\n" + t(lc, "reroll.hint", scouts=scouts) if scouts > 0 else ""
 
 
 class MarkDone(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"adc:done:(?P<cid>\d+)"):
@@ -231,6 +239,23 @@ class Orders(commands.Cog):
         base = " ".join(tokens)
         options = [(f"{base} {n}".strip(), f"{base} {n}".strip()) for n in neighbours(start)]
         return choices(options, "") if options else []
+
+    @order.command(name="reroll", description="Phases 1-2: spend a scout to re-roll a Force's die of this phase (FC-3)")
+    @app_commands.describe(force="One of your side's Forces, with a Force test or a move rolled")
+    @app_commands.autocomplete(force=own_forces)
+    async def reroll(self, interaction: discord.Interaction, force: app_commands.Range[str, 1, 100]) -> None:
+        bot, lc = bot_of(interaction), lang(interaction)
+        cid = await campaign_id(interaction)
+        out = await supply.reroll(bot.db, cid, actor_of(interaction), force, rules=bot.rules)
+        lines = [t(lc, "reroll.done", force=out.force, before=out.original.total, after=out.roll.total,
+                   scouts=out.scouts)]
+        if out.dropped:
+            lines.append(t(lc, "reroll.dropped", modifiers=", ".join(f"{m.value:+d} {tr(lc, m.reason)} ({m.rule})"
+                                                                     for m in out.dropped)))
+        if out.allowance is not None:
+            lines.append(t(lc, "reroll.move", allowance=out.allowance, reach=" ".join(out.reach) or "-"))
+        embeds = [fmt.roll_embed(out.original, lc, private=True), fmt.roll_embed(out.roll, lc, private=True)]
+        await reply(interaction, content=fmt.message_text("\n".join(lines)), embeds=embeds)
 
     @order.command(name="list", description="Your side's Forces, their orders and what each still has to do")
     async def list_(self, interaction: discord.Interaction) -> None:

@@ -32,9 +32,8 @@ from bot.engine.errors import EngineError
 from bot.i18n import t
 from bot.i18n.text import tr
 from bot.services import bookkeeping as state
-from bot.services import views
+from bot.services import operations, views
 from bot.services.errors import AlreadyResolved
-from bot.store.backup import backup_database
 
 from . import _publish as publish
 from ._common import pinging
@@ -111,7 +110,7 @@ class Scheduler(commands.Cog):
     async def backups(self) -> None:
         settings = self.settings
         try:
-            path = await backup_database(settings.database_url, settings.data_dir)
+            path = await operations.backup(settings.database_url, settings.data_dir)
         except Exception as exc:  # a failed backup must not stop the next one
             await self._failed("backups", exc)
             return

@@ -7,19 +7,22 @@
   buy a new or destroyed unit at its combat value (a unit bought reduced cannot be refitted in the
   same supply phase), forced march (1 per unit). Never more than the points held.
 - FC-3 A scout may be spent to re-roll a die; the re-roll takes no modifier bought with supply.
-- FC quality order, lowest first: C -> P -> L -> V -> E, to take hits and pick testers.
+
+The campaign runs FC-1 when Forces meet (:mod:`bot.campaign.turn`), FC-2 in Phases 1 and 7
+(:mod:`bot.campaign.supply`) and FC-3 on a Force's own die of Phases 1 and 2
+(:func:`bot.campaign.orders.reroll`), each when its setting is on (RU-22). The FC quality order
+(C -> P -> L -> V -> E) stays data in ``rules/field_commander.yaml``: the campaign picks nobody by it
+(hits are taken at the table).
 
 Rulings:
 - Modifiers "bought with supply" are those whose rule ID is the supply rule (``FC-2``), plus any
   the caller names.
-- The quality letters are read on the RU-7 ladder: C and P raw, L average, V veteran, E elite
-  (``rules/field_commander.yaml``); the player aid never spells them out.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
 
@@ -27,7 +30,7 @@ from .camps import NO_CAMPS, Camps
 from .cc_tables import FcTables, default_fc_tables
 from .dice import DiceSource
 from .errors import InvalidInput, RuleViolation
-from .model import Force, Quality, Unit
+from .model import Force
 from .rolls import Check, Modifier, Roll
 from .text import Msg
 
@@ -305,45 +308,3 @@ def reroll_with_scout(
     kept = tuple(m for m in check.modifiers if m not in dropped)
     roll = replace(check, modifiers=kept).roll(dice, reroll_key(original.key))
     return Reroll(original, roll, scouts - fc.scouts_per_reroll, dropped, fc.scout_rule)
-
-
-# --- FC quality order -----------------------------------------------------------------------
-
-
-def quality_of(letter: str, *, tables: FcTables | None = None) -> Quality:
-    """An FC quality letter (C, P, L, V, E) read on the RU-7 ladder."""
-    fc = tables or default_fc_tables()
-    text = str(letter).strip().upper()
-    if text not in fc.quality_ladder:
-        raise InvalidInput("Unknown quality letter {letter!r}: use one of {quality_order}.", letter=letter, quality_order=', '.join(fc.quality_order))
-    return fc.quality_ladder[text]
-
-
-def quality_rank(letter: str, *, tables: FcTables | None = None) -> int:
-    """Position of an FC quality letter in the order, lowest first (C is 0)."""
-    fc = tables or default_fc_tables()
-    quality_of(letter, tables=fc)
-    return fc.quality_order.index(str(letter).strip().upper())
-
-
-_LADDER = (Quality.RAW, Quality.AVERAGE, Quality.VETERAN, Quality.ELITE)
-
-
-def lowest_first(units: Iterable[Unit], *, letters: Mapping[str, str] | None = None, tables: FcTables | None = None) -> tuple[Unit, ...]:
-    """FC quality order: units in the order they take hits and test, lowest quality first.
-
-    ``letters`` gives a unit's FC letter by unit id, when the scenario uses them (so C comes before
-    P); otherwise the unit's RU-7 quality decides. Ties keep the given order.
-    """
-    fc = tables or default_fc_tables()
-    letters = letters or {}
-
-    def key(u: Unit) -> tuple[int, int]:
-        if u.id in letters:
-            letter = letters[u.id]
-            return _LADDER.index(quality_of(letter, tables=fc)), quality_rank(letter, tables=fc)
-        # Without a letter, sit with the lowest letter of the same RU-7 step.
-        same = [i for i, x in enumerate(fc.quality_order) if fc.quality_ladder[x] is u.quality]
-        return _LADDER.index(u.quality), same[0] if same else 0
-
-    return tuple(sorted(units, key=key))

@@ -3,7 +3,7 @@ GM role, side channels, battle threads, and the deadline and reminder claims of 
 
 Kept to plain reads and small locked writes of columns that already exist (``campaign.language``,
 ``gm_role_id``, ``deadline``, ``options``; ``side.channel_id``; ``battle.thread_id``). No rules
-here: permissions go through :func:`bot.services.actors.require_gm`, and every write is one
+here: permissions go through :func:`bot.campaign.authority.require_gm`, and every write is one
 transaction that locks the campaign row first, like the services' own.
 
 Bot settings live in ``campaign.options["_bot"]``; the deadline bookkeeping in
@@ -21,18 +21,18 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-import sqlalchemy as sa
-from sqlmodel import select
-
+from bot.campaign.authority import is_gm, require_gm
 from bot.engine.errors import InvalidInput
 from bot.engine.text import Msg
-from bot.services import readcache
-from bot.services.actors import Actor, is_gm, require_gm
-from bot.services.errors import NotFound
-from bot.services.loading import get_campaign
-from bot.services.logbook import log_event
+from bot.store import bookkeeping as rows
 from bot.store.db import Database
-from bot.store.models import BattleRow, Campaign, Player, SideRow
+from bot.store.log import log_event
+from bot.store.models import Campaign
+
+from . import readcache
+from .actors import Actor
+from .errors import NotFound
+from .loading import get_campaign
 
 _log = logging.getLogger("adc.bookkeeping")
 
@@ -91,14 +91,14 @@ async def meta(db: Database, campaign_id: int) -> Meta:
 
 async def require_gm_of(db: Database, campaign_id: int, actor: Actor) -> Meta:
     """The campaign's meta, or the services' refusal when ``actor`` is not its GM."""
-    campaign = (await readcache.read(db, campaign_id)).campaign
-    require_gm(campaign, actor)
-    return _meta(campaign)
+    cr = await readcache.read(db, campaign_id)
+    require_gm(cr.state, actor)
+    return _meta(cr.campaign)
 
 
 async def is_gm_of(db: Database, campaign_id: int, actor: Actor) -> bool:
     """Whether ``actor`` is a GM of the campaign (its creator, or a member with its GM role)."""
-    return is_gm((await readcache.read(db, campaign_id)).campaign, actor)
+    return is_gm((await readcache.read(db, campaign_id)).state, actor.member_id, actor.roles)
 
 
 async def with_deadlines(db: Database, *, shards: tuple[int, frozenset[int]] | None = None,
@@ -114,23 +114,10 @@ async def with_deadlines(db: Database, *, shards: tuple[int, frozenset[int]] | N
         else:
             _log.error("event=campaign_unreadable campaign=%s kind=%s", campaign_id, type(exc).__name__, exc_info=exc)
 
-    where = [Campaign.status == "active", Campaign.deadline != None]  # noqa: E711
-    if shards is not None:
-        count, ids = shards
-        shift = sa.literal(22, type_=sa.Integer)  # PostgreSQL has bigint >> integer only
-        where.append((Campaign.guild_id.op(">>")(shift) % count).in_(sorted(ids)))  # Discord's shard formula
     async with db.sessions() as s:
-        try:
-            rows = list((await s.exec(select(Campaign).where(*where).order_by(Campaign.id))).all())
-        except (ValueError, TypeError):  # a row the database holds but cannot be decoded (options not JSON)
-            rows = []
-            for cid in (await s.exec(select(Campaign.id).where(*where).order_by(Campaign.id))).all():
-                try:
-                    rows.append((await s.exec(select(Campaign).where(Campaign.id == cid))).one())
-                except (ValueError, TypeError) as exc:
-                    failed(cid or 0, exc)
+        found = await rows.campaigns_with_deadlines(s, shards=shards, failed=failed)
     out: list[Meta] = []
-    for c in rows:
+    for c in found:
         try:
             out.append(_meta(c))
         except Exception as exc:  # malformed settings (options._bot = 5): this campaign only
@@ -217,11 +204,10 @@ async def change_bot_setting(db: Database, campaign_id: int, gm: Actor, name: st
             campaign.gm_role_id = shown = setting_id(name, value, guild_id=campaign.guild_id)
         elif name.startswith(SIDE_CHANNEL):
             key = name[len(SIDE_CHANNEL):]
-            side = (await s.exec(select(SideRow).where(SideRow.campaign_id == campaign_id, SideRow.key == key))).first()
-            if side is None:
+            if key not in await rows.side_keys(s, campaign_id):
                 raise NotFound("There is no side {key!r} in this campaign.", key=key)
-            side.channel_id = shown = setting_id(name, value, guild_id=campaign.guild_id)
-            s.add(side)
+            shown = setting_id(name, value, guild_id=campaign.guild_id)
+            await rows.set_side_channel(s, campaign_id, key, shown)
         else:
             raise InvalidInput("Unknown setting {name!r}.", name=name)
         s.add(campaign)
@@ -275,28 +261,20 @@ class PlayerInfo:
 
 async def players(db: Database, campaign_id: int) -> list[PlayerInfo]:
     async with db.sessions() as s:
-        rows = (await s.exec(select(Player).where(Player.campaign_id == campaign_id))).all()
-        return [PlayerInfo(p.member_id, p.side_key, p.away_until) for p in rows]
+        return [PlayerInfo(p.member_id, p.side_key, p.away_until) for p in await rows.players(s, campaign_id)]
 
 
 async def side_channels(db: Database, campaign_id: int) -> dict[str, int]:
     async with db.sessions() as s:
-        rows = (await s.exec(select(SideRow).where(SideRow.campaign_id == campaign_id))).all()
-        return {r.key: r.channel_id for r in rows if r.channel_id}
+        return await rows.side_channels(s, campaign_id)
 
 
 async def battle_thread(db: Database, campaign_id: int, number: int) -> int | None:
     async with db.sessions() as s:
-        row = (await s.exec(select(BattleRow).where(BattleRow.campaign_id == campaign_id,
-                                                    BattleRow.number == number))).first()
-        return row.thread_id if row else None
+        return await rows.battle_thread(s, campaign_id, number)
 
 
 async def set_battle_thread(db: Database, campaign_id: int, number: int, thread_id: int) -> None:
     async with db.transaction() as s:
         await get_campaign(s, campaign_id, lock=True)
-        row = (await s.exec(select(BattleRow).where(BattleRow.campaign_id == campaign_id,
-                                                    BattleRow.number == number))).first()
-        if row is not None:
-            row.thread_id = thread_id
-            s.add(row)
+        await rows.set_battle_thread(s, campaign_id, number, thread_id)

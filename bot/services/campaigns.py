@@ -3,14 +3,12 @@ all but the creation: :mod:`bot.campaign.lifecycle`)."""
 
 from __future__ import annotations
 
-import asyncio
 import datetime as dt
 import math
 from dataclasses import dataclass, replace
 from typing import Any
 
-import sqlalchemy as sa
-from sqlmodel import func, insert, select
+from sqlmodel.ext.asyncio.session import AsyncSession
 
 from bot.campaign import lifecycle
 from bot.campaign.lifecycle import check_options
@@ -21,14 +19,16 @@ from bot.engine.tables import RuleBook, default_rulebook
 from bot.engine.text import Msg
 from bot.limits import DAY_HOURS, Limits
 from bot.scenario import Scenario, load_bundled, parse_scenario_text
+from bot.store import campaigns as rows
 from bot.store.db import Database
-from bot.store.models import Campaign, ForceRow, LeaderRow, MapSquare, SideRow, UnitRow, utcnow
+from bot.store.log import log_event
+from bot.store.models import Campaign, utcnow
+from bot.store.repository import remember_map
 
 from . import shell
 from .actors import Actor
 from .errors import ServiceError
-from .loading import remember_map, turn_dice
-from .logbook import log_event
+from .loading import campaign_in_channel, turn_seed
 
 
 @dataclass(frozen=True)
@@ -72,27 +72,7 @@ def check_upload_size(size: int, limits: Limits | None, *, kind: str) -> None:
                                limit=limits.max_import_bytes))
 
 
-async def _serialise_new_campaigns(s: Any, *keys: int) -> None:
-    """Make concurrent creations in one server or by one member wait for each other, so their counts
-    cannot both pass (PostgreSQL: transaction-scoped advisory locks on the guild and member ids,
-    taken in order; SQLite's write transactions are already exclusive, BEGIN IMMEDIATE)."""
-    conn = await s.connection()
-    if conn.dialect.name != "postgresql":
-        return
-    for key in sorted(set(keys)):
-        await conn.execute(sa.select(func.pg_advisory_xact_lock(sa.literal(key, sa.BigInteger))))
-
-
-async def _counts(s: Any, guild_id: int, member_id: int, since: dt.datetime) -> tuple[int, int, list[dt.datetime]]:
-    active = Campaign.status == "active"
-    in_server = (await s.exec(select(func.count()).select_from(Campaign).where(active, Campaign.guild_id == guild_id))).one()
-    as_gm = (await s.exec(select(func.count()).select_from(Campaign).where(active, Campaign.gm_id == member_id))).one()
-    recent = (await s.exec(select(Campaign.created_at).where(Campaign.gm_id == member_id, Campaign.created_at > since)
-                           .order_by(Campaign.created_at))).all()
-    return int(in_server), int(as_gm), list(recent)
-
-
-async def check_new_campaign(s: Any, *, guild_id: int, member_id: int, limits: Limits | None,
+async def check_new_campaign(s: AsyncSession, *, guild_id: int, member_id: int, limits: Limits | None,
                              now: dt.datetime | None = None) -> None:
     """Refuse a new campaign (created or imported) in ``guild_id`` by ``member_id`` over the bot's
     limits. Call it inside the transaction that inserts the campaign, before the insert: it holds the
@@ -100,9 +80,11 @@ async def check_new_campaign(s: Any, *, guild_id: int, member_id: int, limits: L
     the benchmarks and the tests; the bot passes ``bot.settings.limits``)."""
     if limits is None:
         return
-    await _serialise_new_campaigns(s, guild_id, member_id)
+    await rows.serialise_new_campaigns(s, guild_id, member_id)
     now = now or utcnow()
-    in_server, as_gm, recent = await _counts(s, guild_id, member_id, now - dt.timedelta(hours=DAY_HOURS))
+    counts = await rows.quota_counts(s, guild_id=guild_id, member_id=member_id,
+                                     since=now - dt.timedelta(hours=DAY_HOURS))
+    in_server, as_gm, recent = counts.active_in_server, counts.gm_active, counts.created_since
     if in_server >= limits.max_active_campaigns:
         raise LimitReached(Msg("This server already runs {count} active campaigns, the most allowed ({limit}): a GM "
                                "must end one (/campaign end) before another can start.", count=in_server,
@@ -124,12 +106,9 @@ async def usage(db: Database, *, guild_id: int, member_id: int, now: dt.datetime
     """What counts against the limits now (shown with them in /campaign settings)."""
     now = now or utcnow()
     async with db.sessions() as s:
-        in_server, as_gm, recent = await _counts(s, guild_id, member_id, now - dt.timedelta(hours=DAY_HOURS))
-    return Usage(in_server, as_gm, len(recent))
-
-
-POPULATE_BATCH = 500
-"""Rows per INSERT when a campaign is created (each batch is a few ms on the event loop)."""
+        counts = await rows.quota_counts(s, guild_id=guild_id, member_id=member_id,
+                                         since=now - dt.timedelta(hours=DAY_HOURS))
+    return Usage(counts.active_in_server, counts.gm_active, len(counts.created_since))
 
 
 async def create_campaign(
@@ -170,9 +149,7 @@ async def create_campaign(
     opts = check_options({"adjacency": spec.map.adjacency, **spec.options, **(options or {})}, rules)
     async with db.transaction() as s:
         await check_new_campaign(s, guild_id=guild_id, member_id=gm.member_id, limits=limits, now=now)
-        existing = (
-            await s.exec(select(Campaign).where(Campaign.channel_id == channel_id, Campaign.status == "active"))
-        ).first()
+        existing = await rows.campaign_in_channel(s, channel_id)
         if existing is not None:
             raise InvalidInput(
                 "This channel already runs the campaign {name!r}: end it first, or use another channel.", name=existing.name
@@ -185,63 +162,21 @@ async def create_campaign(
             map_width=spec.map.width, map_height=spec.map.height,
             adjacency=int(opts.get("adjacency", spec.map.adjacency)), sight=spec.sight, created_at=now,
         )
-        s.add(campaign)
-        await s.flush()
-        await _populate(s, campaign, spec)
+        await rows.insert_campaign(s, campaign, spec)
         await log_event(s, campaign, Msg("Campaign {name!r} created from scenario {scenario!r} by the GM.", name=name,
                                          scenario=spec.name))
-        await turn_dice(s, campaign)  # creates turn 1's seed and logs its hash
-        seed_hash = await _seed_hash(s, campaign)
-        created = Created(campaign.id or 0, name, spec.name, tuple((sd.key, sd.name) for sd in spec.sides), seed_hash)
+        seed = await turn_seed(s, campaign)  # draws turn 1's seed and logs its hash
+        created = Created(campaign.id or 0, name, spec.name, tuple((sd.key, sd.name) for sd in spec.sides), seed.sha256)
         adjacency = campaign.adjacency
     # Committed: the map just written is the scenario's, so nobody needs to read it back.
     remember_map(created.campaign_id, replace(spec.map, adjacency=adjacency))
     return created
 
 
-async def _seed_hash(s: Any, campaign: Campaign) -> str:
-    from bot.store.models import TurnSeed
-
-    row = (await s.exec(select(TurnSeed).where(TurnSeed.campaign_id == campaign.id, TurnSeed.turn == campaign.turn))).one()
-    return row.sha256
-
-
-def _camp(spec: Scenario, side: str) -> str:
-    """A side's camp as stored: empty for a side that is its own camp (RU-19)."""
-    camp = spec.camp_of(side)
-    return "" if camp == side else camp
-
-
-async def _populate(s: Any, campaign: Campaign, spec: Scenario) -> None:
-    """The scenario's rows, inserted in batches of plain values: the largest legal scenario has about
-    13,000 rows, and building as many ORM objects would hold the event loop for over a second."""
-    cid = campaign.id
-    capitals: dict[str | None, str] = {}
-    for sq, c in spec.map.cells.items():
-        if c.capital:
-            capitals.setdefault(c.stronghold, str(sq))
-    batches: list[tuple[type[Any], list[dict[str, Any]]]] = [
-        (SideRow, [dict(campaign_id=cid, key=side.key, name=side.name, colour=side.colour, nation=side.nation,
-                        capital=capitals.get(side.key), supply=spec.supply.get(side.key, 0),
-                        supply_income=spec.supply.get(side.key, 0),
-                        camp=_camp(spec, side.key)) for side in spec.sides]),
-        (MapSquare, [dict(campaign_id=cid, col=sq.col, row=sq.row, terrain=cell.terrain.value,
-                          features=sorted(f.value for f in cell.features), territory=cell.territory,
-                          stronghold=cell.stronghold, capital=cell.capital, river_flow=cell.river_flow)
-                     for sq, cell in spec.map.cells.items()]),
-        (ForceRow, [dict(campaign_id=cid, side_key=f.side, key=f.key, name=f.name, square=str(f.square),
-                         order=f.order.value, scouts=f.scouts, state="pending" if f.arrives_turn is not None else "active",
-                         arrives_turn=f.arrives_turn) for f in spec.forces]),
-        (LeaderRow, [dict(campaign_id=cid, force_key=f.key, key=f"{f.key}-leader", name=f.leader.name, cv=f.leader.cv)
-                     for f in spec.forces]),
-        (UnitRow, [dict(campaign_id=cid, force_key=f.key, key=u.key, name=u.name, sp=u.sp, original_sp=u.sp,
-                        type=u.type.value, quality=u.quality.value, mercenary=u.mercenary, flag=u.flag)
-                   for f in spec.forces for u in f.units]),
-    ]
-    for model, rows in batches:
-        for start in range(0, len(rows), POPULATE_BATCH):
-            await s.exec(insert(model), params=rows[start:start + POPULATE_BATCH])
-            await asyncio.sleep(0)  # let other members' commands in between batches
+async def campaign_of_channel(db: Database, channel_id: int) -> int:
+    """The id of the active campaign bound to a channel (NotFound says how to start one)."""
+    async with db.sessions() as s:
+        return (await campaign_in_channel(s, channel_id)).id or 0
 
 
 async def join_side(db: Database, campaign_id: int, actor: Actor, side: str) -> SideState:

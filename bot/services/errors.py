@@ -1,29 +1,12 @@
-"""Errors a service raises for a user to read (the engine's InvalidInput and RuleViolation pass through)."""
+"""Errors a service raises for a user to read: the campaign core's (:mod:`bot.campaign.errors`)."""
 
 from __future__ import annotations
 
-from bot.engine.errors import EngineError
-
-
-class ServiceError(EngineError):
-    """Base of the service layer's errors; the message is shown to the user as is."""
-
-
-class NotFound(ServiceError):
-    pass
-
-
-class PermissionDenied(ServiceError):
-    pass
-
-
-class WrongPhase(ServiceError):
-    pass
-
-
-class AlreadyResolved(ServiceError):
-    """Someone else resolved (or undid) the phase first: a double click, a retry, a second process."""
-
-
-class ImportRejected(ServiceError):
-    pass
+from bot.campaign.errors import (  # noqa: F401 (re-exported)
+    AlreadyResolved,
+    ImportRejected,
+    NotFound,
+    PermissionDenied,
+    ServiceError,
+    WrongPhase,
+)

@@ -5,12 +5,11 @@ from __future__ import annotations
 
 import datetime as dt
 
-from sqlmodel import select
-
 from bot.campaign import edits
 from bot.campaign.edits import MAX_AWAY_DAYS, MAX_DEADLINE_HOURS, Correction
+from bot.store import bookkeeping
 from bot.store.db import Database
-from bot.store.models import Player, utcnow
+from bot.store.models import utcnow
 
 from . import shell
 from .actors import Actor
@@ -57,10 +56,7 @@ async def declare_away(db: Database, campaign_id: int, actor: Actor, days: int,
         loaded = await shell.load(s, campaign_id)
         journal = await loaded.journal()
         until = edits.declare_away(loaded.state, actor.member_id, actor.name, days, now or utcnow(), journal)
-        player = (await s.exec(select(Player).where(Player.campaign_id == campaign_id,
-                                                    Player.member_id == actor.member_id))).one()
-        player.away_until = until
-        s.add(player)
+        await bookkeeping.set_away(s, campaign_id, actor.member_id, until)
         saved = await shell.save(s, loaded, loaded.state, journal)
     shell.remember(db, saved)
     return until

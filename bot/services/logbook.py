@@ -11,37 +11,19 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from bot.engine.rolls import BatchRoll, Roll, record_from_dict
+from bot.engine.rolls import record_from_dict
 from bot.engine.text import Msg, UnknownMessage
 from bot.engine.verify import FORMAT, HIDDEN, VERSION, key_turn, verifier_html
 from bot.i18n.text import known_templates
-from bot.store import chain
+from bot.store import chain, seeds
+from bot.store import log as store_log
 from bot.store.db import Database
-from bot.store.models import Campaign, LogEntry, TurnSeed
+from bot.store.log import log_roll  # noqa: F401 (re-exported: tests/store/test_roll_chain.py)
+from bot.store.models import Campaign, LogEntry
 
 from .loading import get_campaign
-
-
-async def log_event(
-    session: AsyncSession,
-    campaign: Campaign,
-    text: str,
-    *,
-    kind: str = "event",
-    visibility: str = "public",
-    data: dict[str, Any] | None = None,
-) -> LogEntry:
-    if isinstance(text, Msg):  # kept as template and parameters, so each reader gets it in their language
-        data = {**(data or {}), "msg": text.to_json()}
-    entry = LogEntry(
-        campaign_id=campaign.id, turn=campaign.turn, phase=campaign.phase, kind=kind, visibility=visibility,
-        text=str(text), data=data, version=campaign.version,
-    )
-    session.add(entry)
-    return entry
 
 
 def entry_text(entry: LogEntry) -> str:
@@ -70,42 +52,6 @@ def battle_visibility(number: int) -> str:
     return f"battle:{number}"
 
 
-async def log_roll(
-    session: AsyncSession, campaign: Campaign, record: Roll | BatchRoll, *, visibility: str = "public"
-) -> LogEntry:
-    """Log a roll, chained to the campaign's roll before it (``prev``). Every write holds the campaign's
-    row lock (``get_campaign(lock=True)``), so two rolls never chain to the same one."""
-    data = {**record.to_dict(), "prev": await _chain_end(session, campaign)}
-    entry = LogEntry(
-        campaign_id=campaign.id, turn=campaign.turn, phase=campaign.phase, kind="roll", visibility=visibility,
-        text=str(record), data=data, roll_key=record.key, version=campaign.version,
-    )
-    session.add(entry)
-    chain.extend(session, campaign, data)
-    return entry
-
-
-def _hash(data: dict[str, Any] | None) -> str:
-    return chain.digest(data)
-
-
-def _rolls(campaign: Campaign) -> Any:
-    return chain.rolls(campaign.id)
-
-
-async def _chain_end(session: AsyncSession, campaign: Campaign) -> str:
-    return await chain.end(session, campaign)
-
-
-async def note_reseed(session: AsyncSession, campaign: Campaign) -> None:
-    """An import drew the current turn's seed anew: the turn's rolls logged until now were made with
-    the seed it replaced, so they are marked by the hash of the last of them (the chain's end)."""
-    seed = (await session.exec(select(TurnSeed).where(TurnSeed.campaign_id == campaign.id,
-                                                      TurnSeed.turn == campaign.turn))).one()
-    seed.reseeded_after = await _chain_end(session, campaign)
-    session.add(seed)
-
-
 def turn_of_key(key: str) -> int:
     """Roll keys start with ``t{turn}/`` (bot.engine.dice.roll_key); 0 for a key that does not."""
     return key_turn(key) or 0
@@ -117,10 +63,10 @@ async def roll_log(session: AsyncSession, campaign: Campaign, *, public: bool = 
     ``public``: the view anyone may have. A roll is shown in full only when it was public and its
     turn's seed is revealed; each stretch of the others is one ``hidden`` entry with the ``prev``
     of its first roll and the hash of its last, so the chain can still be followed through it."""
-    seeds = (await session.exec(select(TurnSeed).where(TurnSeed.campaign_id == campaign.id).order_by(TurnSeed.turn))).all()
-    entries = (await session.exec(_rolls(campaign).order_by(col(LogEntry.id)))).all()
-    revealed = {s.turn for s in seeds if s.revealed}
-    marks = {s.chain_head for s in seeds if s.revealed and s.chain_head} | {s.reseeded_after for s in seeds}
+    turns = await seeds.all_seeds(session, campaign.id)
+    entries = await store_log.roll_entries(session, campaign.id)
+    revealed = {s.turn for s in turns if s.revealed}
+    marks = {s.chain_head for s in turns if s.revealed and s.chain_head} | {s.reseeded_after for s in turns}
     rolls: list[dict[str, Any]] = []
     hidden: dict[str, Any] | None = None
     for r in entries:
@@ -130,7 +76,7 @@ async def roll_log(session: AsyncSession, campaign: Campaign, *, public: bool = 
             hidden = None
             rolls.append({**data, "turn": turn, "undone": r.undone})
             continue
-        digest = _hash(data)
+        digest = chain.digest(data)
         if hidden is None:
             hidden = {"kind": HIDDEN, "prev": data.get("prev"), "sha256": digest}
             rolls.append(hidden)
@@ -143,7 +89,7 @@ async def roll_log(session: AsyncSession, campaign: Campaign, *, public: bool = 
         "current_turn": campaign.turn,
         "turns": [{"turn": s.turn, "seed_sha256": s.sha256, "seed": s.seed_hex if s.revealed else None,
                    "chain_head": s.chain_head if s.revealed else None,
-                   **({"reseeded_after": s.reseeded_after} if s.reseeded_after else {})} for s in seeds],
+                   **({"reseeded_after": s.reseeded_after} if s.reseeded_after else {})} for s in turns],
         "rolls": rolls,
     }
 
@@ -157,6 +103,14 @@ async def verifier_files(db: Database, campaign_id: int) -> list[tuple[str, byte
         name = campaign.name
     return [(f"roll-log-{campaign_id}.json", json.dumps(log, ensure_ascii=False, indent=1).encode("utf-8")),
             (f"roll-log-{campaign_id}.html", verifier_page(log, name))]
+
+
+async def full_record(db: Database, campaign_id: int) -> tuple[list[LogEntry], dict[str, Any]]:
+    """Every log entry (undone ones too, whoever may read them) and the whole roll log: what the offline
+    demo writes out, with the GM's eyes."""
+    async with db.sessions() as s:
+        campaign = await get_campaign(s, campaign_id)
+        return await store_log.all_entries(s, campaign_id), await roll_log(s, campaign)
 
 
 def verifier_page(log: dict[str, Any], name: str) -> bytes:

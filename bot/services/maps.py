@@ -7,23 +7,21 @@ from __future__ import annotations
 
 import asyncio
 
-from sqlmodel.ext.asyncio.session import AsyncSession
-
 from bot.campaign import views as core
+from bot.campaign.authority import Standing
 from bot.campaign.sight import GM, Reader
 from bot.campaign.state import CampaignState
 from bot.engine.errors import InvalidInput
+from bot.engine.grid import CampaignMap
 from bot.engine.model import Square
 from bot.engine.seasons import season_of, turn_date
 from bot.engine.tables import RuleBook, default_rulebook
 from bot.render import Arrow, Counter, MapSnapshot, SideStyle, render_png, text_report
-from bot.store import repository
 from bot.store.db import Database
 
 from . import readcache
-from .actors import Actor, Standing
+from .actors import Actor
 from .errors import PermissionDenied
-from .loading import get_campaign
 
 RENDERS_AT_ONCE = 2
 _renders = asyncio.Semaphore(RENDERS_AT_ONCE)
@@ -61,22 +59,24 @@ def _snapshot(state: CampaignState, reader: Reader, label: str, rules: RuleBook)
     )
 
 
-async def snapshot(s: AsyncSession, campaign_id: int, actor: Actor, *, view: str = "side",
+async def campaign_map(db: Database, campaign_id: int) -> CampaignMap:
+    """The campaign's whole map (terrain, strongholds, rivers: what every reader may see)."""
+    return (await readcache.read(db, campaign_id)).state.map
+
+
+async def snapshot(db: Database, campaign_id: int, actor: Actor, *, view: str = "side",
                    rules: RuleBook | None = None) -> tuple[MapSnapshot, str | None]:
     """The snapshot a reader may see, and the render view key (a side key, ``gm``, or None)."""
     rules = rules or default_rulebook()
-    state = (await repository.load(s, await get_campaign(s, campaign_id))).state
-    reader, key, label = _reader(state, readcache.standing(state, actor), view)
-    return _snapshot(state, reader, label, rules), key
+    cr = await readcache.read(db, campaign_id)
+    reader, key, label = _reader(cr.state, cr.standing(actor), view)
+    return cr.memo(("map", reader, label), lambda: _snapshot(cr.state, reader, label, rules), pin=rules), key
 
 
 async def map_png(db: Database, campaign_id: int, actor: Actor, *, view: str = "side", around: str | None = None,
                   radius: int = 3, rules: RuleBook | None = None) -> tuple[bytes, str]:
     """The PNG a reader may see, and its text situation report."""
-    rules = rules or default_rulebook()
-    cr = await readcache.read(db, campaign_id)
-    reader, key, label = _reader(cr.state, cr.standing(actor), view)
-    snap = cr.memo(("map", reader, label), lambda: _snapshot(cr.state, reader, label, rules), pin=rules)
+    snap, key = await snapshot(db, campaign_id, actor, view=view, rules=rules)
     centre = snap.cmap.parse(around) if around else None
     async with _renders:
         png = await asyncio.to_thread(render_png, snap, view=key, around=centre, radius=radius)

@@ -1,4 +1,5 @@
-"""Operations: the records behind the error ids members are shown, and the counts ``/about`` shows.
+"""Operations: the records behind the error ids members are shown, the counts ``/about`` shows, and
+the database's backups.
 
 An unexpected error is logged with a short id, which the member reads; :func:`record_error` keeps
 that id with its campaign, command, time and exception type (never the message), so the GM of that
@@ -11,14 +12,15 @@ from __future__ import annotations
 import datetime as dt
 import re
 from dataclasses import dataclass
+from pathlib import Path
 
-from sqlalchemy import func
-from sqlmodel import delete, select
-
-from bot.services.actors import Actor, is_gm
-from bot.services.errors import NotFound
+from bot.campaign.authority import is_gm
+from bot.store import campaigns, error_records
+from bot.store.backup import backup_database
 from bot.store.db import Database
-from bot.store.models import Campaign, ErrorRecord
+
+from .actors import Actor
+from .errors import NotFound
 
 KEEP_FOR = dt.timedelta(days=30)
 KEEP_AT_MOST = 10_000
@@ -41,14 +43,9 @@ async def record_error(db: Database, error_id: str, *, command: str, kind: str, 
     """Keep an error id with what failed where; prune the old records in the same transaction."""
     now = now or dt.datetime.now(dt.UTC)
     async with db.transaction() as s:
-        s.add(ErrorRecord(error_id=error_id[:16], campaign_id=campaign_id, guild_id=guild_id, user_id=user_id,
-                          command=command[:100], kind=kind[:100], created_at=now))
-        await s.flush()
-        await s.exec(delete(ErrorRecord).where(ErrorRecord.created_at < now - KEEP_FOR))  # type: ignore[call-overload]
-        cutoff = (await s.exec(select(ErrorRecord.id).order_by(ErrorRecord.id.desc())  # type: ignore[union-attr]
-                               .offset(KEEP_AT_MOST).limit(1))).first()
-        if cutoff is not None:
-            await s.exec(delete(ErrorRecord).where(ErrorRecord.id <= cutoff))  # type: ignore[call-overload, operator]
+        await error_records.add_error(s, error_id=error_id[:16], campaign_id=campaign_id, guild_id=guild_id,
+                                      user_id=user_id, command=command[:100], kind=kind[:100], at=now,
+                                      keep_for=KEEP_FOR, keep_at_most=KEEP_AT_MOST)
 
 
 async def find_error(db: Database, error_id: str, actor: Actor) -> ErrorInfo:
@@ -60,18 +57,22 @@ async def find_error(db: Database, error_id: str, actor: Actor) -> ErrorInfo:
     if not _ID.fullmatch(wanted):
         raise missing
     async with db.sessions() as s:
-        row = (await s.exec(select(ErrorRecord).where(ErrorRecord.error_id == wanted))).first()
+        row = await error_records.find_error(s, wanted)
         if row is None or row.campaign_id is None:
             raise missing
-        campaign = (await s.exec(select(Campaign).where(Campaign.id == row.campaign_id))).first()
-        if campaign is None or not is_gm(campaign, actor):
-            raise missing
-        return ErrorInfo(row.error_id, row.campaign_id, campaign.name, row.command, row.kind, row.created_at)
+        campaign = await campaigns.get_campaign(s, row.campaign_id)
+    if campaign is None or not is_gm(campaign, actor.member_id, actor.roles):
+        raise missing
+    return ErrorInfo(row.error_id, row.campaign_id, campaign.name, row.command, row.kind, row.created_at)
 
 
 async def campaign_counts(db: Database) -> tuple[int, int]:
     """(active campaigns, all campaigns) in the database."""
     async with db.sessions() as s:
-        total = (await s.exec(select(func.count()).select_from(Campaign))).one()
-        active = (await s.exec(select(func.count()).select_from(Campaign).where(Campaign.status == "active"))).one()
-        return int(active), int(total)
+        return await campaigns.campaign_counts(s)
+
+
+async def backup(database_url: str, data_dir: Path) -> Path | None:
+    """Back up the database (SQLite, rotated, off the event loop); None for PostgreSQL, which is backed
+    up with pg_dump (README, "Backups")."""
+    return await backup_database(database_url, data_dir)

@@ -9,37 +9,25 @@ from __future__ import annotations
 from fractions import Fraction
 
 from bot.campaign import orders as core
+from bot.campaign.authority import require_phase
 from bot.campaign.orders import MoveOutcome, OrderOutcome
 from bot.campaign.state import CampaignState
 from bot.engine.model import Order, parse_enum
 from bot.engine.phases import Phase
 from bot.engine.tables import RuleBook, default_rulebook
 from bot.store.db import Database
-from bot.store.models import Campaign
 
 from . import readcache, shell
 from .actors import Actor
-from .errors import WrongPhase
 
-__all__ = ["MoveOutcome", "OrderOutcome", "declare_move", "give_order", "mark_done", "move_key", "move_odds",
-           "order_key", "order_odds", "require_phase"]
-
-
-def require_phase(campaign: Campaign, phase: Phase, what: str) -> None:
-    if campaign.status != "active":
-        raise WrongPhase("The campaign {name!r} has ended.", name=campaign.name)
-    if campaign.phase != phase:
-        raise WrongPhase(
-            "{what} belongs to {title}; the campaign is in {title2}.", what=what, title=phase.spec.title, title2=Phase(campaign.phase).spec.title
-        )
+__all__ = ["MoveOutcome", "OrderOutcome", "check_phase", "declare_move", "give_order", "mark_done", "move_odds",
+           "order_odds"]
 
 
-def order_key(campaign: Campaign, force_key: str) -> str:
-    return core.order_key(campaign.turn, force_key)
-
-
-def move_key(campaign: Campaign, force_key: str) -> str:
-    return core.move_key(campaign.turn, force_key)
+async def check_phase(db: Database, campaign_id: int, phase: Phase, what: str) -> None:
+    """Refuse ``what`` (an action) now, in the core's words, unless the campaign is in ``phase``
+    (for the odds shown before an action the phase would refuse)."""
+    require_phase(await _read(db, campaign_id), phase, what)
 
 
 async def _read(db: Database, campaign_id: int) -> CampaignState:

@@ -14,19 +14,17 @@ A write service reads::
 
 from __future__ import annotations
 
-from sqlmodel import col, delete, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from bot.campaign.dice import Context
 from bot.campaign.events import Journal
 from bot.campaign.state import CampaignState
 from bot.engine.tables import RuleBook, default_rulebook
-from bot.store import repository
+from bot.store import readcache, repository
 from bot.store.db import Database
-from bot.store.models import Player
 from bot.store.repository import Loaded
 
-from . import loading, readcache
+from . import loading
 
 
 async def load(s: AsyncSession, campaign_id: int) -> Loaded:
@@ -42,32 +40,10 @@ def context(rules: RuleBook | None = None) -> Context:
 
 
 async def save(s: AsyncSession, loaded: Loaded, new: CampaignState, journal: Journal | None = None) -> Loaded:
-    """Write ``new`` and the journal's events. The members' sides (``state.players``) are written
-    here: the repository does not write them (yet)."""
-    await _save_players(s, loaded, new)
+    """Write ``new`` (the members' sides included) and the journal's events."""
     return await repository.save(s, loaded, new, journal.events if journal is not None else ())
 
 
 def remember(db: Database, saved: Loaded) -> None:
     """After the transaction that saved ``saved`` has committed: the read cache may serve its state."""
     readcache.remember(db, saved.campaign, saved.state)
-
-
-async def _save_players(s: AsyncSession, loaded: Loaded, new: CampaignState) -> None:
-    old = loaded.state
-    if new.players is old.players or dict(new.players) == dict(old.players):
-        return
-    cid = old.id
-    gone = [m for m in old.players if m not in new.players]
-    if gone:
-        await s.exec(delete(Player).where(Player.campaign_id == cid, col(Player.member_id).in_(gone)))  # type: ignore[call-overload]
-    changed = {m: side for m, side in new.players.items() if old.players.get(m) != side}
-    rows = {p.member_id: p for p in (await s.exec(select(Player).where(
-        Player.campaign_id == cid, col(Player.member_id).in_(list(changed))))).all()}
-    for member, side in changed.items():
-        row = rows.get(member)
-        if row is None:
-            row = Player(campaign_id=cid, side_key=side, member_id=member)
-        else:
-            row.side_key = side
-        s.add(row)

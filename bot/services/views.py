@@ -11,7 +11,6 @@ from __future__ import annotations
 import datetime as dt
 from dataclasses import dataclass
 
-from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from bot.campaign import views as core
@@ -19,7 +18,7 @@ from bot.campaign.state import CampaignState
 from bot.campaign.views import ForceView, StatusView, UnitView, Waiting, force_view  # noqa: F401 (re-exported)
 from bot.engine.tables import RuleBook, default_rulebook
 from bot.store.db import Database
-from bot.store.models import LogEntry
+from bot.store.log import log_page
 
 from . import readcache
 from .actors import Actor
@@ -80,17 +79,10 @@ async def read_log(db: Database, campaign_id: int, actor: Actor, *, turn: int | 
 
     def loader(visibility: frozenset[str] | None) -> readcache.Loader:
         async def page(s: AsyncSession, _state: CampaignState) -> tuple[LogLine, ...]:
-            stmt = select(LogEntry).where(LogEntry.campaign_id == campaign_id)
-            if visibility is not None:
-                stmt = stmt.where(col(LogEntry.visibility).in_(visibility))
-            if turn is not None:
-                stmt = stmt.where(LogEntry.turn == turn)
-            if before_id is not None:
-                stmt = stmt.where(col(LogEntry.id) < before_id)
-            rows = (await s.exec(stmt.order_by(col(LogEntry.id).desc()).limit(limit))).all()
+            rows = await log_page(s, campaign_id, visibility=visibility, turn=turn, before_id=before_id, limit=limit)
             return tuple(
                 LogLine(e.turn, e.phase, e.kind, entry_text(e), e.visibility != "public", e.undone, e.created_at)
-                for e in reversed(rows)
+                for e in rows
             )
 
         return page

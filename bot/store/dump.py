@@ -20,10 +20,7 @@ from .models import (
     GloryEntry,
     LeaderEvent,
     LeaderRow,
-    MapSquare,
-    Player,
     SideRow,
-    TurnSeed,
     UnitRow,
 )
 
@@ -31,8 +28,6 @@ from .models import (
 PHASE_STATE: tuple[type[SQLModel], ...] = (
     SideRow, ForceRow, LeaderRow, LeaderEvent, UnitRow, Declaration, BattleRow, GloryEntry,
 )
-# Everything an export carries besides the campaign row and the log.
-EXPORT_TABLES: tuple[type[SQLModel], ...] = (TurnSeed, MapSquare, Player, *PHASE_STATE)
 CAMPAIGN_STATE_FIELDS = ("turn", "phase", "weather", "holdings", "options", "status", "deadline")
 
 

@@ -138,6 +138,8 @@ class SideRow(SQLModel, table=True):
     channel_id: int | None = Field(default=None, sa_type=sa.BigInteger)
     last_seen: dict[str, str] = Field(default_factory=dict, sa_type=sa.JSON)
     """Enemy Forces this side has seen and is no longer seeing: Force key -> square (faded on its map)."""
+    supply_purchases: list[dict[str, Any]] = Field(default_factory=list, sa_type=sa.JSON)
+    """What the side bought with supply points this turn (FC-2): ``{turn, kind, force, unit, count, reduced, cost}``."""
 
 
 class Player(SQLModel, table=True):

@@ -35,15 +35,18 @@ from bot.campaign.state import (
     LeaderKind,
     LeaderState,
     SideState,
+    SupplyPurchase,
     TurnSeed,
     UnitState,
 )
+from bot.engine.field_commander import PurchaseKind
 from bot.engine.grid import CampaignMap
 from bot.engine.model import Cell, Climate, Feature, LeaderStatus, Order, Quality, Reaction, Square, Terrain, UnitType
 from bot.engine.phases import Phase
 from bot.engine.text import Msg
 
 from . import chain
+from .bookkeeping import write_players
 from .models import (
     BattleRow,
     Campaign,
@@ -162,7 +165,7 @@ async def load(s: AsyncSession, campaign: Campaign | int, *, lock: bool = False)
         sides[r.key] = SideState(r.key, r.name, r.colour, r.nation, r.capital, r.battles_won, r.battles_lost,
                                  r.strongholds_taken, r.strongholds_lost, r.holds_enemy_capital, r.lost_capital,
                                  r.supply, r.movement_modifier, r.done, r.must_test, r.defeated, dict(r.last_seen or {}),
-                                 r.camp or "", r.supply_income)
+                                 r.camp or "", r.supply_income, _purchases(r.supply_purchases))
     units: dict[str, list[UnitState]] = {}
     for r in await _rows(s, UnitRow, cid):
         ids["unit"][r.key] = r.id
@@ -223,7 +226,16 @@ def _side_row(v: SideState) -> dict[str, Any]:
             "strongholds_lost": v.strongholds_lost, "holds_enemy_capital": v.holds_enemy_capital,
             "lost_capital": v.lost_capital, "supply": v.supply, "movement_modifier": v.movement_modifier,
             "done": v.done, "must_test": str(v.must_test), "defeated": v.defeated, "last_seen": dict(v.last_seen),
-            "camp": v.camp, "supply_income": v.supply_income}
+            "camp": v.camp, "supply_income": v.supply_income,
+            "supply_purchases": [{"turn": p.turn, "kind": p.kind.value, "force": p.force, "unit": p.unit,
+                                  "count": p.count, "reduced": p.reduced, "cost": p.cost} for p in v.purchases]}
+
+
+def _purchases(rows: Sequence[Mapping[str, Any]] | None) -> tuple[SupplyPurchase, ...]:
+    """A side's FC-2 purchases as stored, typed."""
+    return tuple(SupplyPurchase(int(p["turn"]), PurchaseKind(p["kind"]), str(p["force"]), str(p.get("unit", "")),
+                                int(p.get("count", 1)), bool(p.get("reduced", False)), int(p.get("cost", 0)))
+                 for p in rows or ())
 
 
 def _force_row(v: ForceState) -> dict[str, Any]:
@@ -328,9 +340,12 @@ async def save(s: AsyncSession, loaded: Loaded, new: CampaignState, events: Iter
         "rule": g.rule, "battle": g.battle, "subject": g.subject})
     await _append(s, LeaderEventRow, cid, old.leader_events, new.leader_events, lambda e: {
         "leader_key": e.leader, "turn": e.turn, "status": e.status.value, "reason": str(e.reason)[:200]})
+    members = new.players is not old.players and dict(new.players) != dict(old.players)
+    if members:
+        await write_players(s, cid, old.players, new.players)
     _campaign_fields(campaign, old, new)
     events = list(events)
-    if writes or events or new.glory is not old.glory or new.leader_events is not old.leader_events:
+    if writes or events or members or new.glory is not old.glory or new.leader_events is not old.leader_events:
         stamp(s.sync_session, campaign)
     await write_events(s, campaign, events)
     s.add(campaign)

@@ -4,7 +4,7 @@
 bookkeeping carry it), but orders, moves, joins, GM edits and every other write change what readers
 see too. So every transaction that changes a campaign's rows (through the ORM) also leaves a fresh
 random token in the campaign's own row, ``options["_rev"]`` (``_`` keys are bookkeeping, never rule
-options), in the same commit: the read cache (:mod:`bot.services.readcache`) keys a campaign's rows by
+options), in the same commit: the read cache (:mod:`bot.store.readcache`) keys a campaign's rows by
 (created_at, version, token), which another process's write changes as surely as this one's.
 Writes lock the campaign row first (``get_campaign(lock=True)``), so the token costs no extra lock.
 Bulk statements are not seen by the ORM: the repository stamps its writes itself (:func:`stamp`). A campaign created in the transaction needs no token (no reader can have cached it).

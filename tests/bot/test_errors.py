@@ -28,6 +28,7 @@ CAMPAIGN_COMMANDS = [
     ("trophy roll", {"battle": "1", "unit": "x", "target": "y"}), ("glory balance", {}),
     ("glory spend", {"kind": "rally"}), ("gm advance", {}), ("gm deadline", {"hours": 1.0}), ("gm undo", {}),
     ("gm assign", {"member": "fr", "side": "fr"}), ("gm edit", {"force": "x"}),
+    ("supply status", {}), ("supply buy", {"kind": "scout", "force": "x"}), ("order reroll", {"force": "x"}),
 ]
 
 

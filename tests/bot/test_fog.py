@@ -17,6 +17,7 @@ AUTOCOMPLETE = [
     ("leader fate", "leader"), ("trophy roll", "unit"), ("trophy roll", "target"), ("battle brief", "battle"),
     ("battle retreat", "square"), ("battle retreat", "force"), ("campaign join", "side"),
     ("campaign settings", "name"), ("campaign settings", "value"), ("campaign create", "scenario"),
+    ("supply buy", "force"), ("supply buy", "unit"), ("order reroll", "force"),
 ]
 
 
@@ -35,6 +36,7 @@ async def everything_france_can_ask(table) -> str:
         ("glory balance", {}), ("battle list", {}), ("force info", {"force": "mack"}),
 ("campaign map", {}), ("campaign map", {"view": "public"}),
         ("order give", {"force": "mack", "order": "defend"}), ("campaign log", {"turn": 1}),
+        ("supply status", {}), ("supply buy", {"kind": "scout", "force": "mack"}), ("order reroll", {"force": "mack"}),
     ]:
         seen.append(shown(await table.fr.slash(table.channel, name, **options)))
     seen.append(texts(table.channel.history(viewer=table.fr)))

@@ -63,7 +63,12 @@ async def test_ru17_a_spend_outside_a_pending_battle_is_refused_and_the_battle_o
     assert [c["value"] for c in offered] == ["1"]  # France won: Heroic from the report until Phase 4 ends
     assert await table.au.autocomplete(table.channel, "glory spend", "battle", "", kind="heroic") == []
     done = await table.fr.slash(table.channel, "glory spend", kind="heroic", unit="suchet")
-    assert not done.ephemeral and "Suchet made Heroic" in shown(done) and "Battle 1" in shown(done)
+    # Typed in the public channel: the spend names a unit of the battle, so the answer is France's alone,
+    # and the battle's private thread keeps it (issue 12, fog of war).
+    assert done.ephemeral and "Suchet made Heroic" in shown(done) and "Battle 1" in shown(done)
+    (thread,) = table.channel.threads
+    assert "Suchet made Heroic" in texts(thread.history(viewer=table.fr))
+    assert "Suchet" not in texts(table.channel.history(viewer=table.outsider))
     domain_errors_only(table.env)
 
 

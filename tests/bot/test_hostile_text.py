@@ -67,20 +67,21 @@ async def test_an_export_whose_log_carries_a_foreign_template_is_refused_naming_
 async def test_hostile_names_and_a_poisoned_log_show_no_secret_and_no_object_to_anyone(table) -> None:
     await start(table)
     data = await export_of(table)
-    for i, (rows, field) in enumerate((("side", "name"), ("force", "name"), ("leader", "name"), ("unit", "name"))):
-        for j, row in enumerate(data["tables"][rows]):
-            row[field] = PAYLOADS[(i + j) % len(PAYLOADS)][:100]
+    state = data["state"]
+    for i, rows in enumerate((state["sides"], state["forces"], state["leaders"],
+                              [u for f in state["forces"] for u in f["units"]])):
+        for j, row in enumerate(rows):
+            row["name"] = PAYLOADS[(i + j) % len(PAYLOADS)][:100]
     for j, entry in enumerate(data["log"]):
         entry["text"] = PAYLOADS[j % len(PAYLOADS)]
-    now = data["log"][0]["created_at"]
-    data["tables"]["glory_entry"] = [
-        {"side_key": side["key"], "turn": 1, "amount": 1, "kind": "award", "reason": payload[:200], "rule": "CC-4",
-         "subject": payload[:100], "created_at": now}
-        for side in data["tables"]["side"] for payload in PAYLOADS
+    state["glory"] = [
+        {"side": side["key"], "turn": 1, "amount": 1, "kind": "award", "reason": payload[:200], "rule": "CC-4",
+         "battle": None, "subject": payload[:100]}
+        for side in state["sides"] for payload in PAYLOADS
     ]
-    data["tables"]["leader_event"] = [
-        {"leader_key": leader["key"], "turn": 1, "status": "fit", "reason": payload[:200], "created_at": now}
-        for leader in data["tables"]["leader"] for payload in PAYLOADS[:2]
+    state["leader_events"] = [
+        {"leader": leader["key"], "turn": 1, "status": "fit", "reason": payload[:200]}
+        for leader in state["leaders"] for payload in PAYLOADS[:2]
     ]
     other = table.guild.create_text_channel("again")
     loaded = await table.gm.slash(other, "campaign create", name="{x.__class__}", scenario="tutorial",
@@ -169,8 +170,9 @@ async def test_names_that_look_like_mentions_ping_nobody(table) -> None:
     await start(table)
     data = await export_of(table)
     bait = f"<@{bystander.id}> <@&{role.id}> @everyone @here"
-    for rows in ("side", "force", "leader", "unit"):
-        for j, row in enumerate(data["tables"][rows]):
+    state = data["state"]
+    for rows in (state["sides"], state["forces"], state["leaders"], [u for f in state["forces"] for u in f["units"]]):
+        for j, row in enumerate(rows):
             row["name"] = f"{bait} {j}"[:100]
     other = table.guild.create_text_channel("again")
     await table.gm.slash(other, "campaign create", name=bait[:100], scenario="tutorial",

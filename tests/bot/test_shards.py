@@ -77,6 +77,28 @@ async def process(shard: int, url: str, data_dir: Path, ready: threading.Barrier
             turn[0].set()
 
 
+_LOADING = threading.Lock()
+"""discord.py loads an extension by executing its module afresh into ``sys.modules``: two bots of one
+process (the two "processes" of this test) loading the cogs at once could import a half-executed
+module of the other's. Real processes never share modules; here the loads take turns."""
+
+
+@pytest.fixture(autouse=True)
+def one_cog_load_at_a_time(monkeypatch: pytest.MonkeyPatch) -> None:
+    from discord.ext import commands
+
+    original = commands.Bot._load_from_module_spec
+
+    async def load(self, spec, key):  # type: ignore[no-untyped-def]
+        await asyncio.get_running_loop().run_in_executor(None, _LOADING.acquire)
+        try:
+            return await original(self, spec, key)
+        finally:
+            _LOADING.release()
+
+    monkeypatch.setattr(commands.Bot, "_load_from_module_spec", load)
+
+
 def run_in_thread(coro_fn, *args) -> threading.Thread:
     errors: list[BaseException] = []
 

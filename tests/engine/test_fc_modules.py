@@ -1,4 +1,4 @@
-"""FC: overwhelm check (FC-1), supply phase (FC-2), scouts as re-rolls (FC-3), quality order."""
+"""FC: overwhelm check (FC-1), supply phase (FC-2), scouts as re-rolls (FC-3)."""
 
 from __future__ import annotations
 
@@ -15,15 +15,12 @@ from bot.engine.field_commander import (
     PurchaseKind,
     SupplyPhase,
     UnitOffer,
-    lowest_first,
     overwhelm_check,
-    quality_of,
-    quality_rank,
     reroll_key,
     reroll_with_scout,
     supply_phase,
 )
-from bot.engine.model import Force, Leader, Quality, Square, Unit
+from bot.engine.model import Force, Leader, Square, Unit
 from bot.engine.rolls import Band, BandTable, Check, Modifier, Roll
 
 SQ = Square(0, 0)
@@ -230,25 +227,3 @@ def test_fc3_golden_reroll_chain_seed_7():
         "t1/p2/force:7/movement/reroll1", "t1/p2/force:7/movement/reroll2",
     ]
     assert second.scouts_left == 0
-
-
-# --- FC quality order -----------------------------------------------------------------------
-
-
-def test_fc_quality_order_c_p_l_v_e_lowest_first():
-    assert [quality_rank(x) for x in "CPLVE"] == [0, 1, 2, 3, 4]
-    assert [quality_of(x) for x in "cplve"] == [Quality.RAW, Quality.RAW, Quality.AVERAGE, Quality.VETERAN, Quality.ELITE]
-    with pytest.raises(InvalidInput, match=r"^Unknown quality letter 'X': use one of C, P, L, V, E\.$"):
-        quality_of("X")
-
-
-def test_fc_quality_order_picks_who_takes_hits_first():
-    units = [
-        Unit("e", "Old Guard", 4, quality=Quality.ELITE),
-        Unit("l", "Line", 4, quality=Quality.AVERAGE),
-        Unit("c", "Conscripts", 4, quality=Quality.RAW),
-        Unit("v", "Veterans", 4, quality=Quality.VETERAN),
-        Unit("p", "Provincials", 4, quality=Quality.RAW),
-    ]
-    assert [u.id for u in lowest_first(units)] == ["c", "p", "l", "v", "e"]  # ties keep their order
-    assert [u.id for u in lowest_first(units, letters={"c": "P", "p": "C"})] == ["p", "c", "l", "v", "e"]

@@ -183,7 +183,7 @@ async def test_a_campaign_exported_in_its_aftermath_imports_again(db) -> None:
     await advance(db, cid)
     await aftermath.roll_aftermath(db, cid, AUSTRIAN, number)
     exported = await exchange.export_campaign(db, cid, GM)
-    assert any(b["aftermath"] for b in exported["tables"]["battle"])
+    assert any(b["aftermath"] for b in exported["state"]["battles"])
     done = await exchange.import_campaign(db, exchange.export_bytes(exported), guild_id=10, channel_id=77, gm=GM)
     again = await exchange.export_campaign(db, done.campaign_id, GM)
-    assert again["tables"]["battle"] == exported["tables"]["battle"]
+    assert again["state"]["battles"] == exported["state"]["battles"]

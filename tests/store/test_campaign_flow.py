@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import hashlib
+import json
+from pathlib import Path
 
 import pytest
 from sqlmodel import func, select
@@ -14,7 +16,7 @@ from bot.services import campaigns, exchange, orders, resolution, views
 from bot.services.errors import AlreadyResolved, NotFound, PermissionDenied, WrongPhase
 from bot.services.loading import get_campaign
 from bot.services.logbook import roll_log
-from bot.store.models import Campaign, Declaration, LogEntry
+from bot.store.models import Campaign, Declaration, LogEntry, SideRow
 
 from .conftest import AUSTRIAN, FRENCH, GM, OUTSIDER
 
@@ -191,41 +193,141 @@ async def test_export_then_import_gives_the_same_campaign_with_fresh_dice_for_th
     await advance(db, cid)
     await orders.give_order(db, cid, FRENCH, "soult", "forced_march")
     exported = await exchange.export_campaign(db, cid, GM)
-    assert [row["seed_hex"] for row in exported["tables"]["turn_seed"]] == [None]  # never an unrevealed seed
+    assert exported["version"] == 2 and exported["state"]["seeds"] == []  # never an unrevealed seed...
+    live = hashlib.sha256(b"test-seed-1").hexdigest()  # turn 1's seed (fixed_seeds)
+    assert live not in exchange.export_bytes(exported).decode()  # ...anywhere in the file, not even for the GM
     new_id = (await exchange.import_campaign(db, exchange.export_bytes(exported), guild_id=10, channel_id=99,
                                              gm=GM)).campaign_id
     again = await exchange.export_campaign(db, new_id, GM)
     assert again["campaign"] == exported["campaign"]
-    same = {k: v for k, v in exported["tables"].items() if k not in ("turn_seed", "declaration")}
-    assert {k: v for k, v in again["tables"].items() if k in same} == same
+
+    def same(d: dict) -> dict:
+        return {k: v for k, v in d["state"].items() if k not in ("id", "declarations")}
+
+    assert same(again) == same(exported)
     # Fair play: turn 1's dice come from a fresh seed, announced publicly; the order declared with the
     # old seed is given again.
-    assert again["tables"]["declaration"] == []
-    fresh = again["tables"]["turn_seed"][0]
-    assert fresh["turn"] == 1 and fresh["sha256"] != exported["tables"]["turn_seed"][0]["sha256"]
+    assert exported["state"]["declarations"] and again["state"]["declarations"] == []
+    fresh = again["roll_log"]["turns"][0]
+    assert fresh["turn"] == 1 and fresh["seed_sha256"] != exported["roll_log"]["turns"][0]["seed_sha256"]
     assert again["log"][: len(exported["log"])] == exported["log"]
     public = [e["text"] for e in again["log"][len(exported["log"]):] if e["visibility"] == "public"]
-    assert any(fresh["sha256"] in t for t in public)
+    assert any(fresh["seed_sha256"] in t for t in public)
     assert any("drawn anew" in t and "given again" in t for t in public)
 
 
 async def test_an_import_cannot_choose_the_dice_of_its_current_turn(db) -> None:
     from bot.services.errors import ImportRejected
+    from bot.store.models import TurnSeed
 
     cid = await tutorial(db)
     exported = await exchange.export_campaign(db, cid, GM)
     chosen = "ab" * 32
-    exported["tables"]["turn_seed"] = [{"turn": 1, "seed_hex": chosen, "revealed": True,
-                                        "sha256": hashlib.sha256(bytes.fromhex(chosen)).hexdigest()}]
-    with pytest.raises(ImportRejected, match=r"tables\.turn_seed\[0\]: only the seeds of ended turns"):
+    exported["state"]["seeds"] = [{"turn": 1, "seed": chosen, "sha256": hashlib.sha256(bytes.fromhex(chosen)).hexdigest(),
+                                   "chain_head": None, "reseeded_after": None}]
+    with pytest.raises(ImportRejected, match=r"state\.seeds\[0\]: only the seeds of ended turns"):
         await exchange.import_campaign(db, exchange.export_bytes(exported), guild_id=10, channel_id=99, gm=GM)
-    exported["tables"]["turn_seed"][0]["revealed"] = False  # an old export's live seed: ignored, drawn anew
-    done = await exchange.import_campaign(db, exchange.export_bytes(exported), guild_id=10, channel_id=99, gm=GM)
+    old = old_export("orders")  # an export of version 1 (the rows)
+    old["tables"]["turn_seed"] = [{"turn": 1, "seed_hex": chosen, "revealed": True,
+                                   "sha256": hashlib.sha256(bytes.fromhex(chosen)).hexdigest()}]
+    with pytest.raises(ImportRejected, match=r"tables\.turn_seed\[0\]: only the seeds of ended turns"):
+        await exchange.import_campaign(db, exchange.export_bytes(old), guild_id=10, channel_id=99, gm=GM)
+    old["tables"]["turn_seed"][0]["revealed"] = False  # an old export's live seed: ignored, drawn anew
+    done = await exchange.import_campaign(db, exchange.export_bytes(old), guild_id=10, channel_id=99, gm=GM)
     async with db.sessions() as s:
-        from bot.store.models import TurnSeed
-
         seed = (await s.exec(select(TurnSeed).where(TurnSeed.campaign_id == done.campaign_id))).one()
     assert seed.seed_hex != chosen
+
+
+EXPORTS = Path(__file__).parent / "exports"
+
+
+def old_export(name: str) -> dict:
+    """An export the bot wrote before the codec (version 1: the campaign's rows as ``tables``), of the
+    tutorial after France's order in turn 1 (``orders``), at turn 2 (``turn2``), or of a battle in its
+    aftermath (``aftermath``)."""
+    return json.loads((EXPORTS / f"v1-{name}.json").read_text(encoding="utf-8"))
+
+
+@pytest.mark.parametrize("name", ["orders", "turn2", "aftermath"])
+async def test_an_export_of_the_previous_format_imports_and_exports_anew(db, name) -> None:
+    old = old_export(name)
+    done = await exchange.import_campaign(db, exchange.export_bytes(old), guild_id=10, channel_id=99, gm=GM)
+    new = await exchange.export_campaign(db, done.campaign_id, GM)
+    assert new["version"] == 2 and new["log"][: len(old["log"])] == old["log"]
+    state = new["state"]
+    assert [(s["key"], s["name"]) for s in state["sides"]] == [(s["key"], s["name"]) for s in old["tables"]["side"]]
+    assert {u["key"]: u["sp"] for f in state["forces"] for u in f["units"]} == \
+        {u["key"]: u["sp"] for u in old["tables"]["unit"]}
+    assert [b["aftermath"] for b in state["battles"]] == [b["aftermath"] for b in old["tables"]["battle"]]
+    assert [s["turn"] for s in state["seeds"]] == [s["turn"] for s in old["tables"]["turn_seed"] if s["revealed"]]
+    assert verify_log(new).ok
+    again = await exchange.import_campaign(db, exchange.export_bytes(new), guild_id=10, channel_id=98, gm=GM)
+    assert again.campaign_id != done.campaign_id
+
+
+def _first_unit(d: dict) -> dict:
+    return d["state"]["forces"][0]["units"][0]
+
+
+@pytest.mark.parametrize(
+    ("mutate", "message"),
+    [
+        (lambda d: _first_unit(d).update(sp="many"), r"state\.forces\[0\]\.units\[0\]\.sp: expected a whole number"),
+        (lambda d: _first_unit(d).update(sp=10**20), r"state\.forces\[0\]\.units\[0\]\.sp: expected a whole number"),
+        (lambda d: _first_unit(d).update(sp=10**30), r"state\.forces\[0\]\.units\[0\]\.sp: a number of 31 characters"),
+        (lambda d: _first_unit(d).update(name="Guard\x00"), r"state\.forces\[0\]\.units\[0\]\.name: .*U\+0000"),
+        (lambda d: d["state"]["forces"][0].update(side="prussia"), r"state\.forces\[0\]\.side: 'prussia': not one of"),
+        (lambda d: d["state"].update(turn="1"), r"state\.turn: expected a whole number"),
+        (lambda d: d.update(secrets=[]), r"\(top\): unknown field\(s\) secrets"),
+        (lambda d: _first_unit(d).update(evil=1), r"state\.forces\[0\]\.units\[0\]: unknown field\(s\) evil"),
+        (lambda d: d["state"]["sides"][0].pop("camp"), r"state\.sides\[0\]\.camp: missing"),
+        # text is data: a logged message must be one of the code's own templates (format-string injection)
+        (lambda d: d["log"][0].update(data={"msg": {"t": "{x.to_json.__globals__}", "p": {"x": {"msg": {"t": "", "p": {}}}}}}),
+         r"log\[0\]\.data\.msg: not a message of this bot"),
+        (lambda d: d["log"][0].update(data={"msg": {"t": "{n} trophy captured", "p": {"n": 1, "x": 2}}}),
+         r"log\[0\]\.data\.msg: the parameters"),
+        (lambda d: d["log"][0].update(text="x" * 5000), r"log\[0\]\.text: at most 4,000 characters"),
+        # settings are values, not just types (a bad one used to stop every campaign's deadlines)
+        (lambda d: d["state"]["options"].update(_bot=5), r"state\.options\._bot: expected an object"),
+        (lambda d: d["state"]["options"].update(_bot={"auto_resolve": "sure"}), r"state\.options\._bot\.auto_resolve"),
+        (lambda d: d["state"]["options"].update(_evil=1), r"state\.options: unknown field\(s\) _evil"),
+        (lambda d: d["state"]["settings"].update(movement_order="lava"), r"state\.settings: "),
+        (lambda d: d["state"].update(start_date="9999-12-31"), r"state\.start_date: from 1600-01-01 to 2100-12-31"),
+        (lambda d: d["campaign"].update(language="xx"), r"campaign\.language"),
+        (lambda d: d["state"].update(status="zombie"), r"state\.status"),
+        (lambda d: d["state"].update(status="ended"), r"state\.status: an imported campaign is active"),
+        # values, not just types: whatever an import holds must be a state the rules can reach
+        (lambda d: d["state"]["map"]["cells"][0].update(terrain="lava"), r"state\.map\.cells\[0\]\.terrain: 'lava'"),
+        (lambda d: d["state"]["forces"][0].update(square="Z99"), r"state\.forces\[0\]\.square: 'Z99': not a square of"),
+        (lambda d: d["state"]["forces"][0].update(order="charge"), r"state\.forces\[0\]\.order: 'charge': not one of"),
+        (lambda d: _first_unit(d).update(sp=-3), r"state\.forces\[0\]\.units\[0\]\.sp: '-3'"),
+        (lambda d: _first_unit(d).update(sp=2**62), r"state\.forces\[0\]\.units\[0\]\.sp: "),
+        (lambda d: d["state"]["sides"][0].update(colour="red"), r"state\.sides\[0\]\.colour"),
+        (lambda d: d["state"]["sides"][0].update(name="au"), r"state\.sides\[0\]\.name: 'au': a side may not be named"),
+        (lambda d: d["state"]["sides"][1].update(name=d["state"]["sides"][0]["name"].upper() + "\u200b"),
+         r"state\.sides\[1\]\.name: .*is also the name of state\.sides\[0\]\.name"),
+        (lambda d: d["state"].update(battles=[{"number": 1, "turn": 1, "square": "E4", "forces": ["soult"],
+                                               "sides": ["fr", "prussia"], "status": "pending", "report": None,
+                                               "scouting": {}, "aftermath": {}}]),
+         r"state\.battles\[0\]\.sides: 'prussia'"),
+        (lambda d: d["state"].update(weather="volcanic"), r"state\.weather: 'volcanic'"),
+        (lambda d: d["state"]["map"].update(width=500), r"state\.map\.width"),
+        (lambda d: d["state"]["players"][0].update(side="prussia"), r"state\.players\[0\]\.side: 'prussia'"),
+    ],
+)
+async def test_a_hostile_import_is_refused_naming_the_field_and_changes_nothing(db, mutate, message) -> None:
+    from bot.services.errors import ImportRejected
+
+    cid = await tutorial(db)
+    exported = await exchange.export_campaign(db, cid, GM)
+    mutate(exported)
+    async with db.sessions() as s:
+        before = (await s.exec(select(func.count()).select_from(Campaign))).one()
+    with pytest.raises(ImportRejected, match=message):
+        await exchange.import_campaign(db, exchange.export_bytes(exported), guild_id=10, channel_id=99, gm=GM)
+    async with db.sessions() as s:
+        assert (await s.exec(select(func.count()).select_from(Campaign))).one() == before
 
 
 @pytest.mark.parametrize(
@@ -240,6 +342,8 @@ async def test_an_import_cannot_choose_the_dice_of_its_current_turn(db) -> None:
         (lambda d: d["campaign"].update(turn="1"), r"campaign\.turn: expected a whole number"),
         (lambda d: d["tables"].update(secrets=[]), r"tables: unknown table\(s\) secrets"),
         (lambda d: d["tables"]["unit"][0].update(evil=1), r"tables\.unit\[0\]: unknown field\(s\) evil"),
+        (lambda d: d["tables"]["unit"][0].pop("sp"), r"tables\.unit\[0\]\.sp: missing"),
+        (lambda d: d["tables"]["force"][1].pop("side_key"), r"tables\.force\[1\]\.side_key: missing"),
         # text is data: a logged message must be one of the code's own templates (format-string injection)
         (lambda d: d["log"][0].update(data={"msg": {"t": "{x.to_json.__globals__}", "p": {"x": {"msg": {"t": "", "p": {}}}}}}),
          r"log\[0\]\.data\.msg: not a message of this bot"),
@@ -262,7 +366,8 @@ async def test_an_import_cannot_choose_the_dice_of_its_current_turn(db) -> None:
         (lambda d: d["tables"]["unit"][0].update(sp=2**62), r"tables\.unit\[0\]\.sp: "),
         (lambda d: d["tables"]["side"][0].update(colour="red"), r"tables\.side\[0\]\.colour"),
         (lambda d: d["tables"]["side"][0].update(name="au"), r"tables\.side\[0\]\.name: 'au': a side may not be named"),
-        (lambda d: d["tables"]["side"][1].update(name=d["tables"]["side"][0]["name"]), r"tables\.side\.name: .*two rows share"),
+        (lambda d: d["tables"]["side"][1].update(name=d["tables"]["side"][0]["name"]),
+         r"tables\.side\[1\]\.name: .*is also the name of tables\.side\[0\]\.name"),
         (lambda d: d["tables"]["turn_seed"][0].update(revealed=True, seed_hex="ab" * 32),
          r"tables\.turn_seed\[0\]: only the seeds of ended turns are revealed"),
         (lambda d: d["tables"].update(battle=[{"number": 1, "turn": 1, "square": "E4", "force_keys": ["soult"],
@@ -270,20 +375,42 @@ async def test_an_import_cannot_choose_the_dice_of_its_current_turn(db) -> None:
          r"tables\.battle\[0\]\.side_keys: 'prussia'"),
         (lambda d: d["campaign"].update(weather="volcanic"), r"campaign\.weather: 'volcanic'"),
         (lambda d: d["campaign"].update(map_width=500), r"campaign\.map_width"),
+        # values the import of the rows accepted before the codec, and the rules could never reach
+        (lambda d: d["tables"]["side"][0].update(name="\u200b\u200b"), r"tables\.side\[0\]\.name: .*no visible character"),
+        (lambda d: d["tables"]["side"][1].update(name="France\u200b"),
+         r"tables\.side\[1\]\.name: .*is also the name of tables\.side\[0\]\.name"),
+        (lambda d: d["tables"]["unit"][0].update(sp=17), r"tables\.unit\[0\]\.sp: '17': a whole number from 0 to 12"),
+        (lambda d: d["tables"]["leader"][1].update(force_key="soult"),
+         r"tables\.leader\[1\]\.force_key: 'soult': another leader already commands"),
+        (lambda d: d["tables"]["force"][0].update(name="lannes"), r"tables\.force\[0\]\.name: 'lannes': a Force may not"),
+        (lambda d: d["tables"]["unit"][0].update(name="Vandamme"), r"tables\.unit\[0\]\.name: 'Vandamme': a unit may not"),
+        (lambda d: d["tables"]["side"][0].update(capital="A1"), r"tables\.side\[0\]\.capital: 'A1'"),
+        (lambda d: d["tables"]["side"][0].update(camp="zz+qq"), r"tables\.side\[0\]\.camp: 'zz\+qq'"),
+        (lambda d: d["tables"]["declaration"][0].update(side_key="au"), r"tables\.declaration\[0\]\.side_key: 'au'"),
+        (lambda d: d["tables"]["declaration"][0]["payload"]["roll"].update(key="t1/p1/force:mack/force-test"),
+         r"tables\.declaration\[0\]\.payload\.roll\.key"),
+        (lambda d: d["tables"]["force"][0].update(square="c4"), r"tables\.force\[0\]\.square: 'c4': write the square as C4"),
+        (lambda d: d["tables"]["map_square"][0].update(river_flow="N"), r"tables\.map_square\[0\]\.river_flow: 'N'"),
+        (lambda d: d["tables"]["glory_entry"].append({"side_key": "fr", "turn": 1, "amount": 1, "reason": "x", "battle": 9}),
+         r"tables\.glory_entry\[0\]\.battle: '9'"),
+        (lambda d: d["tables"]["battle"].append({"number": 1, "turn": 1, "square": "C4", "force_keys": ["soult", "mack"],
+                                                 "side_keys": ["fr", "au"], "scouting": {"_winner": "prussia"}}),
+         r"tables\.battle\[0\]\.scouting\._winner: 'prussia'"),
+        (lambda d: d["tables"]["battle"].append({"number": 1, "turn": 1, "square": "C4", "force_keys": ["soult", "mack"],
+                                                 "side_keys": ["fr", "au"], "state": "reported",
+                                                 "aftermath": {"sp_before": {"ghost": 3}}}),
+         r"tables\.battle\[0\]\.aftermath\.sp_before: 'ghost'"),
     ],
 )
-async def test_a_hostile_import_is_refused_naming_the_field_and_changes_nothing(db, mutate, message) -> None:
+async def test_a_hostile_import_of_the_previous_format_is_refused_naming_its_field(db, mutate, message) -> None:
     from bot.services.errors import ImportRejected
 
-    cid = await tutorial(db)
-    exported = await exchange.export_campaign(db, cid, GM)
+    exported = old_export("orders")
     mutate(exported)
-    async with db.sessions() as s:
-        before = (await s.exec(select(func.count()).select_from(Campaign))).one()
     with pytest.raises(ImportRejected, match=message):
         await exchange.import_campaign(db, exchange.export_bytes(exported), guild_id=10, channel_id=99, gm=GM)
     async with db.sessions() as s:
-        assert (await s.exec(select(func.count()).select_from(Campaign))).one() == before
+        assert (await s.exec(select(func.count()).select_from(Campaign))).one() == 0
 
 
 async def test_an_import_whose_dice_or_seeds_do_not_match_is_refused(db) -> None:
@@ -292,16 +419,18 @@ async def test_an_import_whose_dice_or_seeds_do_not_match_is_refused(db) -> None
     cid = await tutorial(db)
     while (await views.status(db, cid, GM)).position.turn < 2:  # turn 1 ends: its seed is revealed
         await advance(db, cid, forced=True)
-    exported = await exchange.export_campaign(db, cid, GM)
-    roll = next(e for e in exported["log"] if e["roll_key"] and e["roll_key"].startswith("t1/"))
-    roll["data"]["dice"] = [7 - d for d in roll["data"]["dice"]]  # a forged die of an ended turn
-    with pytest.raises(ImportRejected, match=r"log: the rolls do not re-derive from their turn seeds"):
-        await exchange.import_campaign(db, exchange.export_bytes(exported), guild_id=10, channel_id=99, gm=GM)
-    roll["data"]["dice"] = [7 - d for d in roll["data"]["dice"]]
-    revealed = next(r for r in exported["tables"]["turn_seed"] if r["revealed"])
-    revealed["sha256"] = "0" * 64
-    with pytest.raises(ImportRejected, match=r"tables\.turn_seed\[0\]: the seed does not match"):
-        await exchange.import_campaign(db, exchange.export_bytes(exported), guild_id=10, channel_id=99, gm=GM)
+    for exported, seeds, where in ((await exchange.export_campaign(db, cid, GM), lambda d: d["state"]["seeds"],
+                                    r"state\.seeds\[0\]"),
+                                   (old_export("turn2"), lambda d: [r for r in d["tables"]["turn_seed"] if r["revealed"]],
+                                    r"tables\.turn_seed\[0\]")):
+        roll = next(e for e in exported["log"] if e["roll_key"] and e["roll_key"].startswith("t1/"))
+        roll["data"]["dice"] = [7 - d for d in roll["data"]["dice"]]  # a forged die of an ended turn
+        with pytest.raises(ImportRejected, match=r"log: the rolls do not re-derive from their turn seeds"):
+            await exchange.import_campaign(db, exchange.export_bytes(exported), guild_id=10, channel_id=99, gm=GM)
+        roll["data"]["dice"] = [7 - d for d in roll["data"]["dice"]]
+        seeds(exported)[0]["sha256"] = "0" * 64
+        with pytest.raises(ImportRejected, match=where + r": the seed does not match"):
+            await exchange.import_campaign(db, exchange.export_bytes(exported), guild_id=10, channel_id=99, gm=GM)
 
 
 @pytest.mark.parametrize("text", ["[" * 100_000 + "]" * 100_000, '{"a":' * 5_000 + "1" + "}" * 5_000])
@@ -315,14 +444,21 @@ async def test_a_deeply_nested_import_is_refused_as_such(db, text: str) -> None:
 async def test_an_import_keeps_only_players_of_this_server_and_no_ids_of_the_other(db) -> None:
     cid = await tutorial(db)
     exported = await exchange.export_campaign(db, cid, GM)
-    exported["tables"]["side"][0]["channel_id"] = 123456789012345678  # a channel of the exporting server
-    assert exchange.player_ids(exported) == tuple(sorted((FRENCH.member_id, AUSTRIAN.member_id)))
-    done = await exchange.import_campaign(db, exchange.export_bytes(exported), guild_id=10, channel_id=99, gm=GM,
-                                          members={FRENCH.member_id})
-    assert done.dropped_players == (AUSTRIAN.member_id,)
-    again = await exchange.export_campaign(db, done.campaign_id, GM)
-    assert [p["member_id"] for p in again["tables"]["player"]] == [FRENCH.member_id]
-    assert all(side.get("channel_id") is None for side in again["tables"]["side"])
+    assert "channel_id" not in json.dumps(exported) and "thread_id" not in json.dumps(exported)
+    old = old_export("orders")
+    old["tables"]["side"][0]["channel_id"] = 123456789012345678  # a channel of the exporting server
+    for data in (exported, old):
+        assert exchange.player_ids(data) == tuple(sorted((FRENCH.member_id, AUSTRIAN.member_id)))
+        done = await exchange.import_campaign(db, exchange.export_bytes(data), guild_id=10, channel_id=99, gm=GM,
+                                              members={FRENCH.member_id})
+        assert done.dropped_players == (AUSTRIAN.member_id,)
+        again = await exchange.export_campaign(db, done.campaign_id, GM)
+        assert [p["member"] for p in again["state"]["players"]] == [FRENCH.member_id]
+        assert again["state"]["gm_id"] == GM.member_id and again["state"]["gm_role_id"] is None
+        async with db.sessions() as s:
+            side_channels = (await s.exec(select(SideRow.channel_id).where(SideRow.campaign_id == done.campaign_id))).all()
+        assert set(side_channels) == {None}
+        await campaigns.end_campaign(db, done.campaign_id, GM)
 
 
 async def test_an_uploaded_scenario_with_a_yaml_tag_is_refused(db) -> None:

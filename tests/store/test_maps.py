@@ -32,14 +32,12 @@ async def test_an_enemy_that_leaves_sight_stays_as_a_faded_last_seen_marker(db) 
     cid = await tutorial(db)
     await gm.edit_force(db, cid, GM, "mack", square="E4")  # within 2 squares of Soult at C4
     await advance(db, cid)  # resolving records what each side sees
-    async with db.sessions() as s:
-        snap, _ = await maps.snapshot(s, cid, FRENCH)
+    snap, _ = await maps.snapshot(db, cid, FRENCH)
     seen = {c.key: c for c in snap.counters}
     assert not seen["mack"].faded and seen["mack"].sp is None  # an enemy's strength stays hidden
     await gm.edit_force(db, cid, GM, "mack", square="K8")
     await advance(db, cid, forced=True)
-    async with db.sessions() as s:
-        snap, _ = await maps.snapshot(s, cid, FRENCH)
+    snap, _ = await maps.snapshot(db, cid, FRENCH)
     faded = {c.key: c for c in snap.counters}
     assert faded["mack"].faded and str(faded["mack"].square) == "E4"
     french = await views.status(db, cid, FRENCH)

@@ -1,4 +1,4 @@
-"""The read cache (bot/services/readcache.py): every write is seen by the next read, in this process
+"""The read cache (bot/store/readcache.py): every write is seen by the next read, in this process
 or another; a cached read gives the same views as a fresh one; views cannot change the cache; the
 cache is bounded. On SQLite and PostgreSQL."""
 
@@ -16,8 +16,8 @@ from sqlmodel import select
 
 from bot.engine.errors import EngineError, InvalidInput
 from bot.engine.phases import Phase
-from bot.services import aftermath, battles, bookkeeping, campaigns, cc, gm, orders, readcache, resolution, views
-from bot.store import repository
+from bot.services import aftermath, battles, bookkeeping, campaigns, cc, gm, orders, resolution, views
+from bot.store import readcache, repository
 from bot.store.db import Database
 from bot.store.models import Campaign, ForceRow
 

@@ -3,9 +3,10 @@ tallies count (RU-14) and when a side must test."""
 
 from __future__ import annotations
 
+from bot.campaign.state import ForceStatus
 from bot.engine.phases import Phase
 from bot.services import campaigns, orders, views
-from bot.services.loading import get_campaign, load_state
+from bot.store import repository
 
 from .conftest import AUSTRIAN, FRENCH, GM
 from .test_campaign_flow import advance, fixed_seeds  # noqa: F401  (fixture re-used)
@@ -88,7 +89,7 @@ async def test_ru_14_a_captured_capital_counts_only_as_a_capital_in_the_will_to_
     assert all(m.rule == "MC-9" for m in austria.modifiers)
     assert not [r for r in res.rolls if r.key == "t1/p5/side:fr/will-to-fight"]  # France lost nothing
     async with db.sessions() as s:
-        state = await load_state(s, await get_campaign(s, cid))
+        state = (await repository.load(s, cid)).state
     fr, au = state.sides["fr"], state.sides["au"]
     assert (fr.strongholds_taken, fr.holds_enemy_capital) == (1, True)
     assert (au.strongholds_lost, au.lost_capital) == (1, True)
@@ -110,9 +111,8 @@ async def test_mc_9_a_side_with_no_force_left_and_none_to_come_tests(db) -> None
     """The other half of the rule still holds: Forces all removed and none scheduled, the side tests."""
     cid = await _create(db, LATE)
     async with db.transaction() as s:  # the GM's table: Army of Mack never comes (taken off the schedule)
-        state = await load_state(s, await get_campaign(s, cid, lock=True))
-        state.forces["mack"].state = "removed"
-        s.add(state.forces["mack"])
+        loaded = await repository.load(s, cid, lock=True)
+        await repository.save(s, loaded, loaded.state.with_force("mack", status=ForceStatus.REMOVED))
     await advance(db, cid)
     await advance(db, cid, forced=True)
     res = await advance(db, cid, forced=True)

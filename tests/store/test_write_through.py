@@ -1,0 +1,104 @@
+"""A write hands the state it committed to the read cache (:func:`bot.services.shell.remember`), so that
+the next read needs no load: that state must be the very one a load from the database gives, or the
+readers after it would see something else than those after the next load."""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any
+
+import pytest
+
+from bot.campaign.state import CampaignState
+from bot.services import aftermath, battles, campaigns, cc, gm, orders, views
+from bot.store import readcache, repository
+from bot.store.db import Database
+
+from .conftest import AUSTRIAN, FRENCH, GM
+from .test_battle_flow import REPORT, SCENARIO
+from .test_campaign_flow import advance, fixed_seeds  # noqa: F401  (fixture re-used)
+
+
+def _game(state: CampaignState) -> CampaignState:
+    """The state without the bot's bookkeeping under "_" in the options (the row's write stamp)."""
+    return dataclasses.replace(state, options={k: v for k, v in state.options.items() if not k.startswith("_")})
+
+
+def _texts(state: CampaignState) -> list[tuple[type, str]]:
+    """The texts readers see rendered in their language: a message (translated) is not plain text (shown
+    as it is), though they compare equal."""
+    return [(type(t), t) for t in (*(g.reason for g in state.glory), *(e.reason for e in state.leader_events))]
+
+
+async def test_each_write_hands_the_cache_the_state_a_load_gives(db: Database,
+                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    handed: list[CampaignState] = []
+    loads: list[int] = []
+    remember, load = readcache.remember, readcache._load
+
+    def remembering(db_: Database, campaign: Any, state: CampaignState) -> None:
+        handed.append(state)
+        remember(db_, campaign, state)
+
+    async def loading(s: Any, campaign: Any) -> Any:
+        loads.append(campaign.id)
+        return await load(s, campaign)
+
+    monkeypatch.setattr(readcache, "remember", remembering)
+    monkeypatch.setattr(readcache, "_load", loading)
+    created = await campaigns.create_campaign(db, guild_id=1, channel_id=7, gm=GM, name="Bridge",
+                                              scenario_text=SCENARIO)
+    cid = created.campaign_id
+    writes: list[tuple[str, Any]] = [
+        ("join", lambda: campaigns.join_side(db, cid, FRENCH, "fr")),
+        ("join", lambda: campaigns.join_side(db, cid, AUSTRIAN, "au")),
+        ("resolve weather", lambda: advance(db, cid)),
+        ("order", lambda: orders.give_order(db, cid, FRENCH, "lannes", "forced_march")),
+        ("resolve orders", lambda: advance(db, cid, forced=True)),
+        ("move", lambda: orders.declare_move(db, cid, FRENCH, "lannes", "E4")),
+        ("resolve movement", lambda: advance(db, cid, forced=True)),
+        ("scout", lambda: battles.scout(db, cid, FRENCH, 1)),
+        ("report", lambda: aftermath.report_battle(db, cid, GM, 1, REPORT)),
+        ("resolve battles", lambda: advance(db, cid)),
+        ("aftermath", lambda: aftermath.roll_aftermath(db, cid, AUSTRIAN, 1)),
+        ("leader fate", lambda: cc.leader_fate(db, cid, AUSTRIAN, "Mack", "melee")),
+        ("trophy", lambda: cc.trophy_roll(db, cid, FRENCH, 1, "hussars", "jaegers")),
+        ("retreat", lambda: aftermath.retreat(db, cid, AUSTRIAN, 1, "mack", "F4")),
+        ("glory", lambda: cc.spend_glory(db, cid, FRENCH, "heroic", unit="suchet", battle=1)),
+        ("gm edit", lambda: gm.edit_force(db, cid, GM, "lannes", unit="suchet", sp=7)),
+        ("resolve aftermath", lambda: advance(db, cid, forced=True)),
+        ("resolve the rest of the turn", lambda: advance(db, cid, forced=True)),
+    ]
+    not_handed = []
+    for name, write in writes:
+        n = len(handed)
+        await write()
+        if len(handed) == n:
+            not_handed.append(name)
+            continue
+        async with db.sessions() as s:
+            fresh = (await repository.load(s, cid)).state
+        assert _game(handed[-1]) == _game(fresh), f"{name} handed the cache another state than a load gives"
+        assert _texts(handed[-1]) == _texts(fresh), f"{name} handed the cache texts a load gives otherwise"
+        n = len(loads)
+        await views.status(db, cid, FRENCH)
+        assert len(loads) == n, f"the first read after {name} loaded the campaign"
+    assert not_handed == ["report"]  # its Glory reasons are messages, kept as text (see report_battle)
+
+
+async def test_the_first_status_after_a_resolution_needs_no_load(db: Database, monkeypatch: pytest.MonkeyPatch) -> None:
+    from .test_campaign_flow import tutorial
+
+    cid = await tutorial(db)
+    loads: list[int] = []
+    load = readcache._load
+
+    async def loading(s: Any, campaign: Any) -> Any:
+        loads.append(campaign.id)
+        return await load(s, campaign)
+
+    monkeypatch.setattr(readcache, "_load", loading)
+    res = await advance(db, cid)
+    st = await views.status(db, cid, GM)
+    assert (st.position, st.version) == (res.after, res.version)
+    assert loads == []
