@@ -166,7 +166,7 @@ def _movement(state: CampaignState, journal: Journal, ctx: Context, battles: lis
             Roll.from_dict(d.payload["roll"]), bool(d.payload.get("by_water")),
         )
     order = None
-    if state.settings.movement_order is MovementOrder.INITIATIVE:
+    if state.settings.movement_order is MovementOrder.INITIATIVE and active:  # RU-4: nobody on the map, nothing to order
         highest: dict[str, int] = {}
         for f in active.values():
             highest[f.side] = max(highest.get(f.side, -99), f.leader.cv)
@@ -200,26 +200,30 @@ def _movement(state: CampaignState, journal: Journal, ctx: Context, battles: lis
         sight.say(journal, state, sight.tell(state, Msg("{force} was Routed and, contacted by the enemy, collapses: "
                                                         "removed without a battle (MC-2).", force=f.name),
                                              seen_by=seen_by))
-    number = max(state.battles, default=0)
+    before_battles = tuple(state.battles)
+    number = max(before_battles, default=0)
     for contact in outcome.battles:
+        force_ids, sides = tuple(contact.force_ids), tuple(contact.sides)
         if state.settings.overwhelm:
             state, fought = _overwhelm(state, contact.force_ids, contact.square, journal)
             if not fought:
                 continue
+            # RU-20: the camps left fight it out; a camp destroyed by FC-1 is no longer in the battle.
+            force_ids = tuple(k for k in force_ids if state.forces[k].status is ForceStatus.ACTIVE)
+            sides = tuple(sorted({state.forces[k].side for k in force_ids}))
         number += 1
-        state = state.with_battle(Battle(number, state.turn, str(contact.square), tuple(contact.force_ids),
-                                         tuple(contact.sides)))
+        state = state.with_battle(Battle(number, state.turn, str(contact.square), force_ids, sides))
         battles.append(number)
-        names = ", ".join(state.forces[k].name for k in contact.force_ids)
-        camps = Msg.join(", ", (state.sides[k].name for k in contact.sides))
+        names = ", ".join(state.forces[k].name for k in force_ids)
+        camps = Msg.join(", ", (state.sides[k].name for k in sides))
         # A battle's square and camps are public news; its Forces go to those who see it (its camps among them).
         sight.say(journal, state, sight.tell(
             state, Msg("Battle {number} at {square}: {names} (MC-6).", number=number, square=contact.square, names=names),
-            seen_by=sight.seers(state, str(contact.square), also=contact.sides),
+            seen_by=sight.seers(state, str(contact.square), also=sides),
             public=Msg("Battle {number} at {square} between {camps} (MC-6).", number=number, square=contact.square,
                        camps=camps)))
     state = update_holdings(state, journal)
-    journal.say(state, Msg("Phase 2 resolved: {battles} battle(s).", battles=len(outcome.battles)))
+    journal.say(state, Msg("Phase 2 resolved: {battles} battle(s).", battles=number - max(before_battles, default=0)))
     return state
 
 
