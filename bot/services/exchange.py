@@ -28,6 +28,7 @@ from bot.engine.errors import InvalidInput
 from bot.engine.text import Msg
 from bot.engine.uploads import UploadProblem, check_plain, load_json
 from bot.limits import Limits
+from bot.store import campaigns as store_campaigns
 from bot.store import importing, repository
 from bot.store.db import Database
 
@@ -193,7 +194,7 @@ async def import_campaign(db: Database, raw: bytes | str | dict[str, Any], *, gu
                          declarations=tuple(d for d in state.declarations if d.phase is not state.phase))
 
     async with db.transaction() as s:
-        existing = await importing.active_in_channel(s, channel_id)
+        existing = await store_campaigns.campaign_in_channel(s, channel_id)
         if existing is not None:
             raise ImportRejected("This channel already runs the campaign {name!r}: end it first.", name=existing.name)
         await check_new_campaign(s, guild_id=guild_id, member_id=gm.member_id, limits=limits)

@@ -29,12 +29,6 @@ LOG_FIELDS = ("turn", "phase", "kind", "visibility", "text", "data", "roll_key",
 """What an export carries of each log entry."""
 
 
-async def active_in_channel(s: AsyncSession, channel_id: int) -> Campaign | None:
-    """The active campaign a channel runs, if any."""
-    return (await s.exec(select(Campaign).where(Campaign.channel_id == channel_id,
-                                                Campaign.status == "active"))).first()
-
-
 async def log_entries(s: AsyncSession, campaign_id: int) -> list[dict[str, Any]]:
     """The whole log, oldest first, as an export carries it (times in ISO format)."""
     stmt = select(*(getattr(LogEntry, k) for k in LOG_FIELDS)).where(LogEntry.campaign_id == campaign_id)
