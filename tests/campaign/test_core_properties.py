@@ -39,8 +39,9 @@ battle, for two more turns, and its whole roll log verified with each turn's cha
 ``ADC_PROPERTY_EXAMPLES`` sets the number of examples (default :data:`EXAMPLES`, for CI) and
 ``ADC_PROPERTY_STEPS`` the steps of each; ``scripts/properties`` runs 2,000.
 
-Defects this test found and left to their modules are tolerated here (:func:`known_stuck`) and each
-proved by a strict-xfail test of its own at the end of this file.
+A defect this test finds is fixed where it lies, with a test of its minimal example at the end of this
+file; one left to its module meanwhile is tolerated here by a ``known_`` hook
+(:func:`known_done_after_the_end`) and proved by a strict-xfail test, which fails once it is fixed.
 """
 
 from __future__ import annotations
@@ -795,7 +796,7 @@ class CoreCampaign(RuleBasedStateMachine):
         allowed = can_end(state.phase, phase_facts(state), forced=forced)
         applied = self.apply(f"resolve phase {int(state.phase)}{' forced' if forced else ''}",
                              lambda state, journal: resolve(state, journal, self.ctx, forced=forced).state)
-        assert applied == allowed or (not applied and known_stuck(state)), (state.position, phase_facts(state), forced)
+        assert applied == allowed, (state.position, phase_facts(state), forced)
 
     def out_of_turn(self, data: st.DataObject) -> None:
         """A player's command at any moment (the campaign ended too): the core itself refuses it out of its
@@ -819,6 +820,8 @@ class CoreCampaign(RuleBasedStateMachine):
             what, [Phase.ORDERS, Phase.MOVEMENT])
         if self.apply(f"{what} at any time", command):
             before = self.history[-1].state
+            if what == "done" and known_done_after_the_end(before):
+                return
             assert before.phase in phases and before.status is CampaignStatus.ACTIVE, (what, before.position,
                                                                                        before.status)
 
@@ -929,13 +932,12 @@ class CoreCampaign(RuleBasedStateMachine):
         state, journal = self.state, Journal(self.played.chain_end)
         start = state.turn
         for _ in range(40):
-            if state.status is not CampaignStatus.ACTIVE or state.turn >= start + 2 or known_stuck(state):
+            if state.status is not CampaignStatus.ACTIVE or state.turn >= start + 2:
                 break
             state = play_on(state, journal, self.ctx)
             check_strengths(state)
             check_contacts(state)
-        assert state.status is not CampaignStatus.ACTIVE or state.turn >= start + 2 or known_stuck(state), \
-            state.position
+        assert state.status is not CampaignStatus.ACTIVE or state.turn >= start + 2, state.position
         rolls = self.played.rolls + tuple(e for e in journal.events if e.kind is EventKind.ROLL)
         report = verify_log(roll_log(state, rolls, heads=True))
         assert report.ok and report.verified == len(rolls), report.lines()
@@ -946,8 +948,11 @@ class CoreCampaign(RuleBasedStateMachine):
 # --- defects found, left to their modules' owners --------------------------------------------------------
 
 
-def known_stuck(state: CampaignState) -> bool:
-    """A campaign that cannot go on for a defect found by this test (each has its strict-xfail test below)."""
+def known_done_after_the_end(state: CampaignState) -> bool:
+    """A side marked done in a campaign that has ended (its strict-xfail test is below)."""
+    if state.status is CampaignStatus.ENDED and state.phase in (Phase.ORDERS, Phase.MOVEMENT):
+        event("known defect: a side may still mark itself done once the campaign has ended")
+        return True
     return False
 
 
@@ -971,8 +976,6 @@ def check_can_go_on(state: CampaignState) -> None:
     if state.status is not CampaignStatus.ACTIVE:
         return
     assert state.phase in WAITING, state.position
-    if known_stuck(state):
-        return
     for b in state.turn_battles(status=BattleStatus.PENDING):
         forces = [state.forces[k] for k in b.forces]
         assert all(f.active and f.square == b.square for f in forces), (b, forces)
@@ -1137,7 +1140,7 @@ CoreCampaign.TestCase.settings = settings(
 TestARandomCampaignThroughTheCoreCanAlwaysGoOn = CoreCampaign.TestCase
 
 
-# --- the defects found, each with its minimal example (strict xfail until fixed: then drop it from known_stuck)
+# --- the defects found, each with its minimal example (a strict xfail until fixed; then drop its known_ hook)
 
 THREE_SIDES = {
     "name": "Three sides", "start_date": "1805-10-07", "map": {"width": 6, "height": 2, "sight": 1},
@@ -1201,8 +1204,9 @@ LATER = {
 
 
 def test_initiative_with_no_force_on_the_map_lets_the_campaign_go_on() -> None:
-    """Both sides' Forces arrive on turn 2 (or every Force on the map was lost while reinforcements are due):
-    with the initiative setting, turn 1's Movement cannot be resolved."""
+    """Found by the machine above (fixed since): both sides' Forces arrive on turn 2 (or every Force on the
+    map was lost while reinforcements are due); with the initiative setting (RU-4), turn 1's Movement could
+    not be resolved, not even forced ("Initiative needs at least one side")."""
     state = from_scenario(parse_scenario(LATER), campaign_id=1, name="Later", gm_id=GM.member_id,
                           options={"movement_order": "initiative", "weather": False})
     state = resolve(state, Journal(), SPARE, forced=True).state
@@ -1216,8 +1220,9 @@ def _army(key: str, side: str, square: str, sp: int) -> dict[str, Any]:
 
 
 def test_a_camp_overwhelmed_in_a_battle_of_three_leaves_the_battle_to_the_others() -> None:
-    """France (9 SP), Austria (1) and Russia (6) meet at B1 with overwhelm on: Austria is destroyed (9 >= 3 x 1),
-    France and Russia fight (9 < 3 x 6). The report gives France and Russia; Phase 4 must then end."""
+    """Found by the machine above (fixed since): France (9 SP), Austria (1) and Russia (6) meet at B1 with
+    overwhelm on (FC-1): Austria is destroyed (9 >= 3 x 1), France and Russia fight (9 < 3 x 6). The battle
+    once kept Austria among its Forces and sides, so Phase 4 waited for its aftermath and could not end."""
     data = {"name": "Three", "start_date": "1805-10-07", "map": {"width": 4, "height": 2},
             "sides": [{"key": "fr", "name": "France"}, {"key": "au", "name": "Austria"},
                       {"key": "ru", "name": "Russia"}],
@@ -1247,3 +1252,16 @@ def test_forces_without_sp_meeting_under_the_overwhelm_setting_fight_their_battl
     state = resolve(state, Journal(), SPARE, forced=True).state
     assert state.phase is Phase.BATTLE
     assert [(b.square, b.forces) for b in state.turn_battles()] == [("J5", ("mack", "soult"))]
+
+
+@pytest.mark.xfail(strict=True, reason="bot/campaign/orders.py: mark_done checks the phase but not that the campaign "
+                                       "is still active (give_order and declare_move do, through require_phase): "
+                                       "once the campaign has ended in Phase 1 or 2, a side's 'done' is accepted")
+def test_known_defect_a_side_may_mark_itself_done_once_the_campaign_has_ended() -> None:
+    """Without the weather phase a turn starts in Phase 1, so a campaign that ends stands there."""
+    state = from_scenario(bundled("tutorial"), campaign_id=1, name="Ulm", gm_id=GM.member_id,
+                          options={"weather": False})
+    state = lifecycle.end_campaign(state.evolve(players={2001: "fr"}), GM, Journal())
+    assert (state.status, state.phase) == (CampaignStatus.ENDED, Phase.ORDERS)
+    with pytest.raises(EngineError):
+        orders.mark_done(state, 2001)
