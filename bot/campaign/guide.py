@@ -6,13 +6,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from bot.engine.model import Order
-from bot.engine.phases import Phase, pending
+from bot.engine.phases import Phase
 from bot.engine.text import Msg
 
 from .sight import Reader
 from .state import BattleStatus, CampaignState, CampaignStatus, ForceState, ForceStatus
-from .turn import phase_facts
-from .views import facts_for
+from .views import waiting
 
 
 @dataclass(frozen=True)
@@ -129,11 +128,6 @@ def _gm(state: CampaignState, reader: Reader) -> list[Step]:
 
 
 def _waiting(state: CampaignState, reader: Reader) -> str:
-    due = pending(state.phase, facts_for(state, reader, phase_facts(state)))
-    names = []
-    for p in due:
-        name = "GM" if p.who == "gm" else state.sides[p.who].name if p.who in state.sides else p.who
-        if name not in names:
-            names.append(name)
-    return Msg.join(", ", names) if names else ""
+    """Who the phase waits for, as the reader may know it (:func:`.views.waiting`), each named once."""
+    return Msg.join(", ", dict.fromkeys(w.who for w in waiting(state, reader)))
 

@@ -22,6 +22,8 @@ from bot.services import bookkeeping as state
 from bot.services.actors import Actor
 from bot.services.resolution import Resolution
 
+from ._common import bot_of, reply
+
 if TYPE_CHECKING:
     from bot.app import AideBot
 
@@ -288,3 +290,14 @@ async def post_in_battle_thread(bot: AideBot, campaign_id: int, number: int, *, 
     except discord.HTTPException:
         return False
     return True
+
+
+async def answer_in_battle(interaction: discord.Interaction, cid: int, number: int, *, content: str,
+                           embeds: list[discord.Embed]) -> None:
+    """What only a battle's camps may read (its fates, trophies, Glory spent on its units): in its private
+    thread for all there; elsewhere to the member alone, with a copy in the thread (fog of war)."""
+    bot = bot_of(interaction)
+    here = await in_private_battle_thread(bot, cid, number, interaction)
+    await reply(interaction, content=content, embeds=embeds, ephemeral=not here)
+    if not here:
+        await post_in_battle_thread(bot, cid, number, embeds=embeds, content=content, private_only=True)

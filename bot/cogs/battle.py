@@ -283,12 +283,9 @@ class Battle(commands.Cog):
                 raise InvalidInput(t(lc, "retreat.which", forces=", ".join(mine) or "-"))
             force = mine[0]
         out = await aftermath.retreat(bot.db, cid, actor, battle, force, square)
-        text = t(lc, "retreat.done", force=out.force, square=out.square, number=out.battle)
         # Where a Force goes is for those who may see it: public only in the battle's private thread.
-        here = await publish.in_private_battle_thread(bot, cid, out.battle, interaction)
-        await reply(interaction, content=text, ephemeral=not here)
-        if not here:
-            await publish.post_in_battle_thread(bot, cid, out.battle, embeds=[], content=text, private_only=True)
+        await publish.answer_in_battle(interaction, cid, out.battle, embeds=[],
+                                       content=t(lc, "retreat.done", force=out.force, square=out.square, number=out.battle))
 
     async def _own_in_battle(self, interaction: discord.Interaction, cid: int, battle: str) -> list[str]:
         bot = bot_of(interaction)

@@ -71,17 +71,6 @@ ORDERED_CHOICES = [
 ]
 
 
-async def answer_in_battle(interaction: discord.Interaction, cid: int, number: int, *, content: str,
-                           embeds: list[discord.Embed]) -> None:
-    """What only a battle's camps may read (its fates, trophies, Glory spent on its units): in its private
-    thread for all there; elsewhere to the member alone, with a copy in the thread (fog of war)."""
-    bot = bot_of(interaction)
-    here = await publish.in_private_battle_thread(bot, cid, number, interaction)
-    await reply(interaction, content=content, embeds=embeds, ephemeral=not here)
-    if not here:
-        await publish.post_in_battle_thread(bot, cid, number, embeds=embeds, content=content, private_only=True)
-
-
 class Leaders(commands.Cog):
     leader = app_commands.Group(name="leader", description="Leaders: fate after a battle, roster", guild_only=True)
     trophy = app_commands.Group(name="trophy", description="Trophies: flags taken in melee", guild_only=True)
@@ -102,7 +91,7 @@ class Leaders(commands.Cog):
         out = await cc.leader_fate(bot_of(interaction).db, cid, actor_of(interaction), leader, circumstance,
                                    designation=designation)
         embeds = [fmt.roll_embed(r, lc) for r in out.fate.rolls]
-        await answer_in_battle(interaction, cid, out.battle, content=fmt.message_text(" ".join(tr_lines(lc, out.lines))),
+        await publish.answer_in_battle(interaction, cid, out.battle, content=fmt.message_text(" ".join(tr_lines(lc, out.lines))),
                                embeds=embeds)
 
     @leader.command(name="roster", description="Your leaders, their status, and what it means at the next battle")
@@ -120,7 +109,7 @@ class Leaders(commands.Cog):
         lc = lang(interaction)
         cid = await campaign_id(interaction)
         out = await cc.trophy_roll(bot_of(interaction).db, cid, actor_of(interaction), battle, unit, target)
-        await answer_in_battle(interaction, cid, out.battle, content=fmt.message_text(tr(lc, out.text)),
+        await publish.answer_in_battle(interaction, cid, out.battle, content=fmt.message_text(tr(lc, out.text)),
                                embeds=[fmt.roll_embed(out.result.roll, lc)])
 
     @glory.command(name="balance", description="Glory per side, with its history (CC-4)")
@@ -148,7 +137,7 @@ class Leaders(commands.Cog):
         out = await cc.spend_glory(bot_of(interaction).db, cid, actor_of(interaction), kind, battle=battle, unit=unit,
                                    points=points, ordered=is_ordered, terrain_reduces_dice=reduced)
         embeds = [fmt.roll_embed(out.roll, lc)] if out.roll is not None else []
-        await answer_in_battle(interaction, cid, out.battle,
+        await publish.answer_in_battle(interaction, cid, out.battle,
                                content=fmt.message_text(t(lc, "glory.spent", battle=out.battle, text=tr(lc, out.text),
                                                           balance=out.balance)), embeds=embeds)
 

@@ -304,8 +304,8 @@ class _Writes:
             await s.exec(insert(table), params=rows)  # type: ignore[call-overload]
 
 
-def _units(state: CampaignState) -> dict[str, tuple[str, UnitState]]:
-    return {u.key: (f.key, u) for f in state.forces.values() for u in f.units}
+def _units(state: CampaignState) -> dict[str, UnitState]:
+    return {u.key: u for f in state.forces.values() for u in f.units}
 
 
 async def save(s: AsyncSession, loaded: Loaded, new: CampaignState, events: Iterable[Event] = ()) -> Loaded:
@@ -325,8 +325,8 @@ async def save(s: AsyncSession, loaded: Loaded, new: CampaignState, events: Iter
     table(SideRow, "side", old.sides, new.sides, _side_row)
     table(ForceRow, "force", old.forces, new.forces, _force_row)
     if old.forces is not new.forces:
-        table(UnitRow, "unit", {k: v for k, (_, v) in _units(old).items()},
-              {k: v for k, (_, v) in _units(new).items()}, _unit_by_key(new))
+        owner = {u.key: f.key for f in new.forces.values() for u in f.units}
+        table(UnitRow, "unit", _units(old), _units(new), lambda u: _unit_row(owner[u.key], u))
     table(LeaderRow, "leader", old.leaders, new.leaders, _leader_row)
     if old.declarations is not new.declarations:
         table(DeclarationRow, "declaration", {(d.turn, int(d.phase), d.force): d for d in old.declarations},
@@ -354,11 +354,6 @@ async def save(s: AsyncSession, loaded: Loaded, new: CampaignState, events: Iter
     if any(w.inserts or w.deletes for w in writes):
         fresh.ids = await _ids(s, cid, new)
     return fresh
-
-
-def _unit_by_key(state: CampaignState) -> Any:
-    owner = {u.key: f.key for f in state.forces.values() for u in f.units}
-    return lambda u: _unit_row(owner[u.key], u)
 
 
 async def _append(s: AsyncSession, model: type[SQLModel], cid: int, old: Sequence[Any], new: Sequence[Any],
