@@ -30,6 +30,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 import simcord
 
 from bot.app import create_bot
+from bot.limits import Limits
 from bot.settings import Settings
 
 
@@ -60,8 +61,10 @@ async def timed(call: Callable[[], Awaitable[object]], n: int) -> list[float]:
 async def main(calls: int, campaigns: int) -> None:
     logging.disable(logging.WARNING)
     tmp = Path(tempfile.mkdtemp(prefix="adc-bench-"))
-    bot = create_bot(Settings(database_url=f"sqlite+aiosqlite:///{tmp / 'bench.db'}", data_dir=tmp),
-                     background_tasks=False)
+    # The bot-wide limits are lifted: one GM creates every campaign of the memory figure below.
+    unlimited = Limits(max_active_campaigns=10**6, max_gm_campaigns=10**6, max_new_campaigns_per_day=10**6)
+    bot = create_bot(Settings(database_url=f"sqlite+aiosqlite:///{tmp / 'bench.db'}", data_dir=tmp,
+                              limits=unlimited), background_tasks=False)
     async with simcord.run(bot, settle_timeout=60) as env:
         g = env.create_guild("Bench")
         ch = g.create_text_channel("campaign")

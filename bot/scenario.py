@@ -384,6 +384,15 @@ def parse_scenario(data: Any, *, key: str = "uploaded") -> Scenario:
     for f, at in zip(forces, where, strict=True):
         if cmap.cell(f.square).terrain.is_water:
             raise (at / "square").fail("{square} is water: Forces start on land", square=f.square)
+    # RU-19: enemies share a square only in a battle, which starts from movement; a campaign cannot start in one.
+    camps, first = Camps.from_alliances(alliances, side_keys), {}
+    for f, at in zip(forces, where, strict=True):
+        if f.arrives_turn is not None:
+            continue
+        other = first.setdefault(f.square, f)
+        if camps.hostile(other.side, f.side):
+            raise (at / "square").fail("{square} already holds {other}, an enemy Force: enemies start in different "
+                                       "squares", square=f.square, other=other.name)
 
     supply = {}
     for k, v in _map(d.get("supply", {}), top / "supply").items():

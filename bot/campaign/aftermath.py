@@ -34,6 +34,7 @@ from bot.engine.reports import (
 from bot.engine.text import Msg
 
 from . import sight
+from .authority import require_phase
 from .dice import Context, turn_dice
 from .events import Journal, battle_visibility
 from .leaders import leaders_after_battle, roll_pending_fates_and_trophies
@@ -141,6 +142,7 @@ def report(state: CampaignState, number: int, data: Mapping[str, Any] | None, jo
            parsed: BattleReport | None = None) -> tuple[CampaignState, tuple[str, ...]]:
     """The GM records a battle's report (BR): outcomes, tallies (MC-9), Glory (CC-4), Heroic lost, and
     what Phase 4 must roll. Returns the summary lines."""
+    require_phase(state, Phase.BATTLE, "Reporting a battle")
     battle = state.battles[number]
     require_pending(battle)
     rep = parsed if parsed is not None else report_for(battle, data)
@@ -197,7 +199,19 @@ class SideAftermath:
 
 def roll_side(state: CampaignState, number: int, side: str, journal: Journal,
               ctx: Context) -> tuple[CampaignState, SideAftermath]:
-    """A side's wounded and deserter checks for a battle, one record per unit (MC-7.1, MC-7.2)."""
+    """A side's wounded and deserter checks for a battle, one record per unit (MC-7.1, MC-7.2): once,
+    in Phase 4, for a reported battle."""
+    require_phase(state, Phase.AFTERMATH, "Rolling the aftermath")
+    battle = state.battles[number]
+    if battle.status is not BattleStatus.REPORTED:
+        raise RuleViolation("Battle {number} has no report to roll the aftermath of.", number=battle.number)
+    if battle.aftermath.get("rolled", {}).get(side):
+        raise RuleViolation("Your side has already rolled the aftermath of battle {number}.", number=battle.number)
+    return _roll_side(state, number, side, journal, ctx)
+
+
+def _roll_side(state: CampaignState, number: int, side: str, journal: Journal,
+               ctx: Context) -> tuple[CampaignState, SideAftermath]:
     state, battle, _ = commanders(state, state.battles[number])
     p, validated = plan(state, battle, report_for(battle, battle.report))
     state, dice = turn_dice(state, journal, ctx)
@@ -244,6 +258,7 @@ def positions(state: CampaignState, *exclude: str) -> list[tuple[str, Square]]:
 def retreat(state: CampaignState, number: int, force: ForceState, square: str,
             journal: Journal) -> tuple[CampaignState, str]:
     """Choose the square a beaten (or drawn) Force moves to (MC-7.3, RU-8, RU-11). Returns the square."""
+    require_phase(state, Phase.AFTERMATH, "Retreating")
     battle = state.battles[number]
     retreats = battle.aftermath.get("retreats", {})
     if force.key not in retreats:
@@ -275,7 +290,7 @@ def finish_battle(state: CampaignState, number: int, journal: Journal, ctx: Cont
     lines: list[str] = []
     for side in state.battles[number].sides:
         if not state.battles[number].aftermath.get("rolled", {}).get(side):
-            state, out = roll_side(state, number, side, journal, ctx)
+            state, out = _roll_side(state, number, side, journal, ctx)
             lines.append(Msg("Battle {number}: the bot rolled {side}'s aftermath: {what}.", number=number,
                              side=state.sides[side].name, what=done_text(out.lines)))
     state, more = roll_pending_fates_and_trophies(state, number, journal, ctx)

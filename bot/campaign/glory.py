@@ -32,8 +32,9 @@ from bot.engine.text import Msg
 from . import sight
 from .aftermath import battle_forces, report_for
 from .dice import Context, turn_dice
+from .errors import WrongPhase
 from .events import Journal, battle_visibility
-from .state import Battle, BattleStatus, CampaignState, GloryEntry, UnitState
+from .state import Battle, BattleStatus, CampaignState, CampaignStatus, GloryEntry, UnitState
 
 
 def ledger(state: CampaignState, side: str) -> GloryLedger:
@@ -97,6 +98,8 @@ class NotYourUnit(LookupError):
 def spend(state: CampaignState, ask: Spend, journal: Journal, ctx: Context) -> tuple[CampaignState, Spent]:
     """Spend Glory for a battle of the side's (RU-17). Without a battle, the one battle where the spend may
     be made now."""
+    if state.status is not CampaignStatus.ACTIVE:
+        raise WrongPhase("The campaign {name!r} has ended.", name=state.name)
     what, side = ask.kind, ask.side
     if what in (GloryKind.HEROIC, GloryKind.RALLY, GloryKind.LEADERSHIP) and not ask.unit:
         raise InvalidInput("Say which unit the {kind} spend is for.", kind=what.value)

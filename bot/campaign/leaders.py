@@ -23,6 +23,7 @@ from bot.engine.phases import Phase
 from bot.engine.text import Msg
 from bot.engine.trophies import TrophyResult, roll_trophy
 
+from .authority import require_phase
 from .dice import Context, turn_dice
 from .events import Journal, battle_visibility
 from .state import Battle, BattleStatus, CampaignState, ForceStatus, GloryEntry, LeaderEvent, LeaderKind, LeaderState
@@ -142,7 +143,8 @@ def new_leader_key(force_key: str, turn: int) -> str:
 
 def apply_fate(state: CampaignState, number: int, name: str, circumstance: Circumstance, journal: Journal, ctx: Context,
                designation: UnitType | None = None) -> tuple[CampaignState, FateOutcome]:
-    """Roll a fallen leader's fate (CC-1) and apply his replacement (CC-2, RU-18)."""
+    """Roll a fallen leader's fate (CC-1) and apply his replacement (CC-2, RU-18), in Phase 4."""
+    require_phase(state, Phase.AFTERMATH, "Rolling a leader's fate")
     state, battle, force_key, ld = fallen(state, state.battles[number], name)
     state, dice = turn_dice(state, journal, ctx)
     key = roll_key(state.turn, Phase.AFTERMATH, f"battle:{battle.number}/leader:{ld.key}", "fate")
@@ -225,7 +227,9 @@ def unit_owner(state: CampaignState, unit: str) -> str | None:
 
 def trophy(state: CampaignState, number: int, unit: str, target: str, journal: Journal,
            ctx: Context) -> tuple[CampaignState, TrophyOutcome]:
-    """A unit that eliminated an enemy in melee tries for its flag (CC-3); a trophy is 1 Glory (CC-4)."""
+    """A unit that eliminated an enemy in melee tries for its flag (CC-3), in Phase 4; a trophy is 1 Glory
+    (CC-4)."""
+    require_phase(state, Phase.AFTERMATH, "Trophy rolls")
     battle = state.battles[number]
     key, flags = attempt(battle, unit, target)
     owner, victim_owner = unit_owner(state, unit), unit_owner(state, target)

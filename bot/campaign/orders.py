@@ -347,6 +347,8 @@ def _reroll_text(force: str, done: Reroll) -> str:
 def mark_done(state: CampaignState, member_id: int, done: bool = True) -> tuple[CampaignState, bool]:
     """A side says it has finished acting in phase 1 or 2 (or takes it back); with whether every
     side still standing is now done."""
+    if state.status is not CampaignStatus.ACTIVE:
+        raise WrongPhase("The campaign {name!r} has ended.", name=state.name)
     if state.phase not in (Phase.ORDERS, Phase.MOVEMENT):
         raise WrongPhase("{title} does not wait for players to be done.", title=state.phase.spec.title)
     side = require_player(state, member_id)

@@ -24,6 +24,7 @@ from bot.engine.will import Holding, Tallies, WillTriggers, all_forces_lost, str
 from . import sight
 from .aftermath import finish_battle
 from .dice import Context, turn_dice
+from .errors import WrongPhase
 from .events import EventKind, Journal, side_visibility
 from .leaders import return_leaders
 from .settings import MovementOrder
@@ -71,6 +72,8 @@ def phase_facts(state: CampaignState) -> PhaseFacts:
 
 def resolve(state: CampaignState, journal: Journal, ctx: Context, *, forced: bool = False) -> Resolved:
     """Resolve the current phase (the GM, or the deadline) and start the next."""
+    if state.status is not CampaignStatus.ACTIVE:
+        raise WrongPhase("The campaign {name!r} has ended.", name=state.name)
     before = state.position
     require_can_end(before.phase, phase_facts(state), forced=forced)
     battles: list[int] = []

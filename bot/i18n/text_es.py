@@ -301,6 +301,7 @@ TEXT: dict[str, str] = {
     'The scenario is not valid YAML{line}: {value}': 'El escenario no es YAML válido{line}: {value}',
     '{colour!r} is not a colour like #1f4e9c': '{colour!r} no es un color como #1f4e9c',
     '{square} is water: Forces start on land': '{square} es agua: las Fuerzas empiezan en tierra',
+    '{square} already holds {other}, an enemy Force: enemies start in different squares': '{square} ya tiene a {other}, una Fuerza enemiga: los enemigos empiezan en casillas distintas',
     'unknown side {k!r}; sides: {side_keys}': 'bando desconocido {k!r}; bandos: {side_keys}',
     'legend keys are single characters, got {ch!r}': 'las claves de la leyenda son de un solo carácter; se ha recibido {ch!r}',
     '{n_rows} rows given for a map {h} squares high': 'se han dado {n_rows} filas para un mapa de {h} casillas de alto',

@@ -292,6 +292,7 @@ TEXT: dict[str, str] = {
     'The scenario is not valid YAML{line}: {value}': 'Lo scenario non è YAML valido{line}: {value}',
     '{colour!r} is not a colour like #1f4e9c': '{colour!r} non è un colore come #1f4e9c',
     '{square} is water: Forces start on land': '{square} è acqua: le Forze partono sulla terraferma',
+    '{square} already holds {other}, an enemy Force: enemies start in different squares': '{square} ospita già {other}, una Forza nemica: i nemici partono da caselle diverse',
     'unknown side {k!r}; sides: {side_keys}': 'schieramento {k!r} sconosciuto; schieramenti: {side_keys}',
     'legend keys are single characters, got {ch!r}': 'le chiavi della legenda sono caratteri singoli, non {ch!r}',
     '{n_rows} rows given for a map {h} squares high': '{n_rows} righe indicate per una mappa alta {h} caselle',

@@ -40,8 +40,8 @@ battle, for two more turns, and its whole roll log verified with each turn's cha
 ``ADC_PROPERTY_STEPS`` the steps of each; ``scripts/properties`` runs 2,000.
 
 A defect this test finds is fixed where it lies, with a test of its minimal example at the end of this
-file; one left to its module meanwhile is tolerated here by a ``known_`` hook
-(:func:`known_done_after_the_end`) and proved by a strict-xfail test, which fails once it is fixed.
+file; one left to its module meanwhile is tolerated here by a ``known_`` hook and proved by a
+strict-xfail test, which fails once it is fixed.
 """
 
 from __future__ import annotations
@@ -820,8 +820,6 @@ class CoreCampaign(RuleBasedStateMachine):
             what, [Phase.ORDERS, Phase.MOVEMENT])
         if self.apply(f"{what} at any time", command):
             before = self.history[-1].state
-            if what == "done" and known_done_after_the_end(before):
-                return
             assert before.phase in phases and before.status is CampaignStatus.ACTIVE, (what, before.position,
                                                                                        before.status)
 
@@ -943,17 +941,6 @@ class CoreCampaign(RuleBasedStateMachine):
         assert report.ok and report.verified == len(rolls), report.lines()
         event(f"turns played: {min(state.turn, 6)}{'+' if state.turn > 6 else ''}")
         event(f"battles: {min(len(state.battles), 4)}{'+' if len(state.battles) > 4 else ''}")
-
-
-# --- defects found, left to their modules' owners --------------------------------------------------------
-
-
-def known_done_after_the_end(state: CampaignState) -> bool:
-    """A side marked done in a campaign that has ended (its strict-xfail test is below)."""
-    if state.status is CampaignStatus.ENDED and state.phase in (Phase.ORDERS, Phase.MOVEMENT):
-        event("known defect: a side may still mark itself done once the campaign has ended")
-        return True
-    return False
 
 
 # --- the checks -------------------------------------------------------------------------------------------
@@ -1177,17 +1164,14 @@ def test_a_glory_spend_is_not_told_to_a_side_that_does_not_see_the_battle() -> N
                for line in sg.lines)  # Austria fought it
 
 
-@pytest.mark.xfail(strict=True, reason="bot/scenario.py: parse_scenario accepts Forces of hostile camps starting in "
-                                       "one square, a state no turn can reach (they share it outside a battle)")
-def test_known_defect_a_scenario_may_start_hostile_forces_in_one_square() -> None:
-    """The random maps above never do it; a scenario (or an upload) may."""
+def test_a_scenario_cannot_start_hostile_forces_in_one_square() -> None:
+    """Found by the machine above (fixed since): a scenario (or an upload) could start Forces of hostile
+    camps in one square, a state no turn can reach (they share it outside a battle, RU-19). Allies may."""
     data = {**THREE_SIDES, "forces": [{**THREE_SIDES["forces"][1], "square": "A1"}, THREE_SIDES["forces"][0]]}
-    try:
-        spec = parse_scenario(data)
-    except EngineError:
-        return
-    state = from_scenario(spec, campaign_id=1, name="Contact", gm_id=GM.member_id)
-    check_contacts(state)
+    with pytest.raises(EngineError, match=r"forces\[1\]\.square.*A1 already holds Army of Bohemia"):
+        parse_scenario(data)
+    allied = parse_scenario({**data, "alliances": [["fr", "au"]]})
+    check_contacts(from_scenario(allied, campaign_id=1, name="Allies", gm_id=GM.member_id))
 
 
 LATER = {
@@ -1254,11 +1238,9 @@ def test_forces_without_sp_meeting_under_the_overwhelm_setting_fight_their_battl
     assert [(b.square, b.forces) for b in state.turn_battles()] == [("J5", ("mack", "soult"))]
 
 
-@pytest.mark.xfail(strict=True, reason="bot/campaign/orders.py: mark_done checks the phase but not that the campaign "
-                                       "is still active (give_order and declare_move do, through require_phase): "
-                                       "once the campaign has ended in Phase 1 or 2, a side's 'done' is accepted")
-def test_known_defect_a_side_may_mark_itself_done_once_the_campaign_has_ended() -> None:
-    """Without the weather phase a turn starts in Phase 1, so a campaign that ends stands there."""
+def test_a_side_cannot_mark_itself_done_once_the_campaign_has_ended() -> None:
+    """Found by the machine above (fixed since): once the campaign had ended in Phase 1 or 2, a side's
+    'done' was accepted. Without the weather phase a turn starts in Phase 1, so a campaign that ends stands there."""
     state = from_scenario(bundled("tutorial"), campaign_id=1, name="Ulm", gm_id=GM.member_id,
                           options={"weather": False})
     state = lifecycle.end_campaign(state.evolve(players={2001: "fr"}), GM, Journal())

@@ -37,6 +37,15 @@ async def _create(db, options=None, text: str = THREE) -> int:
     return created.campaign_id
 
 
+async def _meet(db, cid) -> None:
+    """Resolve Phase 1 and put Massena at C4, as if he had marched there: a scenario cannot start
+    enemies in one square (RU-19)."""
+    await advance(db, cid, forced=True)
+    async with db.transaction() as s:
+        loaded = await repository.load(s, cid)
+        await repository.save(s, loaded, loaded.state.with_force("massena", square="C4"))
+
+
 async def _state(db, cid):
     async with db.transaction() as s:
         return (await repository.load(s, cid)).state
@@ -52,13 +61,12 @@ async def test_ru_19_allies_share_a_square_and_are_one_camp(db) -> None:
     assert not state.battles
 
 
-MET = THREE.replace("square: D4", "square: C4")
-STRONG = MET.replace("{key: argenteau, name: Argenteau, sp: 8}", "{key: argenteau, name: Argenteau, sp: 18}")
+STRONG = THREE.replace("{key: argenteau, name: Argenteau, sp: 8}", "{key: argenteau, name: Argenteau, sp: 18}")
 
 
 async def test_ru_20_three_sides_in_one_square_make_one_battle(db) -> None:
-    cid = await _create(db, text=MET)
-    await advance(db, cid, forced=True)
+    cid = await _create(db, text=THREE)
+    await _meet(db, cid)
     await advance(db, cid, forced=True)
     state = await _state(db, cid)
     (battle,) = state.battles.values()
@@ -67,7 +75,7 @@ async def test_ru_20_three_sides_in_one_square_make_one_battle(db) -> None:
 
 async def test_fc_1_overwhelm_is_off_by_default(db) -> None:
     cid = await _create(db, text=STRONG)
-    await advance(db, cid, forced=True)
+    await _meet(db, cid)
     await advance(db, cid, forced=True)
     state = await _state(db, cid)
     assert len(state.battles) == 1 and state.forces["massena"].status is ForceStatus.ACTIVE
@@ -75,7 +83,7 @@ async def test_fc_1_overwhelm_is_off_by_default(db) -> None:
 
 async def test_fc_1_overwhelm_destroys_a_camp_outnumbered_3_to_1_by_the_allies(db) -> None:
     cid = await _create(db, {"overwhelm": True}, text=STRONG)  # 26 SP of allies against 8: 3.25 to 1
-    await advance(db, cid, forced=True)
+    await _meet(db, cid)
     res = await advance(db, cid, forced=True)
     state = await _state(db, cid)
     assert not state.battles
@@ -84,8 +92,8 @@ async def test_fc_1_overwhelm_destroys_a_camp_outnumbered_3_to_1_by_the_allies(d
 
 
 async def test_fc_1_a_camp_short_of_3_to_1_fights(db) -> None:
-    cid = await _create(db, {"overwhelm": True}, text=MET)  # 16 against 8: 2 to 1
-    await advance(db, cid, forced=True)
+    cid = await _create(db, {"overwhelm": True}, text=THREE)  # 16 against 8: 2 to 1
+    await _meet(db, cid)
     await advance(db, cid, forced=True)
     state = await _state(db, cid)
     assert len(state.battles) == 1 and state.forces["massena"].status is ForceStatus.ACTIVE
