@@ -34,10 +34,12 @@ from bot.engine.reports import (
 from bot.engine.text import Msg
 
 from . import sight
-from .authority import require_phase
+from .authority import Acting, require_gm, require_phase, side_in_battle
 from .dice import Context, turn_dice
+from .errors import NotFound, PermissionDenied
 from .events import Journal, battle_visibility
 from .leaders import leaders_after_battle, roll_pending_fates_and_trophies
+from .scouting import find_battle
 from .state import Battle, BattleStatus, CampaignState, ForceState, ForceStatus, GloryEntry
 
 
@@ -323,3 +325,61 @@ def finish_battle(state: CampaignState, number: int, journal: Journal, ctx: Cont
     state = state.with_battle(replace(battle, aftermath={**battle.aftermath, "retreats": retreats},
                                       status=BattleStatus.DONE))
     return state, lines
+
+
+# --- the members' commands: who may, then the rule ------------------------------------------------
+
+
+def report_by(state: CampaignState, gm: Acting, battle: int | str, data: Any,
+              journal: Journal) -> tuple[CampaignState, tuple[int, tuple[str, ...]]]:
+    """The GM reports a battle (BR): its number and the summary lines."""
+    number = _reportable(state, gm, battle)
+    state, lines = report(state, number, data, journal)
+    return state, (number, lines)
+
+
+def preview(state: CampaignState, gm: Acting, battle: int | str, data: Any) -> tuple[int, tuple[str, ...]]:
+    """What a report will set in motion, without applying it (the confirm step)."""
+    number = _reportable(state, gm, battle)
+    b = state.battles[number]
+    p, _ = plan(state, b, report_for(b, data))
+    return number, summarise(state, p)
+
+
+def _reportable(state: CampaignState, gm: Acting, battle: int | str) -> int:
+    require_gm(state, gm)
+    require_phase(state, Phase.BATTLE, "Reporting a battle")
+    return find_battle(state, battle).number
+
+
+def roll_for(state: CampaignState, actor: Acting, battle: int | str, journal: Journal,
+             ctx: Context) -> tuple[CampaignState, SideAftermath]:
+    """A player rolls their side's aftermath of a battle (MC-7.1, MC-7.2); its camps (and those who see
+    the battle) are told."""
+    require_phase(state, Phase.AFTERMATH, "Rolling the aftermath")
+    b = find_battle(state, battle)
+    side = side_in_battle(state, actor, b)
+    if side is None:
+        raise PermissionDenied("Players roll their own aftermath; the bot rolls what is left when the phase ends.")
+    after, out = roll_side(state, b.number, side, journal, ctx)
+    sight.say(journal, after, sight.battle_notices(
+        state, b, Msg("{side} rolled the aftermath of battle {number}: {what}.", side=after.sides[side].name,
+                      number=b.number, what=done_text(out.lines))))
+    return after, out
+
+
+def retreat_by(state: CampaignState, actor: Acting, battle: int | str, force: str, square: str,
+               journal: Journal) -> tuple[CampaignState, tuple[int, str, str]]:
+    """A player (or the GM) retreats a Force of a battle (MC-7.3, RU-8, RU-11): battle, Force name,
+    square. A player names one of their own Forces; anything else is refused as a Force that does not
+    exist (fog of war)."""
+    require_phase(state, Phase.AFTERMATH, "Retreating")
+    b = find_battle(state, battle)
+    side = side_in_battle(state, actor, b)
+    f = state.find_force(force) if side is None else sight.own_force(state, side, force)
+    if f is None:
+        if side is None:
+            raise NotFound("There is no Force {text!r} in this campaign.", text=force)
+        raise NotFound("You have no Force {force!r}.", force=force.strip()[:40])
+    state, dest = retreat(state, b.number, f, square, journal)
+    return state, (b.number, f.name, dest)

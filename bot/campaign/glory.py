@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from bot.engine.cc_model import GloryKind
+from bot.engine.cc_model import SPEND_KINDS, GloryKind
 from bot.engine.dice import roll_key
 from bot.engine.errors import InvalidInput
 from bot.engine.glory import (
@@ -31,9 +31,11 @@ from bot.engine.text import Msg
 
 from . import sight
 from .aftermath import battle_forces, report_for
+from .authority import Acting, require_player
 from .dice import Context, turn_dice
-from .errors import WrongPhase
+from .errors import NotFound, WrongPhase
 from .events import Journal, battle_visibility
+from .scouting import find_battle
 from .state import Battle, BattleStatus, CampaignState, CampaignStatus, GloryEntry, UnitState
 
 
@@ -162,3 +164,28 @@ def spend(state: CampaignState, ask: Spend, journal: Journal, ctx: Context) -> t
         "{side} spends Glory in battle {number}: {text}", side=state.sides[side].name, number=battle.number,
         text=spent.text)))
     return state, Spent(battle.number, spent.text, spent.ledger.balance, roll)
+
+
+SPENDS = tuple(k.value for k in SPEND_KINDS)
+
+
+def spend_kind_of(text: str) -> GloryKind:
+    """A spend as a member types it ("Anti-Guerrilla", "stragglers"), or a refusal naming the choices."""
+    kind = text.strip().lower().replace("-", "_").replace(" ", "_")
+    if kind not in SPENDS:
+        raise InvalidInput("Unknown Glory spend {kind!r}: choose {spends}.", kind=kind, spends=', '.join(SPENDS))
+    return GloryKind(kind)
+
+
+def spend_by(state: CampaignState, actor: Acting, kind: str, journal: Journal, ctx: Context, *,
+             battle: int | str | None = None, unit: str | None = None, points: int | None = None,
+             ordered: bool | None = None, terrain_reduces_dice: bool = False) -> tuple[CampaignState, Spent]:
+    """A player spends their side's Glory (CC-4) for one of its battles (RU-17): ``kind`` as typed;
+    without ``battle``, the one battle where the spend may be made now."""
+    what = spend_kind_of(kind)
+    side = require_player(state, actor.member_id)
+    number = None if battle is None else find_battle(state, battle).number
+    try:
+        return spend(state, Spend(what, side, number, unit, points, ordered, terrain_reduces_dice), journal, ctx)
+    except NotYourUnit:
+        raise NotFound("{unit!r} is not one of your side's units.", unit=unit) from None

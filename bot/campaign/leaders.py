@@ -23,9 +23,12 @@ from bot.engine.phases import Phase
 from bot.engine.text import Msg
 from bot.engine.trophies import TrophyResult, roll_trophy
 
-from .authority import require_phase
+from . import sight
+from .authority import Acting, is_gm, require_phase, require_player, side_of
 from .dice import Context, turn_dice
+from .errors import NotFound
 from .events import Journal, battle_visibility
+from .scouting import find_battle
 from .state import Battle, BattleStatus, CampaignState, ForceStatus, GloryEntry, LeaderEvent, LeaderKind, LeaderState
 
 KINDS = {LeaderKind.LEADER: Commander.LEADER, LeaderKind.NEW: Commander.NEW_LEADER,
@@ -272,3 +275,53 @@ def roll_pending_fates_and_trophies(state: CampaignState, number: int, journal: 
             state, out2 = trophy(state, number, unit, target, journal, ctx)
             lines.append(Msg("Rolled by the bot: {what}", what=out2.text))
     return state, lines
+
+
+# --- the members' commands: who may, then the rule ------------------------------------------------
+
+
+def _no_fate_due(leader: str) -> NotFound:
+    """The one refusal for a leader with no fate due, of another side, or of no side at all (fog of war)."""
+    return NotFound("{leader!r} has no fate roll due: only leaders reported fallen in a battle of this turn roll (CC-1).",
+                    leader=leader.strip()[:40])
+
+
+def fate_by(state: CampaignState, actor: Acting, leader: str, circumstance: Circumstance | str | None,
+            designation: UnitType | str | None, journal: Journal, ctx: Context) -> tuple[CampaignState, FateOutcome]:
+    """Phase 4: a player of the leader's side (or the GM) rolls a fallen leader's fate (CC-1) and his
+    replacement (CC-2, RU-18), designated ``designation`` if he needs one (default: the type of the
+    Force's strongest unit). The battle's camps, and those who see it, are told (fog of war)."""
+    require_phase(state, Phase.AFTERMATH, "Rolling a leader's fate")
+    try:
+        battle, name, reported = fates_due(state, leader)
+        _, _, force_key, _ = fallen(state, battle, name)
+    except NoFateDue:
+        raise _no_fate_due(leader) from None
+    if not is_gm(state, actor.member_id, actor.roles) and side_of(state, actor.member_id) != state.forces[force_key].side:
+        raise _no_fate_due(leader)  # fog of war: as if he had not fallen
+    if circumstance is not None and parse_enum(Circumstance, circumstance, "circumstance") is not reported:
+        raise RuleViolation("The report says {name} fell in {label}: the fate uses that table (CC-1).", name=name,
+                            label=reported.label)
+    after, out = apply_fate(state, battle.number, name, reported, journal, ctx,
+                            None if designation is None else parse_enum(UnitType, designation, "designation"))
+    sight.say(journal, after, sight.battle_notices(state, battle, Msg.join(" ", out.lines)))
+    return after, out
+
+
+def trophy_by(state: CampaignState, actor: Acting, battle: int | str, unit: str, target: str, journal: Journal,
+              ctx: Context) -> tuple[CampaignState, TrophyOutcome]:
+    """Phase 4: a player's unit that eliminated an enemy in melee tries for its flag (CC-3); told as fates are."""
+    require_phase(state, Phase.AFTERMATH, "Trophy rolls")
+    side = require_player(state, actor.member_id)
+    b = find_battle(state, battle)
+    owner = unit_owner(state, unit)
+    if owner is None or state.forces[owner].side != side:  # fog of war: one answer for any other unit
+        raise NotFound("You have no unit {unit!r}.", unit=unit.strip()[:40])
+    try:
+        require_trophy_due(b, unit, target)
+        after, out = trophy(state, b.number, unit, target, journal, ctx)
+    except NoMelee:
+        raise NotFound("Battle {number}'s report has no melee in which {unit!r} eliminated {target!r} (CC-3).",
+                       number=b.number, unit=unit, target=target) from None
+    sight.say(journal, after, sight.battle_notices(state, b, out.text))
+    return after, out

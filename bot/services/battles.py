@@ -20,13 +20,8 @@ async def scout(db: Database, campaign_id: int, actor: Actor, battle: int | str,
                 *, rules: RuleBook | None = None) -> ScoutingOutcome:
     """Phase 3: the side's exploration test for a battle (MC-6.1, RU-5): each of its Forces there
     tests; the side scores its best result (the rules: :mod:`bot.campaign.scouting`)."""
-    async with db.transaction() as s:
-        loaded = await shell.load(s, campaign_id)
-        journal = await loaded.journal()
-        state, out = scouting.scout(loaded.state, actor.member_id, battle, journal, shell.context(rules))
-        saved = await shell.save(s, loaded, state, journal)
-    shell.remember(db, saved)
-    return out
+    return await shell.write(db, campaign_id, lambda state, journal: scouting.scout(
+        state, actor.member_id, battle, journal, shell.context(rules)))
 
 
 def battle_sides(state: CampaignState, battle: Battle) -> dict[str, list[str]]:

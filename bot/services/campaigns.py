@@ -181,44 +181,24 @@ async def campaign_of_channel(db: Database, channel_id: int) -> int:
 
 async def join_side(db: Database, campaign_id: int, actor: Actor, side: str) -> SideState:
     """Join a side. A member plays one side per campaign."""
-    async with db.transaction() as s:
-        loaded = await shell.load(s, campaign_id)
-        journal = await loaded.journal()
-        state, row = lifecycle.join_side(loaded.state, actor, actor.name, side, journal)
-        saved = await shell.save(s, loaded, state, journal)
-    shell.remember(db, saved)
-    return row
+    return await shell.write(db, campaign_id, lambda state, journal: lifecycle.join_side(
+        state, actor, actor.name, side, journal))
 
 
 async def assign(db: Database, campaign_id: int, gm: Actor, member_id: int, side: str, *,
                  member_name: str = "") -> SideState:
     """GM: put a member on a side (moving them if they played another)."""
-    async with db.transaction() as s:
-        loaded = await shell.load(s, campaign_id)
-        journal = await loaded.journal()
-        state, row = lifecycle.assign(loaded.state, gm, member_id, side, journal, member_name=member_name)
-        saved = await shell.save(s, loaded, state, journal)
-    shell.remember(db, saved)
-    return row
+    return await shell.write(db, campaign_id, lambda state, journal: lifecycle.assign(
+        state, gm, member_id, side, journal, member_name=member_name))
 
 
 async def change_setting(db: Database, campaign_id: int, gm: Actor, name: str, value: Any,
                          *, rules: RuleBook | None = None) -> dict[str, Any]:
     """GM: change one campaign option (validated against the rules' choices)."""
-    async with db.transaction() as s:
-        loaded = await shell.load(s, campaign_id)
-        journal = await loaded.journal()
-        state, merged = lifecycle.change_setting(loaded.state, gm, name, value, journal, rules or default_rulebook())
-        saved = await shell.save(s, loaded, state, journal)
-    shell.remember(db, saved)
-    return merged
+    return await shell.write(db, campaign_id, lambda state, journal: lifecycle.change_setting(
+        state, gm, name, value, journal, rules or default_rulebook()))
 
 
 async def end_campaign(db: Database, campaign_id: int, gm: Actor) -> None:
     """GM: archive the campaign (kept, never deleted)."""
-    async with db.transaction() as s:
-        loaded = await shell.load(s, campaign_id)
-        journal = await loaded.journal()
-        state = lifecycle.end_campaign(loaded.state, gm, journal)
-        saved = await shell.save(s, loaded, state, journal)
-    shell.remember(db, saved)
+    await shell.write(db, campaign_id, lambda state, journal: (lifecycle.end_campaign(state, gm, journal), None))

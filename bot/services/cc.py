@@ -4,85 +4,34 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from bot.campaign import glory, leaders, sight, views
-from bot.campaign.authority import is_gm, require_phase, require_player
+from bot.campaign import glory, leaders, views
 from bot.campaign.leaders import FateOutcome, TrophyOutcome
-from bot.campaign.scouting import find_battle
 from bot.campaign.sight import GM
 from bot.campaign.views import GloryBattle, SideGlory, TrophyAttempt
-from bot.engine.cc_model import SPEND_KINDS, Circumstance, GloryKind
-from bot.engine.errors import InvalidInput, RuleViolation
-from bot.engine.model import UnitType, parse_enum
-from bot.engine.phases import Phase
+from bot.engine.cc_model import Circumstance
+from bot.engine.model import UnitType
 from bot.engine.rolls import BatchRoll, Roll
-from bot.engine.text import Msg
 from bot.store.db import Database
 
 from . import readcache, shell
 from .actors import Actor
-from .errors import NotFound
 
 # --- leader fate ----------------------------------------------------------------------------
-
-def _no_fate_due(leader: str) -> NotFound:
-    """The one refusal for a leader with no fate due, of another side, or of no side at all (fog of war)."""
-    return NotFound("{leader!r} has no fate roll due: only leaders reported fallen in a battle of this turn roll (CC-1).",
-                    leader=leader.strip()[:40])
-
 
 async def leader_fate(db: Database, campaign_id: int, actor: Actor, leader: str,
                       circumstance: str | Circumstance | None = None,
                       designation: str | UnitType | None = None) -> FateOutcome:
     """Phase 4: roll a fallen leader's fate (CC-1) and apply his replacement (CC-2, RU-18), designated
     ``designation`` if he needs one (default: the type of the Force's strongest unit)."""
-    async with db.transaction() as s:
-        loaded = await shell.load(s, campaign_id)
-        state = loaded.state
-        require_phase(state, Phase.AFTERMATH, "Rolling a leader's fate")
-        gm, side = is_gm(state, actor.member_id, actor.roles), state.players.get(actor.member_id)
-        try:
-            battle, name, reported = leaders.fates_due(state, leader)
-            _, _, force_key, _ = leaders.fallen(state, battle, name)
-        except leaders.NoFateDue:
-            raise _no_fate_due(leader) from None
-        if not gm and side != state.forces[force_key].side:  # fog of war: as if he had not fallen
-            raise _no_fate_due(leader)
-        if circumstance is not None and parse_enum(Circumstance, circumstance, "circumstance") is not reported:
-            raise RuleViolation("The report says {name} fell in {label}: the fate uses that table (CC-1).", name=name,
-                                label=reported.label)
-        journal = await loaded.journal()
-        state, out = leaders.apply_fate(state, battle.number, name, reported, journal, shell.context(),
-                                        None if designation is None else parse_enum(UnitType, designation, "designation"))
-        # A battle's fates are its camps' news and theirs who see it (fog of war), not the public's.
-        sight.say(journal, state, sight.battle_notices(loaded.state, battle, Msg.join(" ", out.lines)))
-        saved = await shell.save(s, loaded, state, journal)
-    shell.remember(db, saved)
-    return out
+    return await shell.write(db, campaign_id, lambda state, journal: leaders.fate_by(
+        state, actor, leader, circumstance, designation, journal, shell.context()))
 
 
 async def trophy_roll(db: Database, campaign_id: int, actor: Actor, battle: int | str, unit: str,
                       target: str) -> TrophyOutcome:
     """Phase 4: a unit that eliminated an enemy in melee tries for its flag (CC-3)."""
-    async with db.transaction() as s:
-        loaded = await shell.load(s, campaign_id)
-        state = loaded.state
-        require_phase(state, Phase.AFTERMATH, "Trophy rolls")
-        side = require_player(state, actor.member_id)
-        b = find_battle(state, battle)
-        owner = leaders.unit_owner(state, unit)
-        if owner is None or state.forces[owner].side != side:  # fog of war: one answer for any other unit
-            raise NotFound("You have no unit {unit!r}.", unit=unit.strip()[:40])
-        try:
-            leaders.require_trophy_due(b, unit, target)
-            journal = await loaded.journal()
-            state, out = leaders.trophy(state, b.number, unit, target, journal, shell.context())
-        except leaders.NoMelee:
-            raise NotFound("Battle {number}'s report has no melee in which {unit!r} eliminated {target!r} (CC-3).",
-                           number=b.number, unit=unit, target=target) from None
-        sight.say(journal, state, sight.battle_notices(loaded.state, b, out.text))  # fog of war, as fates
-        saved = await shell.save(s, loaded, state, journal)
-    shell.remember(db, saved)
-    return out
+    return await shell.write(db, campaign_id, lambda state, journal: leaders.trophy_by(
+        state, actor, battle, unit, target, journal, shell.context()))
 
 
 # --- glory ----------------------------------------------------------------------------------
@@ -95,7 +44,7 @@ async def glory_balance(db: Database, campaign_id: int, actor: Actor | None = No
     return cr.memo(("glory", reader.gm, reader.side), lambda: views.glory_balances(cr.state, reader))
 
 
-SPENDS = tuple(k.value for k in SPEND_KINDS)
+SPENDS = glory.SPENDS
 
 
 @dataclass(frozen=True)
@@ -115,22 +64,10 @@ async def spend_glory(db: Database, campaign_id: int, actor: Actor, kind: str, *
     battle). Without ``battle``, the one battle where the spend may be made now. ``ordered`` and
     ``terrain_reduces_dice`` describe the Leadership unit at the table. Every rule is the core's
     (:mod:`bot.campaign.glory`) and the engine's."""
-    spend = kind.strip().lower().replace("-", "_").replace(" ", "_")
-    if spend not in SPENDS:
-        raise InvalidInput("Unknown Glory spend {kind!r}: choose {spends}.", kind=spend, spends=', '.join(SPENDS))
-    async with db.transaction() as s:
-        loaded = await shell.load(s, campaign_id)
-        side = require_player(loaded.state, actor.member_id)
-        number = None if battle is None else find_battle(loaded.state, battle).number
-        journal = await loaded.journal()
-        try:
-            state, out = glory.spend(loaded.state, glory.Spend(GloryKind(spend), side, number, unit, points, ordered,
-                                                               terrain_reduces_dice), journal, shell.context())
-        except glory.NotYourUnit:
-            raise NotFound("{unit!r} is not one of your side's units.", unit=unit) from None
-        saved = await shell.save(s, loaded, state, journal)
-    shell.remember(db, saved)
-    return SpendOutcome(spend, out.battle, out.text, out.balance, out.roll)
+    out = await shell.write(db, campaign_id, lambda state, journal: glory.spend_by(
+        state, actor, kind, journal, shell.context(), battle=battle, unit=unit, points=points, ordered=ordered,
+        terrain_reduces_dice=terrain_reduces_dice))
+    return SpendOutcome(glory.spend_kind_of(kind).value, out.battle, out.text, out.balance, out.roll)
 
 
 async def glory_battles(db: Database, campaign_id: int, actor: Actor, kind: str | None = None) -> tuple[GloryBattle, ...]:

@@ -22,14 +22,8 @@ async def edit_force(db: Database, campaign_id: int, gm: Actor, force: str, *, s
                      sp: int | None = None) -> Correction:
     """GM: correct a Force (square, order, reaction, a unit's SP). The public and each side are told
     as much of it as they may see; the Force's own side, all of it."""
-    async with db.transaction() as s:
-        loaded = await shell.load(s, campaign_id)
-        journal = await loaded.journal()
-        state, fix = edits.edit_force(loaded.state, gm, force, journal, square=square, order=order, reaction=reaction,
-                                      unit=unit, sp=sp)
-        saved = await shell.save(s, loaded, state, journal)
-    shell.remember(db, saved)
-    return fix
+    return await shell.write(db, campaign_id, lambda state, journal: edits.edit_force(
+        state, gm, force, journal, square=square, order=order, reaction=reaction, unit=unit, sp=sp))
 
 
 async def set_deadline(db: Database, campaign_id: int, gm: Actor, hours: float,

@@ -1,8 +1,5 @@
-"""Phase 1 orders (MC-4) and Phase 2 moves (MC-5), declared by players for their own Forces.
-
-The rules are the campaign core's (:mod:`bot.campaign.orders`); here each action is one locked
-transaction: load, apply, save.
-"""
+"""Phase 1 orders (MC-4) and Phase 2 moves (MC-5), declared by players for their own Forces: the
+rules are the campaign core's (:mod:`bot.campaign.orders`); each action is one write (:func:`.shell.write`)."""
 
 from __future__ import annotations
 
@@ -11,13 +8,12 @@ from fractions import Fraction
 from bot.campaign import orders as core
 from bot.campaign.authority import require_phase
 from bot.campaign.orders import MoveOutcome, OrderOutcome
-from bot.campaign.state import CampaignState
 from bot.engine.model import Order, parse_enum
 from bot.engine.phases import Phase
 from bot.engine.tables import RuleBook, default_rulebook
 from bot.store.db import Database
 
-from . import readcache, shell
+from . import shell
 from .actors import Actor
 
 __all__ = ["MoveOutcome", "OrderOutcome", "check_phase", "declare_move", "give_order", "mark_done", "move_odds",
@@ -27,31 +23,22 @@ __all__ = ["MoveOutcome", "OrderOutcome", "check_phase", "declare_move", "give_o
 async def check_phase(db: Database, campaign_id: int, phase: Phase, what: str) -> None:
     """Refuse ``what`` (an action) now, in the core's words, unless the campaign is in ``phase``
     (for the odds shown before an action the phase would refuse)."""
-    require_phase(await _read(db, campaign_id), phase, what)
-
-
-async def _read(db: Database, campaign_id: int) -> CampaignState:
-    """The campaign's state for the odds, from the read cache (checked against the database)."""
-    return (await readcache.read(db, campaign_id)).state
+    require_phase(await shell.state(db, campaign_id), phase, what)
 
 
 async def order_odds(db: Database, campaign_id: int, actor: Actor, force: str, order: str | Order,
                      *, rules: RuleBook | None = None) -> dict[str, Fraction]:
     """The exact chance of each Force-test result, to show before the player commits."""
-    return core.order_odds(await _read(db, campaign_id), actor.member_id, force, order, rules or default_rulebook())
+    return core.order_odds(await shell.state(db, campaign_id), actor.member_id, force, order,
+                           rules or default_rulebook())
 
 
 async def give_order(db: Database, campaign_id: int, actor: Actor, force: str, order: str | Order,
                      *, rules: RuleBook | None = None) -> OrderOutcome:
     """Phase 1: take the Force test (MC-4) to give a Force a new order or shed its reaction."""
     new_order = parse_enum(Order, order, "order")
-    async with db.transaction() as s:
-        loaded = await shell.load(s, campaign_id)
-        journal = await loaded.journal()
-        state, out = core.give_order(loaded.state, actor.member_id, force, new_order, journal, shell.context(rules))
-        saved = await shell.save(s, loaded, state, journal)
-    shell.remember(db, saved)
-    return out
+    return await shell.write(db, campaign_id, lambda state, journal: core.give_order(
+        state, actor.member_id, force, new_order, journal, shell.context(rules)))
 
 
 async def move_odds(db: Database, campaign_id: int, actor: Actor, force: str, path: str, *, by_water: bool = False,
@@ -59,7 +46,7 @@ async def move_odds(db: Database, campaign_id: int, actor: Actor, force: str, pa
                     rules: RuleBook | None = None) -> dict[int, Fraction]:
     """The exact chance of each number of squares the move is then allowed, before the player commits
     (MC-5.3: after the squares lost to embarking and landing, RU-16)."""
-    return core.move_odds(await _read(db, campaign_id), actor.member_id, force, path, rules or default_rulebook(),
+    return core.move_odds(await shell.state(db, campaign_id), actor.member_id, force, path, rules or default_rulebook(),
                           by_water=by_water, small_boats=small_boats, horse_rafts=horse_rafts)
 
 
@@ -69,21 +56,11 @@ async def declare_move(db: Database, campaign_id: int, actor: Actor, force: str,
     """Phase 2: declare a path; the movement roll (MC-5.1 or MC-5.3) is made now and kept private.
     By water the player says whether the Force sails in boats smaller than ships and carries its
     horses on rafts (MC-5.3)."""
-    async with db.transaction() as s:
-        loaded = await shell.load(s, campaign_id)
-        journal = await loaded.journal()
-        state, out = core.declare_move(loaded.state, actor.member_id, force, path, journal, shell.context(rules),
-                                       by_water=by_water, small_boats=small_boats, horse_rafts=horse_rafts)
-        saved = await shell.save(s, loaded, state, journal)
-    shell.remember(db, saved)
-    return out
+    return await shell.write(db, campaign_id, lambda state, journal: core.declare_move(
+        state, actor.member_id, force, path, journal, shell.context(rules), by_water=by_water,
+        small_boats=small_boats, horse_rafts=horse_rafts))
 
 
 async def mark_done(db: Database, campaign_id: int, actor: Actor, done: bool = True) -> bool:
     """A side says it has finished acting in phase 1 or 2; returns whether every side is now done."""
-    async with db.transaction() as s:
-        loaded = await shell.load(s, campaign_id)
-        state, everyone = core.mark_done(loaded.state, actor.member_id, done)
-        saved = await shell.save(s, loaded, state)
-    shell.remember(db, saved)
-    return everyone
+    return await shell.write(db, campaign_id, lambda state, _: core.mark_done(state, actor.member_id, done))

@@ -3,6 +3,10 @@ campaign, give the core the context of its dice, and save what the core returns.
 
 A write service reads::
 
+    return await shell.write(db, campaign_id, lambda state, journal: core_function(state, ..., journal))
+
+which is::
+
     async with db.transaction() as s:
         loaded = await shell.load(s, campaign_id)
         journal = await loaded.journal()
@@ -13,6 +17,9 @@ A write service reads::
 """
 
 from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TypeVar
 
 from sqlmodel.ext.asyncio.session import AsyncSession
 
@@ -25,6 +32,11 @@ from bot.store.db import Database
 from bot.store.repository import Loaded
 
 from . import loading
+from .readcache import read
+
+T = TypeVar("T")
+Step = Callable[[CampaignState, Journal], tuple[CampaignState, T]]
+"""A core command: the state and the journal in, the new state and the command's answer out."""
 
 
 async def load(s: AsyncSession, campaign_id: int) -> Loaded:
@@ -47,3 +59,21 @@ async def save(s: AsyncSession, loaded: Loaded, new: CampaignState, journal: Jou
 def remember(db: Database, saved: Loaded) -> None:
     """After the transaction that saved ``saved`` has committed: the read cache may serve its state."""
     readcache.remember(db, saved.campaign, saved.state)
+
+
+async def write(db: Database, campaign_id: int, step: Step[T], *, cache: bool = True) -> T:
+    """One user action: lock and load the campaign, apply ``step``, save, and (``cache``) hand the saved
+    state to the read cache once committed. Returns the step's answer."""
+    async with db.transaction() as s:
+        loaded = await load(s, campaign_id)
+        journal = await loaded.journal()
+        state, result = step(loaded.state, journal)
+        saved = await save(s, loaded, state, journal)
+    if cache:
+        remember(db, saved)
+    return result
+
+
+async def state(db: Database, campaign_id: int) -> CampaignState:
+    """The campaign's state for a read, from the read cache (checked against the database)."""
+    return (await read(db, campaign_id)).state
