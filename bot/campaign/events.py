@@ -80,3 +80,27 @@ class Journal:
 
     def extend(self, events: Iterable[Event]) -> None:
         self.events.extend(events)
+
+
+@dataclass
+class News:
+    """What a resolution tells: the public lines and rolls, and each side's own lines (by side key)."""
+
+    public: list[str] = field(default_factory=list)
+    private: dict[str, list[str]] = field(default_factory=dict)
+    rolls: list[Roll | BatchRoll] = field(default_factory=list)
+
+
+def news(events: Iterable[Event]) -> News:
+    """The events a channel posts: public rolls, public lines and each side's lines, in order (the
+    position markers and other kinds of event are the log's alone)."""
+    out = News()
+    for e in events:
+        if e.roll is not None and e.visibility == PUBLIC:
+            out.rolls.append(e.roll)
+        elif e.roll is None and e.kind is EventKind.EVENT and not (e.data and "position" in e.data):
+            if e.visibility == PUBLIC:
+                out.public.append(e.text)
+            elif e.side is not None:
+                out.private.setdefault(e.side, []).append(e.text)
+    return out

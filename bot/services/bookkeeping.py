@@ -16,12 +16,22 @@ from __future__ import annotations
 
 import datetime as dt
 import logging
-import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 from bot.campaign.authority import is_gm, require_gm
+from bot.campaign.botsettings import (  # noqa: F401 (BOT_CHOICES, LANGUAGES, id_setting_kind: read by the settings cog)
+    BOT_CHOICES,
+    BOT_DEFAULTS,
+    LANGUAGES,
+    SIDE_CHANNEL,
+    bot_setting_names,
+    choice,
+    id_setting_kind,
+    language,
+    setting_id,
+)
 from bot.engine.errors import InvalidInput
 from bot.engine.text import Msg
 from bot.store import bookkeeping as rows
@@ -35,17 +45,6 @@ from .errors import NotFound
 from .loading import get_campaign
 
 _log = logging.getLogger("adc.bookkeeping")
-
-BOT_DEFAULTS: dict[str, Any] = {"auto_resolve": True, "at_deadline": "resolve", "away": "stretch"}
-BOT_CHOICES: dict[str, tuple[Any, ...]] = {
-    "auto_resolve": (True, False),
-    "at_deadline": ("resolve", "wait"),
-    "away": ("stretch", "hold"),
-}
-LANGUAGES = ("en", "it", "es")
-OTHER_SETTINGS = ("language", "gm_role")
-SIDE_CHANNEL = "channel:"
-
 
 @dataclass(frozen=True)
 class Meta:
@@ -125,62 +124,6 @@ async def with_deadlines(db: Database, *, shards: tuple[int, frozenset[int]] | N
     return out
 
 
-def bot_setting_names() -> tuple[str, ...]:
-    return (*BOT_DEFAULTS, *OTHER_SETTINGS)
-
-
-def _coerce(name: str, value: str) -> Any:
-    text = value.strip().lower()
-    for choice in BOT_CHOICES[name]:
-        if str(choice).lower() == text or (isinstance(choice, bool) and text in (("on", "yes") if choice else ("off", "no"))):
-            return choice
-    allowed = ", ".join(str(c).lower() for c in BOT_CHOICES[name])
-    raise InvalidInput("Setting {name!r} cannot be {value!r}: choose {allowed}.", name=name, value=value, allowed=allowed)
-
-
-MIN_ID, MAX_ID = 10**14, 2**63 - 1
-"""Discord ids (snowflakes) are 15 to 19 digits; the database keeps them as signed 64-bit integers."""
-_MENTION = {"role": re.compile(r"<@&(\d+)>|(\d+)"), "channel": re.compile(r"<#(\d+)>|(\d+)")}
-
-
-def id_setting_kind(name: str) -> str | None:
-    """"role" or "channel" for a setting that stores a Discord id (gm_role, channel:SIDE), else None."""
-    if name == "gm_role":
-        return "role"
-    if name.startswith(SIDE_CHANNEL):
-        return "channel"
-    return None
-
-
-def setting_id(name: str, value: str, *, guild_id: int) -> int | None:
-    """The role or channel id the GM gave for the setting ``name`` (None for "none"), or a refusal that
-    names the setting and says why: not a mention or id of that kind, not a Discord id, or the
-    @everyone role (its id is the server's). Whether the id belongs to the campaign's server needs
-    Discord: the cog checks that before it calls :func:`change_bot_setting`."""
-    kind = id_setting_kind(name)
-    if kind is None:
-        raise InvalidInput("Unknown setting {name!r}.", name=name)
-    text = value.strip()
-    if text.lower() in ("", "none", "off"):
-        return None
-    m = _MENTION[kind].fullmatch(text)
-    if m is None:
-        if kind == "role":
-            raise InvalidInput("Setting {name}: {value!r} is not a role: mention it (@role), give its id, or say none.",
-                               name=name, value=value)
-        raise InvalidInput("Setting {name}: {value!r} is not a channel: mention it (#channel), give its id, or say none.",
-                           name=name, value=value)
-    digits = m.group(1) or m.group(2)
-    if len(digits) > 19 or not MIN_ID <= int(digits) <= MAX_ID:
-        raise InvalidInput("Setting {name}: {value!r} is not a Discord id (a number of 15 to 19 digits).", name=name,
-                           value=value)
-    ident = int(digits)
-    if kind == "role" and ident == guild_id:
-        raise InvalidInput("Setting {name} cannot be the @everyone role: every member would be a GM. "
-                           "Choose a role of this server, or none.", name=name)
-    return ident
-
-
 async def change_bot_setting(db: Database, campaign_id: int, gm: Actor, name: str, value: str) -> Any:
     """GM: change a bot setting (auto_resolve, at_deadline, away, language, gm_role, channel:SIDE).
 
@@ -191,15 +134,12 @@ async def change_bot_setting(db: Database, campaign_id: int, gm: Actor, name: st
         require_gm(campaign, gm)
         shown: Any
         if name in BOT_CHOICES:
-            shown = _coerce(name, value)
+            shown = choice(name, value)
             opts = dict(campaign.options or {})
             opts["_bot"] = {**(opts.get("_bot") or {}), name: shown}
             campaign.options = opts
         elif name == "language":
-            shown = value.strip().lower()[:2]
-            if shown not in LANGUAGES:
-                raise InvalidInput("Language {value!r} is not offered: choose {languages}.", value=value, languages=', '.join(LANGUAGES))
-            campaign.language = shown
+            campaign.language = shown = language(value)
         elif name == "gm_role":
             campaign.gm_role_id = shown = setting_id(name, value, guild_id=campaign.guild_id)
         elif name.startswith(SIDE_CHANNEL):

@@ -4,7 +4,6 @@ all but the creation: :mod:`bot.campaign.lifecycle`)."""
 from __future__ import annotations
 
 import datetime as dt
-import math
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -17,7 +16,14 @@ from bot.engine.errors import InvalidInput
 from bot.engine.phases import first_position
 from bot.engine.tables import RuleBook, default_rulebook
 from bot.engine.text import Msg
-from bot.limits import DAY_HOURS, Limits
+from bot.limits import (  # noqa: F401 (LimitReached, Usage, check_upload_size: the cog's and the tests')
+    DAY_HOURS,
+    LimitReached,
+    Limits,
+    Usage,
+    check_upload_size,
+    refuse_over,
+)
 from bot.scenario import Scenario, load_bundled, parse_scenario_text
 from bot.store import campaigns as rows
 from bot.store.db import Database
@@ -27,7 +33,6 @@ from bot.store.repository import remember_map
 
 from . import shell
 from .actors import Actor
-from .errors import ServiceError
 from .loading import campaign_in_channel, turn_seed
 
 
@@ -38,38 +43,6 @@ class Created:
     scenario: str
     sides: tuple[tuple[str, str], ...]
     seed_sha256: str
-
-
-class LimitReached(ServiceError):
-    """A server or a member reached one of the bot's limits (:mod:`bot.limits`); the message says
-    which, and what to do or when to try again."""
-
-
-@dataclass(frozen=True)
-class Usage:
-    """What counts against the limits now: a server's active campaigns, a member's active campaigns
-    as GM (in every server), and the campaigns the member created or imported in the last 24 hours."""
-
-    active_in_server: int
-    gm_active: int
-    new_today: int
-
-
-def check_upload_size(size: int, limits: Limits | None, *, kind: str) -> None:
-    """Refuse a ``kind`` ("scenario" or "import") upload of ``size`` bytes over the limit (none
-    without ``limits``); ``kind="any"``: an upload not yet read, over both limits."""
-    if kind not in ("scenario", "import", "any"):
-        raise ValueError(f"unknown upload kind {kind!r}")
-    if limits is None:
-        return
-    if kind == "any":
-        kind = "import" if limits.max_import_bytes >= limits.max_scenario_bytes else "scenario"
-    if kind == "scenario" and size > limits.max_scenario_bytes:
-        raise LimitReached(Msg("The scenario file is {size:,} bytes: at most {limit:,} are accepted.", size=size,
-                               limit=limits.max_scenario_bytes))
-    if kind == "import" and size > limits.max_import_bytes:
-        raise LimitReached(Msg("The campaign export is {size:,} bytes: at most {limit:,} can be imported.", size=size,
-                               limit=limits.max_import_bytes))
 
 
 async def check_new_campaign(s: AsyncSession, *, guild_id: int, member_id: int, limits: Limits | None,
@@ -84,22 +57,7 @@ async def check_new_campaign(s: AsyncSession, *, guild_id: int, member_id: int, 
     now = now or utcnow()
     counts = await rows.quota_counts(s, guild_id=guild_id, member_id=member_id,
                                      since=now - dt.timedelta(hours=DAY_HOURS))
-    in_server, as_gm, recent = counts.active_in_server, counts.gm_active, counts.created_since
-    if in_server >= limits.max_active_campaigns:
-        raise LimitReached(Msg("This server already runs {count} active campaigns, the most allowed ({limit}): a GM "
-                               "must end one (/campaign end) before another can start.", count=in_server,
-                               limit=limits.max_active_campaigns))
-    if as_gm >= limits.max_gm_campaigns:
-        raise LimitReached(Msg("You already run {count} active campaigns as their GM, the most allowed ({limit}): "
-                               "end one (/campaign end) before you start another.", count=as_gm,
-                               limit=limits.max_gm_campaigns))
-    if len(recent) >= limits.max_new_campaigns_per_day:
-        # Once the oldest ones leave the 24-hour window, fewer than the limit are left in it.
-        frees = recent[len(recent) - limits.max_new_campaigns_per_day] + dt.timedelta(hours=DAY_HOURS)
-        retry = math.ceil(frees.timestamp())
-        raise LimitReached(Msg("You have created or imported {count} campaigns in the last 24 hours, the most allowed "
-                               "({limit}): you can start another <t:{retry}:R> (<t:{retry}:f>).", count=len(recent),
-                               limit=limits.max_new_campaigns_per_day, retry=retry))
+    refuse_over(counts, limits, now)
 
 
 async def usage(db: Database, *, guild_id: int, member_id: int, now: dt.datetime | None = None) -> Usage:

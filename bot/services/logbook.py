@@ -1,27 +1,19 @@
-"""The append-only event and roll log, and the roll chain (docs/dice.md).
-
-Every roll record is logged with ``prev``, the hash of the campaign's roll record before it
-(:func:`bot.engine.verify.record_hash`), so that a roll deleted, inserted or changed later breaks
-the chain; when a turn ends, the hash of its last roll (the turn's *chain head*) is published with
-its seed (:func:`bot.campaign.turn.resolve`, at the end of the turn).
-"""
+"""The log as members read it (:func:`entry_text`), and the roll log's files for the verifiers
+(docs/dice.md; the roll log itself: :mod:`bot.store.rolllog`)."""
 
 from __future__ import annotations
 
 import json
 from typing import Any
 
-from sqlmodel.ext.asyncio.session import AsyncSession
-
 from bot.engine.rolls import record_from_dict
 from bot.engine.text import Msg, UnknownMessage
-from bot.engine.verify import FORMAT, HIDDEN, VERSION, key_turn, verifier_html
+from bot.engine.verify import verifier_html
 from bot.i18n.text import known_templates
-from bot.store import chain, seeds
 from bot.store import log as store_log
 from bot.store.db import Database
-from bot.store.log import log_roll  # noqa: F401 (re-exported: tests/store/test_roll_chain.py)
-from bot.store.models import Campaign, LogEntry
+from bot.store.models import LogEntry
+from bot.store.rolllog import roll_log
 
 from .loading import get_campaign
 
@@ -43,55 +35,6 @@ def entry_text(entry: LogEntry) -> str:
         except (KeyError, TypeError, ValueError):
             return entry.text
     return entry.text
-
-
-def battle_visibility(number: int) -> str:
-    """The log visibility of what only a battle's camps (and the GM) read: its aftermath, fate,
-    trophy and Stragglers dice, with unit and leader names (a reader of a side that fought battle N
-    reads ``battle:N``: :func:`bot.services.views.read_log`)."""
-    return f"battle:{number}"
-
-
-def turn_of_key(key: str) -> int:
-    """Roll keys start with ``t{turn}/`` (bot.engine.dice.roll_key); 0 for a key that does not."""
-    return key_turn(key) or 0
-
-
-async def roll_log(session: AsyncSession, campaign: Campaign, *, public: bool = False) -> dict[str, Any]:
-    """Every roll with its turn's published hash and, for ended turns, the revealed seed and chain head.
-
-    ``public``: the view anyone may have. A roll is shown in full only when it was public and its
-    turn's seed is revealed; each stretch of the others is one ``hidden`` entry with the ``prev``
-    of its first roll and the hash of its last, so the chain can still be followed through it."""
-    turns = await seeds.all_seeds(session, campaign.id)
-    entries = await store_log.roll_entries(session, campaign.id)
-    revealed = {s.turn for s in turns if s.revealed}
-    marks = {s.chain_head for s in turns if s.revealed and s.chain_head} | {s.reseeded_after for s in turns}
-    rolls: list[dict[str, Any]] = []
-    hidden: dict[str, Any] | None = None
-    for r in entries:
-        turn = turn_of_key(r.roll_key or "")
-        data = r.data or {}
-        if not public or (r.visibility == "public" and turn in revealed):
-            hidden = None
-            rolls.append({**data, "turn": turn, "undone": r.undone})
-            continue
-        digest = chain.digest(data)
-        if hidden is None:
-            hidden = {"kind": HIDDEN, "prev": data.get("prev"), "sha256": digest}
-            rolls.append(hidden)
-        hidden["sha256"] = digest
-        if digest in marks:  # a published head (or a reseed) ends a stretch, so that the verifier finds it
-            hidden = None
-    return {
-        "format": FORMAT,
-        "version": VERSION,
-        "current_turn": campaign.turn,
-        "turns": [{"turn": s.turn, "seed_sha256": s.sha256, "seed": s.seed_hex if s.revealed else None,
-                   "chain_head": s.chain_head if s.revealed else None,
-                   **({"reseeded_after": s.reseeded_after} if s.reseeded_after else {})} for s in turns],
-        "rolls": rolls,
-    }
 
 
 async def verifier_files(db: Database, campaign_id: int) -> list[tuple[str, bytes]]:

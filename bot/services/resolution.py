@@ -13,10 +13,10 @@ from dataclasses import dataclass, field
 
 from bot.campaign import turn
 from bot.campaign.authority import require_gm
-from bot.campaign.events import EventKind
+from bot.campaign.events import news
 from bot.engine.errors import RuleViolation
 from bot.engine.phases import Phase, TurnPosition
-from bot.engine.rolls import Roll
+from bot.engine.rolls import BatchRoll, Roll
 from bot.engine.tables import RuleBook
 from bot.engine.text import Msg
 from bot.store import log as store_log
@@ -47,7 +47,7 @@ class Resolution:
     """The public lines: what every side may see (:mod:`.sight`)."""
     private: dict[str, list[str]] = field(default_factory=dict)
     """Each side's own lines, by side key: what only it (or only some sides) may see."""
-    rolls: list[Roll] = field(default_factory=list)
+    rolls: list[Roll | BatchRoll] = field(default_factory=list)
     battles: list[int] = field(default_factory=list)
     turn_ended: bool = False
 
@@ -79,17 +79,9 @@ async def resolve_phase(db: Database, campaign_id: int, actor: Actor, *, expecte
         s.add(campaign)
         await snapshots.trim_snapshots(s, campaign_id, keep=SNAPSHOTS_KEPT)
     shell.remember(db, saved)  # committed: the first read after the resolution needs no load
-    result = Resolution(campaign_id, done.before, done.after, campaign.version, battles=list(done.battles),
-                        turn_ended=done.turn_ended)
-    for e in journal.events:
-        if e.roll is not None and e.visibility == "public":
-            result.rolls.append(e.roll)
-        elif e.roll is None and e.kind is EventKind.EVENT and not (e.data and "position" in e.data):
-            if e.visibility == "public":
-                result.events.append(e.text)
-            elif e.side is not None:
-                result.private.setdefault(e.side, []).append(e.text)
-    return result
+    told = news(journal.events)
+    return Resolution(campaign_id, done.before, done.after, campaign.version, told.public, told.private,
+                      told.rolls, list(done.battles), done.turn_ended)
 
 
 def clear_deadline(campaign: Campaign) -> None:

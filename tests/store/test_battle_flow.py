@@ -13,8 +13,8 @@ from bot.engine.verify import verify_log
 from bot.services import aftermath, battles, campaigns, cc, orders, views
 from bot.services.errors import NotFound, PermissionDenied
 from bot.services.loading import get_campaign
-from bot.services.logbook import roll_log
 from bot.store.models import BattleRow
+from bot.store.rolllog import roll_log
 
 from .conftest import AUSTRIAN, FRENCH, GM
 from .test_campaign_flow import advance, fixed_seeds  # noqa: F401  (fixture re-used)

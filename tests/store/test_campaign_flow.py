@@ -15,8 +15,8 @@ from bot.engine.verify import verify_log
 from bot.services import campaigns, exchange, orders, resolution, views
 from bot.services.errors import AlreadyResolved, NotFound, PermissionDenied, WrongPhase
 from bot.services.loading import get_campaign
-from bot.services.logbook import roll_log
 from bot.store.models import Campaign, Declaration, LogEntry, SideRow
+from bot.store.rolllog import roll_log
 
 from .conftest import AUSTRIAN, FRENCH, GM, OUTSIDER
 

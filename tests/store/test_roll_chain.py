@@ -15,8 +15,10 @@ from bot.engine.rolls import Band, BandTable, Check
 from bot.engine.verify import GENESIS, record_hash, verify_log
 from bot.services import campaigns, exchange, orders, resolution, views
 from bot.services.loading import get_campaign
-from bot.services.logbook import log_roll, roll_log, verifier_files
+from bot.services.logbook import verifier_files
+from bot.store.log import log_roll
 from bot.store.models import LogEntry, TurnSeed
+from bot.store.rolllog import roll_log
 
 from .conftest import AUSTRIAN, FRENCH, GM
 

@@ -1,0 +1,102 @@
+"""The bot's own settings of a campaign, beside the rules' options: what a deadline does, whether
+phases resolve by themselves, absences, language, the GM role and the side channels. Pure: the
+values a GM types, parsed and checked; :mod:`bot.services.bookkeeping` stores them.
+
+Kept in ``campaign.options["_bot"]`` (and ``deadline_version``, the campaign version a deadline was
+set for, so that a deadline never resolves a later phase than its own).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from typing import Any
+
+from bot.engine.errors import InvalidInput
+
+BOT_DEFAULTS: dict[str, Any] = {"auto_resolve": True, "at_deadline": "resolve", "away": "stretch"}
+BOT_CHOICES: dict[str, tuple[Any, ...]] = {
+    "auto_resolve": (True, False),
+    "at_deadline": ("resolve", "wait"),
+    "away": ("stretch", "hold"),
+}
+LANGUAGES = ("en", "it", "es")
+OTHER_SETTINGS = ("language", "gm_role")
+SIDE_CHANNEL = "channel:"
+DEADLINE_VERSION = "deadline_version"
+
+MIN_ID, MAX_ID = 10**14, 2**63 - 1
+"""Discord ids (snowflakes) are 15 to 19 digits; the database keeps them as signed 64-bit integers."""
+_MENTION = {"role": re.compile(r"<@&(\d+)>|(\d+)"), "channel": re.compile(r"<#(\d+)>|(\d+)")}
+
+
+def bot_setting_names() -> tuple[str, ...]:
+    return (*BOT_DEFAULTS, *OTHER_SETTINGS)
+
+
+def choice(name: str, value: str) -> Any:
+    """The value of the choice setting ``name`` (one of :data:`BOT_CHOICES`) the GM typed: ``on``,
+    ``yes``, ``true`` and their opposites for a yes-or-no setting."""
+    text = value.strip().lower()
+    for option in BOT_CHOICES[name]:
+        if str(option).lower() == text or (isinstance(option, bool) and text in (("on", "yes") if option else ("off", "no"))):
+            return option
+    allowed = ", ".join(str(c).lower() for c in BOT_CHOICES[name])
+    raise InvalidInput("Setting {name!r} cannot be {value!r}: choose {allowed}.", name=name, value=value, allowed=allowed)
+
+
+def language(value: str) -> str:
+    shown = value.strip().lower()[:2]
+    if shown not in LANGUAGES:
+        raise InvalidInput("Language {value!r} is not offered: choose {languages}.", value=value,
+                           languages=', '.join(LANGUAGES))
+    return shown
+
+
+def id_setting_kind(name: str) -> str | None:
+    """"role" or "channel" for a setting that stores a Discord id (gm_role, channel:SIDE), else None."""
+    if name == "gm_role":
+        return "role"
+    if name.startswith(SIDE_CHANNEL):
+        return "channel"
+    return None
+
+
+def setting_id(name: str, value: str, *, guild_id: int) -> int | None:
+    """The role or channel id the GM gave for the setting ``name`` (None for "none"), or a refusal that
+    names the setting and says why: not a mention or id of that kind, not a Discord id, or the
+    @everyone role (its id is the server's). Whether the id belongs to the campaign's server needs
+    Discord: the cog checks that before it changes the setting."""
+    kind = id_setting_kind(name)
+    if kind is None:
+        raise InvalidInput("Unknown setting {name!r}.", name=name)
+    text = value.strip()
+    if text.lower() in ("", "none", "off"):
+        return None
+    m = _MENTION[kind].fullmatch(text)
+    if m is None:
+        if kind == "role":
+            raise InvalidInput("Setting {name}: {value!r} is not a role: mention it (@role), give its id, or say none.",
+                               name=name, value=value)
+        raise InvalidInput("Setting {name}: {value!r} is not a channel: mention it (#channel), give its id, or say none.",
+                           name=name, value=value)
+    digits = m.group(1) or m.group(2)
+    if len(digits) > 19 or not MIN_ID <= int(digits) <= MAX_ID:
+        raise InvalidInput("Setting {name}: {value!r} is not a Discord id (a number of 15 to 19 digits).", name=name,
+                           value=value)
+    ident = int(digits)
+    if kind == "role" and ident == guild_id:
+        raise InvalidInput("Setting {name} cannot be the @everyone role: every member would be a GM. "
+                           "Choose a role of this server, or none.", name=name)
+    return ident
+
+
+def check_stored(bot: Mapping[str, Any], where: str, max_int: int) -> None:
+    """Stored bot settings (an import's): known ones, allowed values; a refusal names the field."""
+    for name, value in bot.items():
+        if name == DEADLINE_VERSION:
+            if isinstance(value, bool) or not isinstance(value, int) or abs(value) > max_int:
+                raise InvalidInput("{where}: expected a whole number (at most {max_int:,} in size), got {value!r}",
+                                   where=f"{where}.{name}", max_int=max_int, value=str(value)[:40])
+        elif name not in BOT_CHOICES or value not in BOT_CHOICES[name] or type(value) is not type(BOT_CHOICES[name][0]):
+            raise InvalidInput("{where}: not a bot setting with an allowed value", where=f"{where}.{name}")

@@ -1,0 +1,115 @@
+"""The campaign export file, read: its JSON at most :data:`MAX_DEPTH` deep with clean characters
+only, its format and version, its state and log through the codec, and the bot's own settings and
+bookkeeping. Pure (CPU-bound for a large file: the bot runs :func:`read` off the event loop); every
+refusal is an :class:`~bot.campaign.errors.ImportRejected` that names the field.
+
+The file is JSON: ``{"format": "aide-de-camp/campaign", "version": 2, "campaign": {name, scenario,
+language}, "state": ..., "log": [...], "roll_log": {...}}``; the state as :mod:`bot.campaign.codec`
+writes it. Version 1 files (the rows) are read too.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any
+
+from bot.engine.errors import InvalidInput
+from bot.engine.uploads import UploadProblem, check_plain, load_json
+
+from . import botsettings, codec
+from .errors import ImportRejected
+from .state import CampaignState, CampaignStatus
+
+FORMAT = codec.FORMAT
+VERSION = codec.VERSION
+MAX_IMPORT_BYTES = 20 * 1024 * 1024
+MAX_DEPTH = 32
+"""How deeply the file's JSON may nest (an export nests about 10 deep)."""
+TOP = ("format", "version", "campaign", "state", "log", "roll_log")
+BOOKKEEPING = ("name", "scenario", "language")
+
+
+def export_bytes(data: dict[str, Any]) -> bytes:
+    return json.dumps(data, ensure_ascii=False, indent=1, sort_keys=True).encode("utf-8")
+
+
+def parse_export(raw: bytes | str) -> dict[str, Any]:
+    """The export's JSON: at most :data:`MAX_DEPTH` deep, with clean characters only (no NUL, no lone
+    surrogate, no control character: checked before anything is stored)."""
+    if len(raw) > MAX_IMPORT_BYTES:
+        raise ImportRejected("The file is {n_raw:,} bytes: at most {max_import_bytes:,} can be imported.", n_raw=len(raw), max_import_bytes=MAX_IMPORT_BYTES)
+    try:
+        data = load_json(raw.decode("utf-8") if isinstance(raw, bytes) else raw, max_depth=MAX_DEPTH)
+    except (ValueError, UnicodeDecodeError) as exc:
+        if isinstance(exc, UploadProblem):
+            raise ImportRejected("{field}: {what}", field=exc.field or "(top)", what=exc.what) from None
+        raise ImportRejected("The file is not a campaign export (not JSON: {exc}).", exc=str(exc)[:200]) from None
+    return check_export(data)
+
+
+def checked_plain(data: Any) -> Any:
+    """Data an export was read into by the caller: at most :data:`MAX_DEPTH` deep, clean characters
+    (what :func:`parse_export` checks while it reads)."""
+    try:
+        check_plain(data, max_depth=MAX_DEPTH)
+    except UploadProblem as exc:
+        raise ImportRejected("{field}: {what}", field=exc.field or "(top)", what=exc.what) from None
+    return data
+
+
+def check_export(data: Any) -> dict[str, Any]:
+    """The export's format and version."""
+    if not isinstance(data, dict) or data.get("format") != FORMAT:
+        raise ImportRejected("The file is not a campaign export: \"format\" must be \"{format}\".", format=FORMAT)
+    version = data.get("version")
+    if version not in (1, VERSION) or isinstance(version, bool):
+        raise ImportRejected("Unsupported export version {get!r}: this bot reads versions 1 and 2.",
+                             get=version if isinstance(version, int) else str(version)[:40])
+    return data
+
+
+def player_ids(data: dict[str, Any]) -> tuple[int, ...]:
+    """The member ids of the file's players, for the bot to check against the server's members."""
+    if data.get("version") == 1:
+        tables = data.get("tables")
+        rows, field = (tables.get("player") if isinstance(tables, dict) else None), "member_id"
+    else:
+        state = data.get("state")
+        rows, field = (state.get("players") if isinstance(state, dict) else None), "member"
+    ids = [r.get(field) for r in rows or () if isinstance(r, dict)] if isinstance(rows, list) else []
+    return tuple(sorted({i for i in ids if isinstance(i, int) and not isinstance(i, bool) and 0 < i <= codec.MAX_INT}))[:500]
+
+
+@dataclass(frozen=True)
+class File:
+    """What an import reads of a file: the state, the log, and the campaign row's bookkeeping."""
+
+    state: CampaignState
+    log: list[dict[str, Any]]
+    scenario: str
+    language: str
+
+
+def read(data: dict[str, Any]) -> File:
+    """The file's state and log through the codec, and the bot's own settings and bookkeeping; CPU-bound
+    (a large campaign takes a fraction of a second): run off the event loop."""
+    v1 = data.get("version") == 1
+    if not v1 and (unknown := sorted(str(k) for k in data if k not in TOP)):
+        raise ImportRejected("{where}: unknown field(s) {map}", where="(top)", map=", ".join(unknown)[:200])
+    try:
+        state = codec.decode(data)
+        log = codec.decode_log(data.get("log", []), state)
+        book = data.get("campaign")
+        if not v1:
+            codec.expect_object(book, "campaign", BOOKKEEPING)
+            codec.expect_text(book["name"], "campaign.name", 100)  # shown on the verifier's page
+        scenario = codec.expect_text(book.get("scenario"), "campaign.scenario", 100)
+        language = codec.expect_one_of(book.get("language"), "campaign.language", botsettings.LANGUAGES)
+        options = "campaign.options" if v1 else "state.options"
+        botsettings.check_stored(state.options.get("_bot", {}), f"{options}._bot", codec.MAX_INT)
+    except InvalidInput as exc:
+        raise ImportRejected(exc.text) from None  # i18n: passes a template on
+    if state.status is not CampaignStatus.ACTIVE:
+        raise ImportRejected("{where}: an imported campaign is active", where="campaign.status" if v1 else "state.status")
+    return File(state, log, scenario, language)
