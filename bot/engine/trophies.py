@@ -18,11 +18,13 @@ may change it).
 
 from __future__ import annotations
 
+import functools
 import itertools
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from typing import Any
 
 from .cc_model import BattleDieFace
 from .cc_tables import BattleDie, CcTables, TrophyCombination, default_cc_tables
@@ -34,6 +36,11 @@ from .text import Msg
 
 TAKEN = "taken"
 NO_TROPHY = "none"
+SHOWN = "{shown}"
+"""Where the label of a roll that takes nothing names the symbols rolled (docs/dice.md, a table read by symbols)."""
+NO_TROPHY_LABEL = SHOWN + ": no trophy"
+"""The template of that label: the Msg in :meth:`TrophyCheck.resolve`, and the ``"otherwise"`` of its table."""
+SHOWN_SEPARATOR = " + "
 
 
 # --- the battle die -------------------------------------------------------------------------
@@ -117,7 +124,7 @@ class TrophyCheck:
 
     A plain :class:`~.rolls.Check` sums its dice, which means nothing for symbols, so this check
     matches symbols instead; its record is an ordinary :class:`~.rolls.Roll` whose ``total``
-    counts the flags rolled.
+    counts the flags rolled, and whose table is read by symbols (:attr:`table_spec`).
     """
 
     rule: str
@@ -137,12 +144,30 @@ class TrophyCheck:
         rolled = self.symbols(faces)
         return next((c for c in self.combinations if c.matches(rolled)), None)
 
+    @functools.cached_property
+    def table_spec(self) -> dict[str, Any]:
+        """The check as its record carries it (``"table"``), a table read by symbols (docs/dice.md): the die's
+        faces, the symbol counted for the total (the flags), the combinations that take the trophy for this
+        captor and flag, and the outcome otherwise. With it a verifier recomputes the outcome from the dice
+        alone (bot/engine/verify.py), as for every other roll: a "trophy taken" (1 Glory, CC-4) forged over
+        dice that take nothing shows."""
+        return {
+            "dice": self.dice,
+            "faces": [f.value for f in self.die.faces],
+            "labels": {f.value: str(label) for f, label in self.die.labels.items()},
+            "count": BattleDieFace.FLAG.value,
+            "combinations": [{"symbols": [f.value for f in c.faces], "result": TAKEN, "label": str(c.label)}
+                             for c in self.combinations],
+            "otherwise": {"result": NO_TROPHY, "label": NO_TROPHY_LABEL},
+        }
+
     def resolve(self, key: str, faces: Sequence[int]) -> Roll:
         if len(faces) != self.dice or any(not 1 <= f <= 6 for f in faces):
             raise InvalidInput("A trophy roll is {dice} battle dice, faces 1 to 6; got {faces!r}.", dice=self.dice, faces=list(faces))
         rolled = self.symbols(faces)
         combo = self.winning(faces)
-        shown = " + ".join(self.die.label(s) for s in rolled)
+        shown = SHOWN_SEPARATOR.join(self.die.label(s) for s in rolled)
+        # The template is NO_TROPHY_LABEL, written out so the catalogues find it (bot/i18n/sources.py).
         label = combo.label if combo else Msg("{shown}: no trophy", shown=shown)
         return Roll(
             rule=self.rule,
@@ -154,6 +179,7 @@ class TrophyCheck:
             total=rolled.count(BattleDieFace.FLAG),
             result=TAKEN if combo else NO_TROPHY,
             label=label,
+            table=self.table_spec,
         )
 
     def roll(self, source: DiceSource, key: str) -> Roll:

@@ -13,7 +13,9 @@ A campaign export carries the same object under ``"roll_log"``. The verifier che
   that has ended (any turn before ``current_turn``, or before the last turn listed) has its seed;
 - each roll's turn against the turn its key names (``t3/...``), then its faces against the ones
   the seed gives for its key (:mod:`.dice`);
-- each roll's total and result against the ones its dice, modifiers and table give;
+- each roll's total and result against the ones its dice, modifiers and table give (a table of
+  bands, or for a CC-3 trophy roll a table read by symbols: the combinations of battle-die symbols
+  that take the trophy);
 - the chain: every record carries ``prev``, the SHA-256 of the canonical JSON of the record
   before it (:func:`record_hash`; the first carries :data:`GENESIS`), and each ended turn
   publishes its *chain head*, the hash of the last roll logged before it ended. A deleted,
@@ -145,7 +147,7 @@ class VerificationReport:
     """Stretches of rolls this view of the log hides (private to a side, or of a turn in play)."""
     recomputed: int = 0
     not_recomputed: int = 0
-    """Records without a table to recompute them by (older logs, trophy rolls)."""
+    """Records without a table to recompute them by (logged before tables were recorded)."""
     linked: int = 0
     unchained: int = 0
     """Rolls logged before the chain was kept."""
@@ -171,7 +173,7 @@ class VerificationReport:
             out.append(f"{self.recomputed} totals and results recomputed from the dice, modifiers and tables.")
         if self.not_recomputed:
             out.append(f"{self.not_recomputed} rolls not recomputed: their records carry no table (logged before "
-                       "tables were recorded, or a trophy roll).")
+                       "tables were recorded).")
         if self.linked:
             out.append(f"{self.linked} rolls linked in the chain.")
         if self.unchained:
@@ -566,6 +568,9 @@ def _recompute(report: VerificationReport, label: str, r: Mapping[str, Any], fac
     if r.get("table") is None:
         report.not_recomputed += 1
         return
+    if isinstance(r["table"], Mapping) and "faces" in r["table"]:
+        _recompute_symbols(report, label, r, faces)
+        return
     try:
         dice, multiplier, floor, bands, naturals = _read_table(r["table"])
     except _Malformed as exc:
@@ -617,6 +622,105 @@ def _recompute(report: VerificationReport, label: str, r: Mapping[str, Any], fac
     if not all(_same(a, b) for a, b in zip(recorded, expected, strict=True)):
         report.problems.append(f"{label}: recorded {_outcome(list(zip(names, recorded, strict=True)))}, but its dice, "
                                f"modifiers and table give {_outcome(list(zip(names, expected, strict=True)))}")
+    report.recomputed += 1
+
+
+# --- rolls read by symbols (CC-3 trophies) --------------------------------------------------
+
+
+SHOWN = "{shown}"
+"""In the ``otherwise`` label of a table read by symbols: the labels of the symbols rolled, joined by " + "."""
+
+
+@dataclass(frozen=True)
+class _Combination:
+    symbols: tuple[str, ...]
+    result: str
+    label: str
+
+
+@dataclass(frozen=True)
+class _Symbols:
+    """A table that reads each die as a symbol (``faces``) rather than summing them (docs/dice.md)."""
+
+    dice: int
+    faces: tuple[str, ...]
+    labels: Mapping[str, str]
+    count: str
+    combinations: tuple[_Combination, ...]
+    otherwise: _Combination
+
+
+def _strings(value: Any) -> bool:
+    return isinstance(value, list) and all(isinstance(v, str) for v in value)
+
+
+def _outcome_row(value: Any, part: str) -> tuple[str, str]:
+    if not isinstance(value, Mapping) or not isinstance(value.get("result"), str) \
+            or not isinstance(value.get("label"), str):
+        raise _Malformed(part)
+    return value["result"], value["label"]
+
+
+def _read_symbols(table: Mapping[str, Any]) -> _Symbols:
+    """The table as its parts, each checked in this order (the page checks them in the same)."""
+    dice = _whole(table.get("dice"))
+    if dice is None or dice < 1:
+        raise _Malformed("dice")
+    faces = table.get("faces")
+    if not _strings(faces) or not faces:
+        raise _Malformed("faces")
+    labels = table.get("labels")
+    if not isinstance(labels, Mapping) or not all(isinstance(labels.get(f), str) for f in faces):
+        raise _Malformed("labels")
+    count = table.get("count")
+    if not isinstance(count, str):
+        raise _Malformed("count")
+    rows = table.get("combinations")
+    if not isinstance(rows, list):
+        raise _Malformed("combinations")
+    combinations = []
+    for row in rows:
+        if not isinstance(row, Mapping) or not _strings(row.get("symbols")):
+            raise _Malformed("combinations")
+        combinations.append(_Combination(tuple(row["symbols"]), *_outcome_row(row, "combinations")))
+    otherwise = _Combination((), *_outcome_row(table.get("otherwise"), "otherwise"))
+    return _Symbols(dice, tuple(faces), dict(labels), count, tuple(combinations), otherwise)
+
+
+def _recompute_symbols(report: VerificationReport, label: str, r: Mapping[str, Any], faces: tuple[int, ...]) -> None:
+    """A roll read by symbols (CC-3): the total counts the dice showing ``count``; the result is the first
+    combination holding exactly the symbols rolled (in any order), else ``otherwise``. A forged "trophy
+    taken" over dice that take nothing shows here."""
+    try:
+        if r.get("kind") == "batch":
+            raise _Malformed("faces")  # a per-SP roll is tallied by bands, one die at a time
+        t = _read_symbols(r["table"])
+    except _Malformed as exc:
+        report.problems.append(f"{label}: its table is malformed ({exc})")
+        return
+    mods = r.get("modifiers", [])
+    if not isinstance(mods, list) or mods:
+        report.problems.append(f"{label}: it carries modifiers, but its table reads symbols and takes none")
+    if len(faces) != t.dice:
+        report.problems.append(f"{label}: {len(faces)} dice recorded, but its table rolls {t.dice}")
+    if not _same(r.get("multiplier", 1), 1):
+        report.problems.append(f"{label}: recorded multiplier {show(r.get('multiplier', 1))}, but its table's is 1")
+    missing = next((f for f in faces if not 1 <= f <= len(t.faces)), None)
+    if missing is not None:
+        report.problems.append(f"{label}: its table's die has no face {missing}")
+        return
+    rolled = [t.faces[f - 1] for f in faces]
+    # Sorted by code point, as the page sorts: any one order tells whether the symbols are the same.
+    wanted = sorted(rolled, key=_code_points)
+    row = next((c for c in t.combinations if sorted(c.symbols, key=_code_points) == wanted), t.otherwise)
+    shown = " + ".join(t.labels[s] for s in rolled)
+    names = ("total", "result", "label", "value", "natural")
+    recorded = [r.get("total"), r.get("result"), r.get("label"), r.get("value"), r.get("natural", False)]
+    expected = [rolled.count(t.count), row.result, row.label.replace(SHOWN, shown), None, False]
+    if not all(_same(a, b) for a, b in zip(recorded, expected, strict=True)):
+        report.problems.append(f"{label}: recorded {_outcome(list(zip(names, recorded, strict=True)))}, but its dice "
+                               f"and table give {_outcome(list(zip(names, expected, strict=True)))}")
     report.recomputed += 1
 
 

@@ -22,14 +22,14 @@ import pytest
 from bot.cli import main
 from bot.engine.aftermath import deserter_check, wounded_check
 from bot.engine.battle import exploration_check
-from bot.engine.dice import SeededDice, new_turn_seed
+from bot.engine.dice import SeededDice, new_turn_seed, roll_key
 from bot.engine.errors import VerificationError
 from bot.engine.leaders import fate_checks
-from bot.engine.model import Cell, Climate, Order, Quality, Season, Territory
+from bot.engine.model import Cell, Climate, Order, Quality, Season, Territory, Unit, UnitType
 from bot.engine.movement import movement_check, roll_initiative
 from bot.engine.rolls import record_from_dict
 from bot.engine.seasons import weather_check
-from bot.engine.trophies import roll_battle_dice
+from bot.engine.trophies import roll_battle_dice, roll_trophy
 from bot.engine.verify import verify_log
 
 from .forgeries import (
@@ -46,6 +46,63 @@ from .forgeries import (
 )
 
 ROOT = Path(__file__).resolve().parents[2]
+
+# --- CC-3 trophy rolls, logged with the table they were read by ------------------------------------
+
+TROPHY_CASES = (
+    ("cavalry on infantry, no trophy", UnitType.CAVALRY, lambda labels: labels.endswith(": no trophy")),
+    ("cavalry on infantry, Flag + Flag", UnitType.CAVALRY, lambda labels: labels.startswith("Flag + Flag:")),
+    ("cavalry on infantry, Flag + Sabre", UnitType.CAVALRY, lambda labels: labels.startswith("Flag + Sabre: cavalry")),
+    ("infantry on infantry, Flag + Sabre", UnitType.INFANTRY, lambda labels: labels == "Flag + Sabre: no trophy"),
+)
+"""Each outcome a trophy roll can have: none, the two winning combinations, and Flag + Sabre for a captor it
+does not count for (CC-3)."""
+
+
+def trophy_records(turn: int, seed: bytes) -> list[dict]:
+    """Real CC-3 trophy rolls with the turn's seeded dice, one of each outcome of TROPHY_CASES: the first
+    captor (c0, c1, ...) whose key gives it."""
+    dice = SeededDice(seed)
+    victim = Unit("i1", "Grenzers", 4, UnitType.INFANTRY)
+    records = []
+    for _name, captor_type, wanted in TROPHY_CASES:
+        for n in range(2000):
+            captor = Unit(f"c{n}", f"Captor {n}", 3, captor_type)
+            key = roll_key(turn, 4, f"battle:1/unit:{captor.id}", f"trophy:{victim.id}")
+            roll = roll_trophy(captor, victim, dice, key, ordered=True, took_ground=True).roll
+            if wanted(roll.label):
+                records.append(roll.to_dict())
+                break
+    assert len(records) == len(TROPHY_CASES)
+    return records
+
+
+def trophy_log(force) -> dict:
+    """The honest log (forgeries.honest_log) with turn 1's four trophy rolls after its first four: rolls 0-3
+    and 4-7 (the trophies: none, Flag + Flag, Flag + Sabre, Flag + Sabre that takes nothing) are turn 1,
+    8-11 turn 2, 12-13 turn 3."""
+    records = {1: play_turn(1, SEEDS[1], force) + trophy_records(1, SEEDS[1]), 2: play_turn(2, SEEDS[2], force),
+               3: play_turn(3, SEEDS[3], force, short=True)}
+    return chained(records, SEEDS, current=3)
+
+
+def unchain(log: dict) -> dict:
+    """The log without its chain, so that only the recomputation can catch an edit."""
+    for r in log["rolls"]:
+        del r["prev"]
+    for t in log["turns"]:
+        t["chain_head"] = None
+    return log
+
+
+def forge_trophy_taken(log: dict) -> dict:
+    """CC-3: a trophy roll that took nothing recorded as "trophy taken" (1 Glory, CC-4), its dice kept."""
+    entry = log["rolls"][4]
+    won = entry["table"]["combinations"][0]
+    entry["result"], entry["label"] = won["result"], won["label"]
+    return log
+
+
 @pytest.fixture
 def log(make_force) -> dict:
     """Turns 1 and 2 ended, turn 3 in play (see forgeries.honest_log): rolls 0-3 are turn 1, 4-7 turn 2, 8-9 turn 3."""
@@ -94,7 +151,7 @@ def test_an_old_log_without_chain_or_tables_still_checks_out_reported_as_unchain
     assert report.lines() == [
         "8 rolls verified against their turn seeds.",
         "2 rolls not verifiable yet: turn(s) 3 still in play (seed not revealed).",
-        "10 rolls not recomputed: their records carry no table (logged before tables were recorded, or a trophy roll).",
+        "10 rolls not recomputed: their records carry no table (logged before tables were recorded).",
         "10 rolls logged before the chain was kept: a roll deleted among them would not show.",
         "All rolls check out.",
     ]
@@ -137,6 +194,128 @@ def test_every_kind_of_check_is_recomputed_exactly_as_it_was_rolled(make_force):
     report = verify_log(log)
     assert report.ok, report.lines()
     assert report.recomputed == len(records) and report.not_recomputed == 0
+
+
+def test_an_honest_log_with_trophy_rolls_recomputes_them_from_their_dice_and_table(make_force):
+    """CC-3: every trophy roll, whatever its outcome, is recomputed, none left "not recomputed"."""
+    log = trophy_log(make_force(cv=2))
+    trophies = log["rolls"][4:8]
+    assert [r["rule"] for r in trophies] == ["CC-3"] * 4 and all("table" in r for r in trophies)
+    assert [r["result"] for r in trophies] == ["none", "taken", "taken", "none"]
+    report = verify_log(json.loads(json.dumps(log)))
+    assert report.ok, report.lines()
+    assert (report.verified, report.recomputed, report.not_recomputed, report.linked) == (12, 14, 0, 14)
+    assert "14 totals and results recomputed from the dice, modifiers and tables." in report.lines()
+
+
+def test_a_trophy_roll_logged_without_a_table_is_not_recomputed_and_still_checks_out(make_force):
+    """CC-3 rolls logged before their records carried a table: reported as not recomputed, not as forged."""
+    log = unchain(trophy_log(make_force(cv=2)))
+    for r in log["rolls"][4:8]:
+        del r["table"]
+    report = verify_log(log)
+    assert report.ok, report.lines()
+    assert (report.recomputed, report.not_recomputed) == (10, 4)
+    assert "4 rolls not recomputed: their records carry no table (logged before tables were recorded)." \
+        in report.lines()
+
+
+def test_a_forged_trophy_with_the_dice_kept_is_caught_even_without_the_chain(make_force):
+    """CC-3: "trophy taken!" (1 Glory, CC-4) recorded for dice that take nothing."""
+    log = unchain(trophy_log(make_force(cv=2)))
+    honest = copy.deepcopy(log["rolls"][4])
+    entry = forge_trophy_taken(log)["rolls"][4]
+    (found,) = problems(log)
+    assert found == (
+        f"rolls[4] ({entry['key']}): recorded total {entry['total']}, result \"taken\", label "
+        f"{json.dumps(entry['label'])}, value null, natural false, but its dice and table give total "
+        f"{honest['total']}, result \"none\", label {json.dumps(honest['label'])}, value null, natural false"
+    )
+
+
+def test_a_taken_trophy_forged_into_none_and_a_forged_flag_count_are_caught(make_force):
+    log = unchain(trophy_log(make_force(cv=2)))
+    taken = log["rolls"][5]  # Flag + Flag
+    taken["result"], taken["label"] = "none", "Flag + Flag: no trophy"
+    log["rolls"][6]["total"] = 2  # Flag + Sabre holds one flag
+    keys = [r["key"] for r in log["rolls"]]
+    found = problems(log)
+    assert len(found) == 2
+    assert found[0].startswith(f'rolls[5] ({keys[5]}): recorded total 2, result "none", label "Flag + Flag: no trophy"')
+    assert ', but its dice and table give total 2, result "taken", label "Flag + Flag: ' in found[0]
+    assert found[1].startswith(f'rolls[6] ({keys[6]}): recorded total 2, result "taken", label "Flag + Sabre: ')
+    assert ', but its dice and table give total 1, result "taken", label "Flag + Sabre: ' in found[1]
+
+
+def test_a_forged_trophy_with_the_chain_kept_also_breaks_the_chain(make_force):
+    log = forge_trophy_taken(trophy_log(make_force(cv=2)))
+    found = problems(log)
+    assert any(p.startswith(f"rolls[4] ({log['rolls'][4]['key']}): recorded total ") for p in found)
+    assert any(p.startswith(f"rolls[5] ({log['rolls'][5]['key']}): the chain is broken here") for p in found)
+
+
+def test_a_trophy_table_forged_to_fit_a_forged_outcome_is_caught_by_the_chain(make_force):
+    """CC-3: the forger also writes the dice he kept into the table's winning combinations: the outcome then
+    follows from the table, but the record is not the one logged."""
+    log = trophy_log(make_force(cv=2))
+    entry = forge_trophy_taken(log)["rolls"][4]
+    symbols = [entry["table"]["faces"][f - 1] for f in entry["dice"]]
+    entry["table"]["combinations"].insert(0, {"symbols": symbols, "result": "taken", "label": entry["label"]})
+    entry["total"] = symbols.count("flag")
+    found = problems(log)
+    assert not any("recorded total" in p for p in found)
+    assert found == [f"rolls[5] ({log['rolls'][5]['key']}): the chain is broken here: its \"prev\" is not the hash "
+                     "of the roll before it (a roll was deleted, inserted or changed)"]
+    assert problems(rechain(log)) == ["the chain head of turn 1 is not the hash of any roll in the log: rolls were "
+                                      "deleted or changed",
+                                      "the chain head of turn 2 is not the hash of any roll in the log: rolls were "
+                                      "deleted or changed"]
+
+
+def test_a_trophy_table_forged_alone_is_caught_by_its_own_record(make_force):
+    """CC-3: a winning combination dropped from the table (Flag + Flag no longer takes the trophy), or the
+    die's faces renumbered: the recorded outcome no longer follows from the dice."""
+    log = unchain(trophy_log(make_force(cv=2)))
+    log["rolls"][5]["table"]["combinations"] = log["rolls"][5]["table"]["combinations"][1:]
+    log["rolls"][6]["table"]["faces"] = ["flag", "sabre", "infantry", "infantry", "cavalry", "artillery"]
+    keys = [r["key"] for r in log["rolls"]]
+    found = problems(log)
+    assert [p.startswith(f"rolls[{i}] ({keys[i]}): recorded total ") for i, p in zip((5, 6), found, strict=True)] \
+        == [True, True]
+    assert all(", but its dice and table give total " in p for p in found)
+    assert 'result "none", label "Flag + Flag: no trophy"' in found[0]
+
+
+@pytest.mark.parametrize(
+    ("mangle", "message"),
+    [
+        (lambda t: t.pop("faces"), "its table is malformed (bands)"),  # read as a table of bands, which it is not
+        (lambda t: t.update(faces=[]), "its table is malformed (faces)"),
+        (lambda t: t.update(dice=0), "its table is malformed (dice)"),
+        (lambda t: t["labels"].pop("flag"), "its table is malformed (labels)"),
+        (lambda t: t.update(count=5), "its table is malformed (count)"),
+        (lambda t: t["combinations"].append({"symbols": "flag", "result": "taken", "label": "x"}),
+         "its table is malformed (combinations)"),
+        (lambda t: t.update(otherwise={"result": "none"}), "its table is malformed (otherwise)"),
+    ],
+)
+def test_a_malformed_trophy_table_is_a_problem(make_force, mangle, message):
+    log = unchain(trophy_log(make_force(cv=2)))
+    mangle(log["rolls"][4]["table"])
+    assert problems(log) == [f"rolls[4] ({log['rolls'][4]['key']}): {message}"]
+
+
+def test_a_trophy_roll_with_a_die_its_table_lacks_a_dropped_die_or_a_modifier_is_caught(make_force):
+    log = unchain(trophy_log(make_force(cv=2)))
+    keys = [r["key"] for r in log["rolls"]]
+    log["rolls"][4]["table"]["faces"] = log["rolls"][4]["table"]["faces"][:4]
+    log["rolls"][4]["dice"] = [5, 5]
+    log["rolls"][5]["dice"] = log["rolls"][5]["dice"][:1]
+    log["rolls"][6]["modifiers"] = [{"value": 1, "rule": "CC-3", "reason": "the Emperor's favour"}]
+    found = problems(log)
+    assert f"rolls[4] ({keys[4]}): its table's die has no face 5" in found
+    assert f"rolls[5] ({keys[5]}): 1 dice recorded, but its table rolls 2" in found
+    assert f"rolls[6] ({keys[6]}): it carries modifiers, but its table reads symbols and takes none" in found
 
 
 def test_log_entries_are_the_roll_records_themselves(log):

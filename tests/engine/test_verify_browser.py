@@ -26,7 +26,8 @@ from bot.engine.dice import derive_faces
 from bot.engine.errors import VerificationError
 from bot.engine.verify import PAGE, verifier_html, verify_log
 
-from .forgeries import FORGERIES, forged, honest_log, legacy, record_sha, reseeded_log
+from .forgeries import FORGERIES, forged, honest_log, legacy, rechain, record_sha, reseeded_log
+from .test_verify import forge_trophy_taken, trophy_log, unchain
 
 BROWSERS = ("chromium", "chromium-browser", "google-chrome", "google-chrome-stable", "chrome")
 TEMPLATE = (Path(__file__).resolve().parents[2] / "bot" / "engine" / PAGE).read_text(encoding="utf-8")
@@ -118,6 +119,35 @@ def test_the_page_reads_an_old_log_anyones_view_with_hidden_rolls_and_a_reseeded
         got = page_result(browser, one, tmp_path)
         assert got == python_result(one), name
         assert got["ok"] == "true", name
+
+
+def forged_trophies(log: dict) -> dict[str, dict]:
+    """CC-3 forgeries (test_verify.py): "trophy taken!" for dice that take nothing, with the chain kept or
+    without one; and with the table forged to fit and the chain recomputed."""
+    fitted = forge_trophy_taken(copy.deepcopy(log))
+    entry = fitted["rolls"][4]
+    symbols = [entry["table"]["faces"][f - 1] for f in entry["dice"]]
+    entry["table"]["combinations"].insert(0, {"symbols": symbols, "result": "taken", "label": entry["label"]})
+    entry["total"] = symbols.count("flag")
+    return {"taken": forge_trophy_taken(copy.deepcopy(log)), "taken-unchained": forge_trophy_taken(unchain(copy.deepcopy(log))),
+            "table-rechained": rechain(fitted)}
+
+
+def test_the_page_recomputes_trophy_rolls_as_python_does(browser, make_force, tmp_path):
+    log = trophy_log(make_force(cv=2))
+    got = page_result(browser, log, tmp_path)
+    assert got == python_result(log)
+    assert got["ok"] == "true" and "14 totals and results recomputed from the dice, modifiers and tables." in got["lines"]
+
+
+@pytest.mark.parametrize("name", ["taken", "taken-unchained", "table-rechained"])
+def test_the_page_catches_a_forged_trophy_as_python_does(browser, make_force, tmp_path, name):
+    bad = forged_trophies(trophy_log(make_force(cv=2)))[name]
+    got = page_result(browser, bad, tmp_path)
+    assert got["ok"] == "false" and got["lines"][-1] == "The log does NOT check out."
+    assert got == python_result(bad)
+    if name == "taken-unchained":
+        assert got["lines"][-2].startswith(f"PROBLEM: rolls[4] ({bad['rolls'][4]['key']}): recorded total ")
 
 
 def test_a_page_that_is_not_a_roll_log_says_why(browser, tmp_path):
@@ -224,5 +254,33 @@ def test_the_pages_hashes_dice_and_verdicts_are_pythons(browser, log, make_force
     assert got["dice"] == [list(derive_faces(s, k, c, n)) for s, k, c, n in dice]
     expected = [python_check(one) for one in logs]
     assert [g["ok"] for g in got["logs"]].count(False) > 50  # the mangling breaks most logs...
+    for i, (g, e) in enumerate(zip(got["logs"], expected, strict=True)):
+        assert g == e, (i, logs[i])
+
+
+def test_the_pages_verdicts_on_trophy_rolls_and_their_tables_are_pythons(browser, make_force, tmp_path):
+    """CC-3 rolls read by symbols: the honest log, its forgeries, and a few hundred edits of its trophy
+    records and tables, through the page's verifier and Python's."""
+    rng = random.Random(20261123)
+    log = trophy_log(make_force(cv=2))
+    bare = unchain(copy.deepcopy(log))  # without the chain, only the recomputation speaks
+    logs = [log, bare, *forged_trophies(log).values()]
+    for n in range(400):
+        one = copy.deepcopy(bare if n % 2 else log)
+        entry = one["rolls"][4 + n % 4]
+        if n % 3:
+            entry["table"] = mangle(entry["table"], rng)
+        else:
+            one["rolls"][4 + n % 4] = mangle(entry, rng)
+        logs.append(one)
+    logs = [json.loads(json.dumps(one)) for one in logs]
+    page = tmp_path / "harness.html"
+    page.write_text(harness({"messages": [], "dice": [], "logs": logs}), encoding="utf-8")
+    dom = dump_dom(browser, page, tmp_path)
+    got = json.loads(html.unescape(re.search(r'<pre id="out">(.*?)</pre>', dom, re.S).group(1)))
+    expected = [python_check(one) for one in logs]
+    assert [e["ok"] for e in expected[:2]] == [True, True]
+    assert sum(1 for e in expected if e["ok"] is False and any(": its table is malformed (" in line
+                                                               for line in e["lines"])) > 30
     for i, (g, e) in enumerate(zip(got["logs"], expected, strict=True)):
         assert g == e, (i, logs[i])
