@@ -9,6 +9,7 @@ from bot.engine.model import Order
 from bot.engine.phases import Phase
 from bot.engine.text import Msg
 
+from .settings import Settings
 from .sight import Reader
 from .state import BattleStatus, CampaignState, CampaignStatus, ForceState, ForceStatus
 from .views import waiting
@@ -131,3 +132,59 @@ def _waiting(state: CampaignState, reader: Reader) -> str:
     """Who the phase waits for, as the reader may know it (:func:`.views.waiting`), each named once."""
     return Msg.join(", ", dict.fromkeys(w.who for w in waiting(state, reader)))
 
+
+
+# --- how to play (the button on joining a side) ---------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Stage:
+    """A phase of the turn as a player meets it: the commands a player uses in it, none when the bot
+    (or the GM) does the phase alone. What the phase waits for is its own (``phase.spec.needs``, MC-3)."""
+
+    phase: Phase
+    steps: tuple[Step, ...]
+
+
+ANY_TIME = (
+    Step("campaign status", Msg("where the campaign stands and who it waits for")),
+    Step("campaign map", Msg("the map as you may see it")),
+    Step("order list", Msg("your side's Forces, their orders and what each still has to do")),
+    Step("help", Msg("what you can do now, for your role and the phase")),
+    Step("rules", Msg("the text of a rule: every roll names the one it applies, like MC-4")),
+)
+"""The commands a player uses in any phase."""
+
+
+def how_to_play(settings: Settings) -> tuple[Stage, ...]:
+    """A player's turn, phase by phase in MC-3's order, for a campaign with these settings: the phases
+    it plays (weather and random events are options) and the commands each asks of a player (FC-2
+    supply and FC-3 scout re-rolls only when they are on)."""
+    rerolls = (Step("order reroll", Msg("spend a scout to re-roll a Force's die (FC-3)")),) if settings.scout_rerolls \
+        else ()
+    player: dict[Phase, tuple[Step, ...]] = {
+        Phase.ORDERS: (
+            Step("order give", Msg("change a Force's order or shed a reaction with a Force test (MC-4)")),
+            *((Step("supply buy", Msg("spend supply points on your Forces (FC-2)")),) if settings.supply else ()),
+            *rerolls,
+            Step("order done", Msg("say your side has finished its orders")),
+        ),
+        Phase.MOVEMENT: (
+            Step("order move", Msg("declare a path for each Force that moves (MC-5, RU-13)")),
+            *rerolls,
+            Step("order done", Msg("say your side has finished moving")),
+        ),
+        Phase.BATTLE: (
+            Step("battle scout", Msg("scout before each battle of yours (MC-6.1, RU-5)")),
+            Step("battle brief", Msg("the brief of your battle for the table")),
+            Step("glory spend", Msg("spend Glory in a battle of yours (CC-4, RU-17)")),
+        ),
+        Phase.AFTERMATH: (
+            Step("battle aftermath", Msg("roll your wounded and deserter checks (MC-7.1, MC-7.2)")),
+            Step("battle retreat", Msg("choose the square a beaten Force retreats to (MC-7.3)")),
+            Step("leader fate", Msg("roll the fate of a fallen leader (CC-1)")),
+            Step("trophy roll", Msg("try to take a trophy (CC-3)")),
+        ),
+    }
+    on = {Phase.WEATHER: settings.weather, Phase.EVENTS: settings.random_events}
+    return tuple(Stage(phase, player.get(phase, ())) for phase in Phase if on.get(phase, True))
