@@ -3,7 +3,8 @@
 Rolls happen when the action is taken (RU-13: a move is rolled when declared) and stay private to
 the side until the phase resolves. Each roll's key names the turn, phase, Force and procedure
 (:func:`order_key`, :func:`move_key`), so declaring again (or again after an undo) draws the same
-dice. The odds a player is shown come from the very check the declaration rolls.
+dice. The odds a player is shown come from the very check the declaration rolls (:mod:`.odds`: the
+modifiers, the die each outcome needs, a move's odds along its declared path).
 
 With the FC-3 setting a Force may spend a scout to re-roll its own die of the phase (its Force test,
 or its movement roll) before the phase resolves (:func:`reroll`); the re-roll stands. With FC-2 a
@@ -14,7 +15,6 @@ of rule FC-2 (which a re-roll does not take).
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from fractions import Fraction
 
 from bot.engine.cc_tables import default_fc_tables
 from bot.engine.dice import DiceSource, roll_key
@@ -25,7 +25,6 @@ from bot.engine.model import Force, Order, Square, parse_enum
 from bot.engine.movement import (
     DeclaredMove,
     WaterRoute,
-    allowance_odds,
     check_land_path,
     declare_land_move,
     declare_water_move,
@@ -39,10 +38,11 @@ from bot.engine.rolls import Check, Modifier, Roll
 from bot.engine.tables import RuleBook
 from bot.engine.text import Msg
 
-from .authority import require_phase, require_player
+from .authority import awaited, require_phase, require_player
 from .dice import Context, turn_dice
 from .errors import NotFound, WrongPhase
 from .events import Journal, side_visibility
+from .odds import Odds, move_result, path_odds, table_odds
 from .sight import own_force
 from .state import CampaignState, CampaignStatus, Declaration, DeclarationKind, ForceState
 
@@ -67,6 +67,13 @@ class MoveOutcome:
     by_water: bool
     scouts: int = 0
     """Scouts the Force may spend to re-roll this die (FC-3): 0 when the setting is off."""
+    start: str = ""
+    """The square the move starts from."""
+
+    @property
+    def result(self) -> Msg:
+        """Where the roll takes the Force along its path, in plain words (MC-5)."""
+        return move_result(self.start, self.path, self.allowance)
 
 
 @dataclass(frozen=True)
@@ -84,6 +91,15 @@ class RerollOutcome:
     allowance: int | None = None
     """A move's squares allowed by the re-roll (None for a Force test)."""
     reach: tuple[str, ...] = ()
+    start: str = ""
+    """A move's starting square ("" for a Force test)."""
+    path: tuple[str, ...] = ()
+    """A move's declared path (empty for a Force test)."""
+
+    @property
+    def result(self) -> Msg | None:
+        """Where the re-rolled move takes the Force, in plain words (None for a Force test)."""
+        return None if self.allowance is None else move_result(self.start, self.path, self.allowance)
 
 
 def order_key(turn: int, force: str) -> str:
@@ -129,13 +145,13 @@ def order_check(state: CampaignState, force: Force, rules: RuleBook) -> Check:
     return force_test_check(force, state.map.cell(force.square), allies=state.camps.allies_of(force.side), rules=rules)
 
 
-def order_odds(state: CampaignState, member_id: int, force: str, order: Order | str,
-               rules: RuleBook) -> dict[str, Fraction]:
-    """The exact chance of each Force-test result, to show before the player commits."""
+def order_odds(state: CampaignState, member_id: int, force: str, order: Order | str, rules: RuleBook) -> Odds:
+    """The Force test's odds (MC-4), to show before the player commits: its modifiers, the chance of each
+    result that can happen and the die it needs, and whether a disaster is a danger."""
     row = playable_force(state, require_player(state, member_id), force)
     engine_force = state.engine_force(row.key)
     require_test(engine_force, parse_enum(Order, order, "order"))
-    return order_check(state, engine_force, rules).odds()
+    return table_odds(order_check(state, engine_force, rules))
 
 
 def give_order(state: CampaignState, member_id: int, force: str, order: Order, journal: Journal,
@@ -224,14 +240,16 @@ def move_check(state: CampaignState, force: Force, terms: MoveTerms, rules: Rule
 
 
 def move_odds(state: CampaignState, member_id: int, force: str, path: str, rules: RuleBook, *, by_water: bool = False,
-              small_boats: bool = False, horse_rafts: bool = False) -> dict[int, Fraction]:
-    """The exact chance of each number of squares the move is then allowed, before the player commits
-    (MC-5.3: after the squares lost to embarking and landing, RU-16)."""
+              small_boats: bool = False, horse_rafts: bool = False) -> Odds:
+    """The move's odds along the declared path, before the player commits: the chance of entering each
+    number of its squares (never more than it has), with the die each needs, from the squares the roll
+    allows (MC-5.1; MC-5.3 after the squares lost to embarking and landing, RU-16)."""
     row = playable_force(state, require_player(state, member_id), force)
     engine_force = state.engine_force(row.key)
     terms = move_terms(state, engine_force, path, rules, by_water=by_water, small_boats=small_boats,
                        horse_rafts=horse_rafts)
-    return allowance_odds(move_check(state, engine_force, terms, rules), terms.route, rules)
+    return path_odds(move_check(state, engine_force, terms, rules), str(engine_force.square),
+                     tuple(str(sq) for sq in terms.steps), lambda roll: _allowance(roll, terms, rules))
 
 
 def _allowance(roll: Roll, terms: MoveTerms, rules: RuleBook) -> int:
@@ -280,7 +298,7 @@ def declare_move(state: CampaignState, member_id: int, force: str, path: str, jo
     else:
         state = _with_declaration(state, replace(existing, payload=payload))
     return state, MoveOutcome(row.name, tuple(payload["path"]), move.allowance, tuple(str(sq) for sq in move.reach),
-                              roll, by_water, reroll_scouts(state, row.key))
+                              roll, by_water, reroll_scouts(state, row.key), start=str(engine_force.square))
 
 
 # --- FC-3: a scout spent to re-roll the phase's die -----------------------------------------------
@@ -315,6 +333,7 @@ def reroll(state: CampaignState, member_id: int, force: str, journal: Journal,
     state, dice = turn_dice(state, journal, ctx)
     allowance: int | None = None
     reach: tuple[str, ...] = ()
+    path: tuple[str, ...] = ()
     if existing.kind is DeclarationKind.ORDER:
         done = reroll_with_scout(order_check(state, engine_force, ctx.rules), original, dice, scouts=row.scouts)
         payload = {**existing.payload, "roll": done.reroll.to_dict()}
@@ -325,6 +344,7 @@ def reroll(state: CampaignState, member_id: int, force: str, journal: Journal,
         done = reroll_with_scout(move_check(state, engine_force, terms, ctx.rules), original, dice, scouts=row.scouts)
         allowance = _allowance(done.reroll, terms, ctx.rules)
         reach = tuple(str(sq) for sq in terms.steps[:allowance])
+        path = tuple(str(sq) for sq in terms.steps)
         payload = {**p, "allowance": allowance, "roll": done.reroll.to_dict()}
     state = _with_declaration(state, replace(existing, payload=payload))
     state = state.with_force(row.key, scouts=done.scouts_left)
@@ -332,7 +352,7 @@ def reroll(state: CampaignState, member_id: int, force: str, journal: Journal,
     journal.roll(state, done.reroll, visibility=side)
     journal.say(state, _reroll_text(row.name, done), visibility=side)
     return state, RerollOutcome(row.name, existing.kind, original, done.reroll, done.scouts_left, done.dropped,
-                                allowance, reach)
+                                allowance, reach, start=str(engine_force.square) if path else "", path=path)
 
 
 def _reroll_text(force: str, done: Reroll) -> str:
@@ -353,4 +373,4 @@ def mark_done(state: CampaignState, member_id: int, done: bool = True) -> tuple[
         raise WrongPhase("{title} does not wait for players to be done.", title=state.phase.spec.title)
     side = require_player(state, member_id)
     state = state.with_side(side, done=done)
-    return state, all(sd.done or sd.defeated for sd in state.sides.values())
+    return state, all(sd.done for k, sd in state.sides.items() if awaited(state, k))  # MC-3: played sides

@@ -1,7 +1,8 @@
 """/order give|move|reroll|list|done and /force info: players act for their own Forces.
 
-Before a roll the player sees its exact odds with a Confirm button; the roll happens on confirm,
-privately (ephemeral), and takes effect when the phase resolves. With the FC-3 setting a Force may
+Before a roll the player sees its exact odds (the modifiers, the die each outcome needs: MC-4, MC-5)
+with a Roll button, a red "Roll anyway" when the worst outcome is at least one chance in three; the roll
+happens on confirm, privately (ephemeral), and takes effect when the phase resolves. With the FC-3 setting a Force may
 spend a scout to re-roll that die before the phase resolves (/order reroll).
 """
 
@@ -17,12 +18,13 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot import formatting as fmt
+from bot.campaign.odds import Odds
 from bot.engine.errors import InvalidInput
 from bot.engine.phases import Phase
 from bot.i18n.text import tr
 from bot.services import bookkeeping as state
 from bot.services import orders, supply, views
-from bot.services.errors import AlreadyResolved, NotFound
+from bot.services.errors import NotFound
 
 from . import _publish as publish
 from ._common import (
@@ -80,15 +82,15 @@ class ConfirmOrder(discord.ui.DynamicItem[discord.ui.Button[Any]],
                    template=r"adc:og:(?P<cid>\d+):(?P<order>[a-z_]+):(?P<force>[A-Za-z0-9_-]+)"):
     """Take the Force test now (MC-4): the roll happens on this click."""
 
-    def __init__(self, cid: int, order: str, force: str, label: str = "Confirm") -> None:
-        super().__init__(discord.ui.Button(label=label, style=discord.ButtonStyle.success,
-                                           custom_id=f"adc:og:{cid}:{order}:{force}"))
+    def __init__(self, cid: int, order: str, force: str, label: str = "Confirm",
+                 style: discord.ButtonStyle = discord.ButtonStyle.success) -> None:
+        super().__init__(discord.ui.Button(label=label, style=style, custom_id=f"adc:og:{cid}:{order}:{force}"))
         self.cid, self.order, self.force = cid, order, force
 
     @classmethod
     async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button[Any],
                              match: re.Match[str]) -> ConfirmOrder:
-        return cls(int(match["cid"]), match["order"], match["force"], item.label or "Confirm")
+        return cls(int(match["cid"]), match["order"], match["force"], item.label or "Confirm", item.style)
 
     async def callback(self, interaction: discord.Interaction) -> None:
         async def work() -> None:
@@ -108,11 +110,11 @@ class ConfirmMove(discord.ui.DynamicItem[discord.ui.Button[Any]],
     """Declare the move now: the movement roll (MC-5.1 or MC-5.3) happens on this click. ``how`` packs
     by water (1), in smaller boats (2), with horse rafts (4), so the button works after a restart."""
 
-    def __init__(self, cid: int, water: bool, force: str, path: str, label: str = "Confirm", *,
-                 small_boats: bool = False, horse_rafts: bool = False) -> None:
+    def __init__(self, cid: int, water: bool, force: str, path: str, label: str = "Confirm",
+                 style: discord.ButtonStyle = discord.ButtonStyle.success, *, small_boats: bool = False,
+                 horse_rafts: bool = False) -> None:
         how = int(water) | 2 * int(small_boats) | 4 * int(horse_rafts)
-        super().__init__(discord.ui.Button(label=label, style=discord.ButtonStyle.success,
-                                           custom_id=f"adc:om:{cid}:{how}:{force}:{path}"))
+        super().__init__(discord.ui.Button(label=label, style=style, custom_id=f"adc:om:{cid}:{how}:{force}:{path}"))
         self.cid, self.water, self.force, self.path = cid, water, force, path
         self.small_boats, self.horse_rafts = small_boats, horse_rafts
 
@@ -121,7 +123,7 @@ class ConfirmMove(discord.ui.DynamicItem[discord.ui.Button[Any]],
                              match: re.Match[str]) -> ConfirmMove:
         how = int(match["how"])
         return cls(int(match["cid"]), bool(how & 1), match["force"], match["path"], item.label or "Confirm",
-                   small_boats=bool(how & 2), horse_rafts=bool(how & 4))
+                   item.style, small_boats=bool(how & 2), horse_rafts=bool(how & 4))
 
     async def callback(self, interaction: discord.Interaction) -> None:
         async def work() -> None:
@@ -130,12 +132,19 @@ class ConfirmMove(discord.ui.DynamicItem[discord.ui.Button[Any]],
                                             self.path.replace(".", " "), by_water=self.water,
                                             small_boats=self.small_boats, horse_rafts=self.horse_rafts, rules=bot.rules)
             embed = fmt.roll_embed(out.roll, lc, private=True)
-            embed.description = t(lc, "move.declared", force=out.force, path=" ".join(out.path),
-                                  allowance=out.allowance, reach=" ".join(out.reach) or "-") \
-                + _reroll_hint(lc, out.scouts)
+            embed.description = t(lc, "move.declared", force=out.force, result=tr(lc, out.result),
+                                  path=" ".join(out.path)) + _reroll_hint(lc, out.scouts)
             await interaction.response.edit_message(content=None, embeds=[fmt.fit(embed)], view=None)
 
         await guarded(interaction, work)
+
+
+def _roll_button(odds: Odds, lc: str) -> tuple[str, discord.ButtonStyle]:
+    """The button that rolls: a red "Roll anyway" when the core finds the worst outcome a danger (at least
+    one chance in three), else the ordinary one."""
+    if odds.danger:
+        return t(lc, "confirm.roll_anyway"), discord.ButtonStyle.danger
+    return t(lc, "confirm.roll"), discord.ButtonStyle.success
 
 
 def _reroll_hint(lc: str, scouts: int) -> str:
@@ -171,9 +180,8 @@ async def mark_done(interaction: discord.Interaction, cid: int) -> None:
     if target is not None:
         with contextlib.suppress(discord.HTTPException):  # a courtesy note: the phase card says it too
             await target.send(t(m.language, "done.public", side=side))
-    if everyone and m.setting("auto_resolve"):
-        with contextlib.suppress(AlreadyResolved):  # another click, process or the deadline was first
-            await publish.resolve(bot, cid, m.gm, expected_version=before.version)
+    if everyone:
+        await publish.settle(bot, cid)
 
 
 class Orders(commands.Cog):
@@ -192,10 +200,8 @@ class Orders(commands.Cog):
         cid = await campaign_id(interaction)
         key, name = await _own_force(interaction, cid, force, Phase.ORDERS, "Giving orders")
         odds = await orders.order_odds(bot.db, cid, actor, key, order, rules=bot.rules)
-        proc = bot.rules.mc.force_test
-        labels = {b.result: b.label for b in proc.bands.bands}
-        embed = fmt.odds_embed(f"{proc.name} ({proc.rule}): {name} → {order.replace('_', ' ')}", odds, labels, lc)
-        button = ConfirmOrder(cid, order, key, t(lc, "confirm.roll"))
+        embed = fmt.odds_embed(f"{odds.name} ({odds.rule}): {name} → {order.replace('_', ' ')}", odds, lc)
+        button = ConfirmOrder(cid, order, key, *_roll_button(odds, lc))
         _custom_id(button.custom_id, lc)
         await reply(interaction, embeds=[embed], view=confirm_view(button, lc))
 
@@ -214,12 +220,9 @@ class Orders(commands.Cog):
         by_water = by_water or small_boats or horse_rafts  # boats and rafts are a move by water
         odds = await orders.move_odds(bot.db, cid, actor, key, path, by_water=by_water, small_boats=small_boats,
                                       horse_rafts=horse_rafts, rules=bot.rules)
-        proc = bot.rules.mc.water_movement if by_water else bot.rules.mc.movement
-        labels = {n: t(lc, "odds.squares", n=n) for n in odds}
         squares = [p for p in re.split(r"[\s,;]+", path.strip().upper()) if p]
-        embed = fmt.odds_embed(f"{proc.name} ({proc.rule}): {name} → {' '.join(squares)}", dict(sorted(odds.items())),
-                               labels, lc)
-        button = ConfirmMove(cid, by_water, key, ".".join(squares), t(lc, "confirm.roll"), small_boats=small_boats,
+        embed = fmt.odds_embed(f"{odds.name} ({odds.rule}): {name} → {' '.join(squares)}", odds, lc)
+        button = ConfirmMove(cid, by_water, key, ".".join(squares), *_roll_button(odds, lc), small_boats=small_boats,
                              horse_rafts=horse_rafts)
         _custom_id(button.custom_id, lc)
         await reply(interaction, embeds=[embed], view=confirm_view(button, lc))
@@ -252,8 +255,8 @@ class Orders(commands.Cog):
         if out.dropped:
             lines.append(t(lc, "reroll.dropped", modifiers=", ".join(f"{m.value:+d} {tr(lc, m.reason)} ({m.rule})"
                                                                      for m in out.dropped)))
-        if out.allowance is not None:
-            lines.append(t(lc, "reroll.move", allowance=out.allowance, reach=" ".join(out.reach) or "-"))
+        if out.result is not None:
+            lines.append(t(lc, "reroll.move", force=out.force, result=tr(lc, out.result)))
         embeds = [fmt.roll_embed(out.original, lc, private=True), fmt.roll_embed(out.roll, lc, private=True)]
         await reply(interaction, content=fmt.message_text("\n".join(lines)), embeds=embeds)
 

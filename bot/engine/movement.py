@@ -7,7 +7,6 @@ import itertools
 from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from fractions import Fraction
 from typing import Any, Literal
 
 from .camps import NO_CAMPS, Camps
@@ -259,20 +258,6 @@ def water_route(
         return sea_route(cmap, start, path, wind=wind, small_boats=small_boats, horse_barges=horse_barges,
                          embarking=embarking, landing=landing)
     return river_route(cmap, start, path, horse_barges=horse_barges, embarking=True, landing=True)
-
-
-def allowance_odds(check: Check, route: WaterRoute | None = None, rules: RuleBook | None = None) -> dict[int, Fraction]:
-    """The exact chance of each number of squares a move is then allowed: MC-5.1's bands, or
-    MC-5.3's less the squares lost to embarking and landing (the odds a player sees are those of
-    the move he gets, RU-16). Only the numbers that can happen."""
-    mc = (rules or default_rulebook()).mc
-    out: dict[int, Fraction] = {}
-    for total, p in check.total_odds().items():
-        squares = check.table.lookup(total).value or 0
-        if route is not None:
-            squares = _water_squares(total, squares or 1, route, mc)
-        out[squares] = out.get(squares, Fraction(0)) + p
-    return {n: p for n, p in sorted(out.items()) if p}
 
 
 def _opposite(direction: str) -> str:

@@ -3,10 +3,9 @@ rules are the campaign core's (:mod:`bot.campaign.orders`); each action is one w
 
 from __future__ import annotations
 
-from fractions import Fraction
-
 from bot.campaign import orders as core
 from bot.campaign.authority import require_phase
+from bot.campaign.odds import Odds
 from bot.campaign.orders import MoveOutcome, OrderOutcome
 from bot.engine.model import Order, parse_enum
 from bot.engine.phases import Phase
@@ -27,7 +26,7 @@ async def check_phase(db: Database, campaign_id: int, phase: Phase, what: str) -
 
 
 async def order_odds(db: Database, campaign_id: int, actor: Actor, force: str, order: str | Order,
-                     *, rules: RuleBook | None = None) -> dict[str, Fraction]:
+                     *, rules: RuleBook | None = None) -> Odds:
     """The exact chance of each Force-test result, to show before the player commits."""
     return core.order_odds(await shell.state(db, campaign_id), actor.member_id, force, order,
                            rules or default_rulebook())
@@ -43,7 +42,7 @@ async def give_order(db: Database, campaign_id: int, actor: Actor, force: str, o
 
 async def move_odds(db: Database, campaign_id: int, actor: Actor, force: str, path: str, *, by_water: bool = False,
                     small_boats: bool = False, horse_rafts: bool = False,
-                    rules: RuleBook | None = None) -> dict[int, Fraction]:
+                    rules: RuleBook | None = None) -> Odds:
     """The exact chance of each number of squares the move is then allowed, before the player commits
     (MC-5.3: after the squares lost to embarking and landing, RU-16)."""
     return core.move_odds(await shell.state(db, campaign_id), actor.member_id, force, path, rules or default_rulebook(),

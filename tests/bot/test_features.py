@@ -56,7 +56,10 @@ async def test_each_member_reads_the_bot_in_their_own_language(table, locales) -
     assert CATALOGUES["es"]["give orders, then mark done"] in shown(card)  # who it waits for, and for what
     odds = await table.fr.slash(table.channel, "order give", force="soult", order="defend")
     labels = [b.label for b in default_rulebook().mc.force_test.bands.bands]
-    assert all(CATALOGUES["it"][label] in shown(odds) for label in labels)  # the odds of each outcome
+    # The odds of each outcome that can happen (1d6 +4: Defend or OK, MC-4), the die each needs, in Italian.
+    possible = [default_rulebook().mc.force_test.bands.by_result(r).label for r in ("ok", "defend")]
+    assert all(f"{CATALOGUES['it'][label]} (dado" in shown(odds) for label in possible)
+    assert "serve 2 o più per " + CATALOGUES["it"][possible[0]] in shown(odds)
     rolled = await table.fr.click(odds.response, label="Tira")
     text = shown(rolled)
     assert "Force test (MC-4)" in text and "IV Corps" in text and "Modificatori" in text
@@ -125,7 +128,7 @@ async def test_free_dice_and_battle_dice_are_shown_publicly(table) -> None:
     r = await table.outsider.slash(table.channel, "roll dice", expression="4d6kh3+1")
     assert not r.ephemeral and "Roll 4d6kh3+1" in shown(r) and "Seed" in shown(r)
     cc = await table.outsider.slash(table.channel, "roll cc", count=5)
-    assert "Battle die (CC-3)" in shown(cc) or "(CC-3)" in shown(cc)
+    assert "Commands & Colors battle dice: 5" in shown(cc)
 
 
 async def test_the_gm_changes_rule_options_and_bot_settings(table) -> None:

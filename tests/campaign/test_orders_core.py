@@ -18,6 +18,7 @@ import pytest
 from bot.campaign import edits, lifecycle, orders, scouting
 from bot.campaign.dice import Context
 from bot.campaign.events import PUBLIC, EventKind, Journal
+from bot.campaign.odds import move_result
 from bot.campaign.state import Battle, CampaignState, CampaignStatus, DeclarationKind
 from bot.engine.battle import explore
 from bot.engine.dice import SeededDice, seed_commitment
@@ -170,11 +171,13 @@ def test_the_first_roll_of_a_turn_draws_and_publishes_its_seed(in_orders: Campai
 
 def test_the_odds_shown_are_those_of_the_test_rolled(in_orders: CampaignState) -> None:
     odds = orders.order_odds(in_orders, FRENCH.member_id, "soult", "defend", RULES)
-    assert sum(odds.values()) == 1
+    assert sum(odds.chances().values()) == 1
     check = force_test_check(in_orders.engine_force("soult"), in_orders.map.cell(Square.parse("C4")), rules=RULES)
-    assert odds == check.odds()
+    assert odds.chances() == {r: p for r, p in reversed(check.odds().items()) if p}  # no 0% row, the best first
+    assert odds.modifiers == check.modifiers
     _, out = orders.give_order(in_orders, FRENCH.member_id, "soult", Order.DEFEND, Journal(), ctx())
-    assert odds[out.roll.result] > 0
+    assert odds.chances()[out.roll.result] > 0
+    assert out.roll.dice[0] in next(row.faces for row in odds.rows if row.key == out.roll.result)
     with pytest.raises(NotFound):
         orders.order_odds(in_orders, FRENCH.member_id, "werneck", "defend", RULES)
     with pytest.raises(InvalidInput, match="Unknown order 'charge'"):
@@ -211,13 +214,13 @@ def test_a_new_path_replaces_the_old_with_the_same_dice(in_movement: CampaignSta
 
 
 def test_the_move_odds_are_those_of_the_move_rolled(in_movement: CampaignState) -> None:
-    odds = orders.move_odds(in_movement, FRENCH.member_id, "soult", "D4 E4", RULES)
+    odds = orders.move_odds(in_movement, FRENCH.member_id, "soult", "D4 E4", RULES).chances()
     assert sum(odds.values()) == 1 and all(p > 0 for p in odds.values())
     _, out = orders.declare_move(in_movement, FRENCH.member_id, "soult", "D4 E4", Journal(), ctx())
-    assert odds[out.allowance] > 0
+    assert odds[min(out.allowance, 2)] > 0
     # RU-10: a random event's movement modifier shifts the odds the player sees and the roll alike.
     slowed = in_movement.with_side("fr", movement_modifier=-2)
-    worse = orders.move_odds(slowed, FRENCH.member_id, "soult", "D4 E4", RULES)
+    worse = orders.move_odds(slowed, FRENCH.member_id, "soult", "D4 E4", RULES).chances()
     assert sum(n * p for n, p in worse.items()) < sum(n * p for n, p in odds.items())
     _, late = orders.declare_move(slowed, FRENCH.member_id, "soult", "D4 E4", Journal(), ctx())
     assert any(m.rule == "RU-10" for m in late.roll.modifiers)
@@ -233,7 +236,8 @@ def test_a_march_into_water_is_refused(in_movement: CampaignState) -> None:
 def test_a_river_move_loses_squares_to_embarking_and_landing_in_the_odds_and_the_roll(
         in_movement: CampaignState) -> None:
     on_river = in_movement.with_force("soult", square="F3")
-    odds = orders.move_odds(on_river, FRENCH.member_id, "soult", "F4 F5 F6", RULES, by_water=True, horse_rafts=True)
+    odds = orders.move_odds(on_river, FRENCH.member_id, "soult", "F4 F5 F6", RULES, by_water=True,
+                            horse_rafts=True).chances()
     after, out = orders.declare_move(on_river, FRENCH.member_id, "soult", "F4 F5 F6", Journal(), ctx(), by_water=True,
                                      horse_rafts=True)
     route = river_route(on_river.map, Square.parse("F3"), tuple(Square.parse(s) for s in ("F4", "F5", "F6")),
@@ -376,8 +380,8 @@ def test_a_rule_option_is_typed_and_checked(tutorial: CampaignState) -> None:
     odds = orders.move_odds(plain.evolve(phase=Phase.MOVEMENT), FRENCH.member_id, "soult", "D4", RULES)
     check = movement_check(plain.engine_force("soult"), plain.map.cell(Square.parse("C4")), extension=False,
                            rules=RULES)
-    assert sum(odds.values()) == Fraction(1) and odds == {n: p for n, p in sorted(
-        _allowances(check).items()) if p}
+    assert odds.modifiers == check.modifiers and sum(odds.chances().values()) == Fraction(1)
+    assert odds.chances() == _along(_allowances(check), 1)  # a one-square path: never a row for more
 
 
 def _allowances(check) -> dict[int, Fraction]:
@@ -386,6 +390,59 @@ def _allowances(check) -> dict[int, Fraction]:
         n = check.table.lookup(total).value or 0
         out[n] = out.get(n, Fraction(0)) + p
     return out
+
+
+def _along(allowed: dict[int, Fraction], length: int) -> dict[int, Fraction]:
+    """Squares allowed, counted along a path of ``length`` squares (no 0% row)."""
+    out: dict[int, Fraction] = {}
+    for n, p in allowed.items():
+        out[min(n, length)] = out.get(min(n, length), Fraction(0)) + p
+    return {n: p for n, p in out.items() if p}
+
+
+# --- the odds say why (MC-4, MC-5.1) ---------------------------------------------------------------
+
+
+def test_the_force_test_odds_name_the_modifiers_and_the_die_each_result_needs(in_orders: CampaignState) -> None:
+    # Soult (CV 2) in the Austrian mountains at L4: 1d6 +2 -3 -1, so OK would need 8 and disaster is 1-3.
+    cornered = in_orders.with_force("soult", square="L4")
+    odds = orders.order_odds(cornered, FRENCH.member_id, "soult", "forced_march", RULES)
+    assert odds.expression == ("1d6 +2 Soult's Command Value (MC-4) -3 in a mountain square (MC-4) "
+                               "-1 in enemy territory (MC-4)")
+    assert odds.needs == "no roll is enough for OK: the Force takes the new order (it would need 8 on 1d6)"
+    assert [(row.key, row.faces) for row in odds.rows] == [
+        ("defend", (6,)), ("confused", (5,)), ("unsteady", (4,)), ("disaster", (1, 2, 3))]
+    assert odds.worst_chance == Fraction(1, 2) and odds.danger
+    # At home (C4): 1d6 +2 +2, Defend on a 1, OK from 2; no disaster, no danger.
+    home = orders.order_odds(in_orders, FRENCH.member_id, "soult", "forced_march", RULES)
+    assert [(row.key, row.faces) for row in home.rows] == [("ok", (2, 3, 4, 5, 6)), ("defend", (1,))]
+    assert home.needs == "needs 2 or more for OK: the Force takes the new order" and not home.danger
+
+
+@pytest.mark.parametrize(("path", "rows"), [
+    ("D4", [(1, (2, 3, 4, 5, 6)), (0, (1,))]),
+    ("D4 E4", [(2, (5, 6)), (1, (2, 3, 4)), (0, (1,))]),
+    ("D4 E4 F4", [(2, (5, 6)), (1, (2, 3, 4)), (0, (1,))]),  # 3 squares would need 8: no row for them
+])
+def test_the_move_odds_follow_the_declared_path(in_movement: CampaignState, path: str, rows) -> None:
+    # IV Corps at C4, in friendly territory (+1, MC-5.1): 1d6 +1.
+    odds = orders.move_odds(in_movement, FRENCH.member_id, "soult", path, RULES)
+    assert odds.expression == "1d6 +1 starts in friendly territory (MC-5.1)"
+    assert [(row.key, row.faces) for row in odds.rows] == rows
+    assert odds.worst == "does not move: it stays at C4" and odds.worst_chance == Fraction(1, 6) and not odds.danger
+    squares = path.split()
+    assert [row.label for row in odds.rows] == [move_result("C4", squares, n) for n, _ in rows]
+    assert odds.goal_face == (2, 5, 8)[len(squares) - 1]  # 8 is past the die: the whole path is out of reach
+
+
+def test_a_move_that_cannot_happen_is_said_in_plain_words(in_movement: CampaignState) -> None:
+    # Unsteady in the mountains of enemy territory: 1d6 -3 -1 -2, never more than 2: it does not move.
+    stuck = in_movement.with_force("soult", square="L4", reaction=Reaction.UNSTEADY)
+    odds = orders.move_odds(stuck, FRENCH.member_id, "soult", "L5", RULES)
+    assert [(str(row.label), row.chance) for row in odds.rows] == [("does not move: it stays at L4", 1)]
+    assert odds.danger and odds.needs == "no roll is enough for L5, the end of the path (it would need 9 on 1d6)"
+    _, out = orders.declare_move(stuck, FRENCH.member_id, "soult", "L5", Journal(), ctx())
+    assert out.allowance == 0 and out.result == "does not move: it stays at L4"
 
 
 def test_the_gm_ends_the_campaign_and_then_nothing_is_played(in_orders: CampaignState) -> None:

@@ -97,7 +97,7 @@ async def test_fc2_forced_march_and_fc3_reroll_of_the_move_are_saved_and_logged(
     await advance(db, cid, forced=True)  # Phase 2
     move = await orders.declare_move(db, cid, FRENCH, "soult", "D4 E4 F4")
     assert [m.rule for m in move.roll.modifiers] == ["MC-5.1", "FC-2"] and move.scouts == 1
-    odds = await orders.move_odds(db, cid, FRENCH, "soult", "D4 E4 F4")
+    odds = (await orders.move_odds(db, cid, FRENCH, "soult", "D4 E4 F4")).chances()
     assert odds[move.allowance] > 0
 
     done = await supply.reroll(db, cid, FRENCH, "soult")

@@ -83,8 +83,8 @@ async def test_a_river_move_is_shortened_for_embarking_and_landing_and_the_odds_
     cid = await at_movement(db)
     # Forced March (+2), downstream (+1), from friendly territory (+1): totals 5 to 10, which the
     # bands make 2, 3, 3, 3, 4, 4 squares; embarking and landing cost one square each (RU-16).
-    odds = await orders.move_odds(db, cid, FRENCH, "boats", "E3 E4 E5 E6", by_water=True)
-    assert odds == {1: Fraction(4, 6), 2: Fraction(2, 6)}
+    odds = (await orders.move_odds(db, cid, FRENCH, "boats", "E3 E4 E5 E6", by_water=True)).chances()
+    assert odds == {2: Fraction(2, 6), 1: Fraction(4, 6)}
     out = await orders.declare_move(db, cid, FRENCH, "boats", "E3 E4 E5 E6", by_water=True)
     assert out.roll.total in range(5, 11)
     assert out.allowance == max(1, squares_for(out.roll.total) - 2) <= 2
@@ -94,7 +94,7 @@ async def test_a_river_move_is_shortened_for_embarking_and_landing_and_the_odds_
 async def test_the_odds_shown_for_a_sea_move_are_those_of_the_move_then_allowed(db) -> None:
     cid = await at_movement(db)
     path = "B10 C10 D9"  # embarks at B9, sails, lands at D9
-    odds = await orders.move_odds(db, cid, FRENCH, "coast", path, by_water=True)
+    odds = (await orders.move_odds(db, cid, FRENCH, "coast", path, by_water=True)).chances()
     # friendly territory +1, no wind (weather off): totals 2 to 7, bands 1, 2, 2, 2, 3, 3 squares; from a
     # total of 3 up, embarking and landing take two: one square whatever the die (the raw bands were shown)
     assert odds == {1: Fraction(1)}
@@ -104,9 +104,9 @@ async def test_the_odds_shown_for_a_sea_move_are_those_of_the_move_then_allowed(
 
 async def test_smaller_boats_and_horse_rafts_can_be_declared_and_count_in_the_odds(db) -> None:
     cid = await at_movement(db)
-    plain = await orders.move_odds(db, cid, FRENCH, "coast", "B10 C10", by_water=True)
-    worse = await orders.move_odds(db, cid, FRENCH, "coast", "B10 C10", by_water=True, small_boats=True,
-                                   horse_rafts=True)
+    plain = (await orders.move_odds(db, cid, FRENCH, "coast", "B10 C10", by_water=True)).chances()
+    worse = (await orders.move_odds(db, cid, FRENCH, "coast", "B10 C10", by_water=True, small_boats=True,
+                                    horse_rafts=True)).chances()
     assert plain != worse and worse == {1: Fraction(1)}  # -3 in all (MC-5.3: smaller boats -2, horse rafts -1)
     out = await orders.declare_move(db, cid, FRENCH, "coast", "B10 C10", by_water=True, small_boats=True,
                                     horse_rafts=True)
