@@ -4,7 +4,8 @@ For the largest bundled scenario map and for a generated 60x40 map with 200 Forc
 time of a cold render (terrain layer drawn), of a cached render (terrain layer reused: overlays,
 title, legend and the PNG encode), and of a bare ``Image.save(format="PNG")`` of an image of the
 same size and content with the same settings, plus the PNG size. Goals: a cached render within
-2x the bare encode; every PNG under 2 MB.
+2x the bare encode; every PNG under 2 MB. Last, the scenario generator's time for a 60x40 map
+(bot/generate.py, MC-0).
 
     .venv/bin/python bench/render.py [--repeat 10]
 """
@@ -20,8 +21,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from bot.generate import Params, generate_scenario
 from bot.render import MAX_PNG_BYTES, MapSnapshot, clear_cache, encode_png, render_layout, render_png
-from bot.scenario import bundled_scenarios, load_bundled
+from bot.scenario import bundled_scenarios, load_bundled, parse_scenario
 from tests.render.samples import large_snapshot, scenario_snapshot
 
 
@@ -71,7 +73,17 @@ def main() -> None:
     label, bundled = largest_bundled()
     ok = bench(f"largest bundled map, {label}", bundled, args.repeat)
     ok &= bench("generated 60x40 map, 200 Forces", large_snapshot(), args.repeat)
+    generator(args.repeat)
     print("all goals met" if ok else "a goal was missed")
+
+
+def generator(repeat: int) -> None:
+    """The scenario generator (MC-0) for a 60x40 map of 4 sides, checked as an upload is, and its render."""
+    params = Params(width=60, height=40, sides=4, seed=1)
+    drawn = median_ms(lambda: generate_scenario(params), repeat)
+    spec = parse_scenario(generate_scenario(params), key="generated")
+    print(f"scenario generator, 60x40, 4 sides: {drawn:8.1f} ms (median of {repeat}); "
+          f"{len(spec.forces)} Forces, rendered cold in {median_ms(lambda: (clear_cache(), render_png(scenario_snapshot(spec))), 1):.1f} ms")
 
 
 if __name__ == "__main__":

@@ -1,4 +1,4 @@
-"""Command line: ``python -m bot [run|verify FILE|health|demo]``."""
+"""Command line: ``python -m bot [run|verify FILE|health|demo|scenario generate]``."""
 
 from __future__ import annotations
 
@@ -9,10 +9,10 @@ import json
 import logging
 import signal
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
-from bot.engine.errors import VerificationError
+from bot.engine.errors import InvalidInput, VerificationError
 from bot.engine.verify import verify_log
 from bot.settings import Settings, SettingsError
 
@@ -210,6 +210,82 @@ def cmd_health(args: argparse.Namespace) -> int:
     return 0
 
 
+def _argument(parse: Callable[[str], object]) -> Callable[[str], object]:
+    """An argparse type from a parser of bot.generate: its refusal becomes argparse's own error, which
+    names the argument (``argument --size: A map size is ...``) and exits 2, without a traceback."""
+    def convert(text: str) -> object:
+        try:
+            return parse(text)
+        except InvalidInput as exc:
+            raise argparse.ArgumentTypeError(str(exc)) from None
+
+    convert.__name__ = parse.__name__.removeprefix("parse_")
+    return convert
+
+
+def cmd_generate(args: argparse.Namespace) -> int:
+    """MC-0: draw a scenario from the parameters and a seed; YAML to ``-o`` (or stdout), a summary line."""
+    import secrets
+
+    from bot import generate
+    from bot.scenario import parse_scenario
+
+    width, height = args.size
+    seed = args.seed if args.seed is not None else secrets.randbelow(10**9)
+    checks: tuple[tuple[str, Callable[[], None]], ...] = (
+        ("--sides", lambda: generate.check_sides(args.sides)),
+        ("--size", lambda: generate.check_size(width, height, args.sides)),
+        ("--seed", lambda: generate.check_seed(seed)),
+        ("--alliance", lambda: generate.check_alliances(args.alliance, args.sides)),
+    )
+    for name, check in checks:
+        try:
+            check()
+        except InvalidInput as exc:
+            print(f"python -m bot scenario generate: error: argument {name}: {exc}", file=sys.stderr)
+            return EXIT_USAGE
+    params = generate.Params(args.climate, args.season, width, height, args.sides, tuple(args.alliance), seed)
+    world = generate.generate_world(params)
+    data = generate.scenario_data(world, params)
+    spec = parse_scenario(data, key="generated")  # what an upload goes through: a generator defect shows here
+    text = scenario_yaml(data)
+    if args.output:
+        try:
+            Path(args.output).write_text(text, encoding="utf-8")
+        except OSError as exc:
+            print(f"Cannot write {args.output}: {exc.strerror or exc}", file=sys.stderr)
+            return EXIT_USAGE
+    else:
+        sys.stdout.write(text)
+    summary = (f"{spec.name}: {params.width}x{params.height}, {params.season.value} {spec.start_date}, "
+               f"{len(spec.sides)} sides ({', '.join(s.key for s in spec.sides)}), {len(world.rivers)} rivers, "
+               f"{len(data['map']['roads'])} road squares, {len(data['map']['bridges'])} bridges, "
+               f"{len(world.strongholds)} strongholds, {len(spec.forces)} Forces"
+               + (f" -> {args.output}" if args.output else ""))
+    # With -o the summary is the output; without, the YAML is, and the summary goes to stderr.
+    print(summary, file=sys.stdout if args.output else sys.stderr)
+    return 0
+
+
+def scenario_yaml(data: dict[str, object]) -> str:
+    """A scenario as YAML, always the same text for the same data: keys in the order given, the map's
+    rows one per line (a picture of the map), other short lists and mappings inline."""
+    import yaml
+
+    class Rows(list):  # type: ignore[type-arg]
+        """The map's rows: written one per line."""
+
+    class Dumper(yaml.SafeDumper):
+        pass
+
+    Dumper.add_representer(Rows, lambda dumper, rows: dumper.represent_sequence("tag:yaml.org,2002:seq", rows,
+                                                                                flow_style=False))
+    out = dict(data)
+    if isinstance(out.get("map"), dict) and "rows" in out["map"]:  # type: ignore[operator]
+        out["map"] = {**out["map"], "rows": Rows(out["map"]["rows"])}  # type: ignore[index,dict-item]
+    return yaml.dump(out, Dumper=Dumper, sort_keys=False, allow_unicode=True, default_flow_style=None, width=120)
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="python -m bot", description="Aide-de-Camp, the map-campaign bot.")
     sub = parser.add_subparsers(dest="command")
@@ -222,9 +298,35 @@ def build_parser() -> argparse.ArgumentParser:
     health.add_argument("--file", help="the heartbeat file (default: ADC_HEARTBEAT, or heartbeat in ADC_DATA_DIR)")
     health.add_argument("--max-age", type=float, default=HEALTH_MAX_AGE, help="seconds (default %(default)s)")
     health.set_defaults(func=cmd_health)
+    scenario = sub.add_parser("scenario", help="scenario tools: generate")
+    scenario_sub = scenario.add_subparsers(dest="scenario_command", required=True)
+    _add_generate(scenario_sub)
     # Listed for --help; main() hands its arguments to bot.demo's own parser.
     sub.add_parser("demo", help="play scripted turns offline: a PNG per phase and a Markdown log (demo --help)")
     return parser
+
+
+def _add_generate(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    from bot import generate
+    from bot.engine.model import Climate, Season
+
+    gen = sub.add_parser("generate", help="draw a new scenario from a climate, a season, a size, sides and a seed (MC-0)",
+                         description="Draw a playable scenario (MC-0): terrain, rivers, roads, territories, capitals, "
+                                     "strongholds and Forces. The same arguments give the same scenario.")
+    gen.add_argument("--climate", type=_argument(generate.parse_climate), default=Climate.TEMPERATE,
+                     help=f"climate zone: {', '.join(c.value for c in Climate)} (default temperate)")
+    gen.add_argument("--season", type=_argument(generate.parse_season), default=Season.SPRING,
+                     help=f"season of the start: {', '.join(s.value for s in Season)} (default spring)")
+    gen.add_argument("--size", type=_argument(generate.parse_size), default=generate.DEFAULT_SIZE,
+                     help=f"WIDTHxHEIGHT in squares, {generate.MIN_SIDE} to {generate.MAX_SIDE} each (default 36x26)")
+    gen.add_argument("--sides", type=int, default=2,
+                     help=f"{generate.MIN_SIDES} to {generate.MAX_SIDES}: {', '.join(generate.SIDE_KEYS)}, in that "
+                          "order (default 2)")
+    gen.add_argument("--alliance", type=_argument(generate.parse_alliance), action="append", default=[],
+                     help="side keys fighting together, like fr,au (RU-19); may be given again")
+    gen.add_argument("--seed", type=int, help="a whole number from 0 (default: a random one, printed)")
+    gen.add_argument("-o", "--output", help="write the YAML here (default: standard output)")
+    gen.set_defaults(func=cmd_generate)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
