@@ -10,15 +10,16 @@ from __future__ import annotations
 
 import datetime as dt
 import io
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Sequence
 from fractions import Fraction
 
 import discord
 
+from bot.campaign.odds import Odds
 from bot.engine.rolls import BatchRoll, Roll
 from bot.i18n import t
 from bot.i18n.text import tr
-from bot.services.views import ForceView, StatusView
+from bot.services.views import ForceView, Gazette, StatusView, Waiting
 
 TITLE = 256
 DESCRIPTION = 4096
@@ -191,14 +192,15 @@ def percent(p: Fraction) -> str:
     return f"{value:.1f}%"
 
 
-def odds_embed(title: str, odds: Mapping[object, Fraction], labels: Mapping[object, str], lang: str,
-               *, note: str = "") -> discord.Embed:
-    """The exact chance of each outcome, before the player commits."""
-    lines = [f"**{percent(p)}** {tr(lang, labels.get(k, str(k)))}" for k, p in odds.items()]
-    desc = "\n".join(lines)
-    if note:
-        desc += f"\n\n{tr(lang, note)}"
-    e = discord.Embed(title=t(lang, "odds.title", what=tr(lang, title)), description=desc, colour=PRIVATE)
+def odds_embed(title: str, odds: Odds, lang: str) -> discord.Embed:
+    """What a roll can do, before the player commits (:mod:`bot.campaign.odds`): the roll with its
+    modifiers and the face its best outcome needs, then each outcome that can happen with its chance and
+    the faces of the die that give it, the best first; a warning when the worst outcome is a danger."""
+    lines = [f"{tr(lang, odds.expression)}: {tr(lang, odds.needs)}", ""]
+    lines += [f"**{percent(row.chance)}** {tr(lang, row.label)} ({tr(lang, row.die)})" for row in odds.rows]
+    if odds.danger:
+        lines += ["", t(lang, "odds.danger", chance=percent(odds.worst_chance), worst=tr(lang, odds.worst))]
+    e = discord.Embed(title=t(lang, "odds.title", what=tr(lang, title)), description="\n".join(lines), colour=PRIVATE)
     e.set_footer(text=t(lang, "odds.footer"))
     return fit(e)
 
@@ -213,10 +215,89 @@ def timestamp(when: dt.datetime | None, style: str = "f") -> str:
     return f"<t:{int(when.timestamp())}:{style}>"
 
 
-def status_embed(sv: StatusView, lang: str, *, public: bool = False) -> discord.Embed:
-    """The phase card: where the campaign stands and who the phase still waits for, and for what.
+STATUS_FORCES = 10
+"""Own Forces listed one a line on a status; past this many, the rest are counted (``/order list``)."""
+STATUS_NAMES = 3
+"""Forces named per side in the "In sight" part of a status; past this many, the rest are counted."""
 
-    ``public`` leaves out every Force (a card for the channel, whoever reads it)."""
+
+def status_embed(sv: StatusView, lang: str, *, public: bool = False) -> discord.Embed:
+    """Where the campaign stands. ``public``: the phase card for the channel (no Force, whoever reads it).
+    Otherwise a member's own status, short enough for a phone: what the reader still has to do first,
+    then their Forces one a line, then what they see, grouped by side name."""
+    if public:
+        return phase_card(sv, lang)
+    spec = sv.position.phase.spec
+    names = {key: name for key, name, _ in sv.sides}
+    head = [f"**{spec.title}**"]
+    if sv.gm:
+        head.append(t(lang, "status.you_gm"))
+    elif sv.reader_side:
+        head.append(t(lang, "status.you_side", side=names.get(sv.reader_side, sv.reader_side)))
+    deadline = (f"{timestamp(sv.deadline)} ({timestamp(sv.deadline, 'R')})" if sv.deadline
+                else t(lang, "status.no_deadline"))
+    head.append(t(lang, "status.line", date=sv.date.isoformat(), season=tr(lang, sv.season),
+                  weather=tr(lang, sv.weather) or t(lang, "status.not_rolled"), deadline=deadline))
+    if sv.status != "active":
+        head.append(t(lang, "status.ended"))
+    e = discord.Embed(title=f"{sv.name}: {t(lang, 'status.turn', turn=sv.position.turn)}", description="\n".join(head),
+                      colour=COLOUR if sv.status == "active" else NEUTRAL)
+    if sv.gm or sv.reader_side:
+        todo = "\n".join(tr(lang, what) for what in sv.todo) or t(lang, "status.todo_none")
+        e.add_field(name=t(lang, "status.todo"), value=todo, inline=False)
+    own = [f for f in sv.forces if f.own and not sv.gm]
+    if own:
+        lines = [status_force_line(f, lang) for f in own[:STATUS_FORCES]]
+        if len(own) > STATUS_FORCES:
+            lines.append(t(lang, "status.more_forces", count=len(own) - STATUS_FORCES))
+        e.add_field(name=t(lang, "status.your_forces", count=len(own)), value="\n".join(lines), inline=False)
+    seen = [f for f in sv.forces if sv.gm or not f.own]
+    if sv.gm or sv.reader_side:
+        groups: dict[str, list[ForceView]] = {}
+        for f in seen:
+            groups.setdefault(f.side, []).append(f)
+        lines = [seen_group(names.get(side, side), fs, lang) for side, fs in groups.items()]
+        e.add_field(name=t(lang, "status.forces_all" if sv.gm else "status.in_sight"),
+                    value="\n".join(lines) or t(lang, "status.none_in_sight"), inline=False)
+    others = [w for w in sv.waiting if sv.gm or w.who != names.get(sv.reader_side or "")]
+    if others or not sv.todo:
+        e.add_field(name=t(lang, "status.waiting"),
+                    value=waiting_lines(others, lang) or t(lang, "status.waiting_nobody"), inline=False)
+    e.add_field(name=t(lang, "status.needs"), value=tr(lang, spec.needs), inline=False)
+    e.set_footer(text=t(lang, "status.footer", version=sv.version))
+    return fit(e)
+
+
+def waiting_lines(waiting: Sequence[Waiting], lang: str) -> str:
+    """Who the phase waits for, one line per thing awaited: ``**Austria**, **Piedmont**: give orders``."""
+    by_what: dict[str, list[str]] = {}
+    for w in waiting:
+        whos = by_what.setdefault(tr(lang, w.what), [])
+        if w.who not in whos:
+            whos.append(w.who)
+    return "\n".join(", ".join(f"**{who}**" for who in whos) + f": {what}" for what, whos in by_what.items())
+
+
+def status_force_line(f: ForceView, lang: str) -> str:
+    """One of the reader's own Forces on one short line, with what it still has to do."""
+    parts = [f"**{f.name}** {f.square}", f"{f.sp} SP", word(lang, f.order)]
+    if f.reaction:
+        parts.append(word(lang, f.reaction))
+    todo = f" — {tr(lang, f.todo)}" if f.todo else ""
+    return " · ".join(parts) + todo
+
+
+def seen_group(side: str, forces: Sequence[ForceView], lang: str) -> str:
+    """A side's Forces the reader sees: the side's name, how many, and the first few (with squares)."""
+    shown = ", ".join(f"{f.name} {f.square}" for f in forces[:STATUS_NAMES])
+    if len(forces) > STATUS_NAMES:
+        shown += " " + t(lang, "status.and_more", count=len(forces) - STATUS_NAMES)
+    return f"**{side}** ({len(forces)}): {shown}"
+
+
+def phase_card(sv: StatusView, lang: str) -> discord.Embed:
+    """The phase card: where the campaign stands and who the phase still waits for, and for what
+    (no Force: a card for the channel, whoever reads it)."""
     spec = sv.position.phase.spec
     e = discord.Embed(title=f"{sv.name}: {t(lang, 'status.turn', turn=sv.position.turn)}", description=f"**{spec.title}**",
                       colour=COLOUR if sv.status == "active" else NEUTRAL)
@@ -231,15 +312,6 @@ def status_embed(sv: StatusView, lang: str, *, public: bool = False) -> discord.
     waiting = "\n".join(f"**{w.who}**: {tr(lang, w.what)}" for w in sv.waiting) or t(lang, "status.waiting_nobody")
     e.add_field(name=t(lang, "status.waiting"), value=waiting, inline=False)
     e.add_field(name=t(lang, "status.needs"), value=tr(lang, spec.needs), inline=False)
-    if not public:
-        if sv.gm:
-            e.add_field(name=t(lang, "status.you"), value=t(lang, "status.you_gm"), inline=False)
-        elif sv.reader_side:
-            side = next((name for key, name, _ in sv.sides if key == sv.reader_side), sv.reader_side)
-            e.add_field(name=t(lang, "status.you"), value=t(lang, "status.you_side", side=side), inline=False)
-        lines = [force_line(f, lang) for f in sv.forces]
-        if lines:
-            e.add_field(name=t(lang, "status.forces"), value="\n".join(lines), inline=False)
     e.set_footer(text=t(lang, "status.footer", version=sv.version))
     return fit(e)
 
@@ -282,4 +354,23 @@ def force_embed(f: ForceView, lang: str) -> discord.Embed:
         e.add_field(name=t(lang, "force.units") if i == 0 else "\u200b", value=chunk or "-", inline=False)
     if f.todo:
         e.add_field(name=t(lang, "force.todo"), value=tr(lang, f.todo), inline=False)
+    return fit(e)
+
+
+# --- the turn gazette -----------------------------------------------------------------------
+
+
+def gazette_embed(g: Gazette, lang: str, *, verify: str, log: str) -> discord.Embed:
+    """A turn in a few plain sentences (:mod:`bot.campaign.gazette`): the news, then where to check the
+    dice (``verify``: the command's mention) and read the whole log (``log``), then what comes next; in the
+    footer, the fingerprint of the turn's dice (the start of its roll chain head)."""
+    news = [tr(lang, line) for line in g.lines]
+    tail = [t(lang, "gazette.verify", turn=g.turn, verify=verify)] if g.dice_revealed else []
+    tail.append(t(lang, "gazette.log", turn=g.turn, log=log))
+    if g.next:
+        tail.append(f"**{tr(lang, g.next)}**")
+    e = discord.Embed(title=t(lang, "gazette.title", turn=g.turn), description="\n".join([*news, "", *tail]),
+                      colour=COLOUR)
+    if g.fingerprint:
+        e.set_footer(text=t(lang, "gazette.fingerprint", turn=g.turn, fingerprint=g.fingerprint))
     return fit(e)

@@ -1,6 +1,7 @@
 """The bot's own settings of a campaign, beside the rules' options: what a deadline does, whether
-phases resolve by themselves, absences, language, the GM role and the side channels. Pure: the
-values a GM types, parsed and checked; :mod:`bot.services.bookkeeping` stores them.
+phases resolve by themselves, absences, whether joining needs the GM's approval, language, the GM
+role and the side channels. Pure: the values a GM types, parsed and checked;
+:mod:`bot.services.bookkeeping` stores them.
 
 Kept in ``campaign.options["_bot"]`` (and ``deadline_version``, the campaign version a deadline was
 set for, so that a deadline never resolves a later phase than its own).
@@ -14,12 +15,21 @@ from typing import Any
 
 from bot.engine.errors import InvalidInput
 
-BOT_DEFAULTS: dict[str, Any] = {"auto_resolve": True, "at_deadline": "resolve", "away": "stretch"}
+BOT_DEFAULTS: dict[str, Any] = {"auto_resolve": True, "at_deadline": "resolve", "away": "stretch",
+                                "deadline_hours": 48, "join_approval": False}
 BOT_CHOICES: dict[str, tuple[Any, ...]] = {
     "auto_resolve": (True, False),
     "at_deadline": ("resolve", "wait"),
     "away": ("stretch", "hold"),
+    "join_approval": (False, True),
 }
+JOIN_APPROVAL = "join_approval"
+"""On: ``/campaign join`` asks the GM, who approves or refuses (:func:`bot.campaign.lifecycle.join`)."""
+DEADLINE_HOURS = "deadline_hours"
+"""Each phase that waits for members gets a deadline this many hours after it starts (0: none), so that
+reminders always go and the turn never waits for ever."""
+MAX_DEADLINE_HOURS = 24 * 60
+DEADLINE_HOURS_SUGGESTED = (0, 12, 24, 48, 72, 168)
 LANGUAGES = ("en", "it", "es")
 OTHER_SETTINGS = ("language", "gm_role")
 SIDE_CHANNEL = "channel:"
@@ -43,6 +53,30 @@ def choice(name: str, value: str) -> Any:
             return option
     allowed = ", ".join(str(c).lower() for c in BOT_CHOICES[name])
     raise InvalidInput("Setting {name!r} cannot be {value!r}: choose {allowed}.", name=name, value=value, allowed=allowed)
+
+
+def deadline_hours(value: str) -> int:
+    """The default phase deadline the GM typed: whole hours, 0 (none) to :data:`MAX_DEADLINE_HOURS`."""
+    text = value.strip().lower().removesuffix("h").strip()
+    if text in ("none", "off"):
+        return 0
+    if not text.isdigit() or int(text) > MAX_DEADLINE_HOURS:
+        raise InvalidInput("Setting {name} is whole hours from 0 (no deadline) to {most}, not {value!r}.",
+                           name=DEADLINE_HOURS, most=MAX_DEADLINE_HOURS, value=value)
+    return int(text)
+
+
+def phase_hours(bot: Mapping[str, Any]) -> int:
+    """The default phase deadline of the stored bot settings ``bot`` (``options["_bot"]``), in hours."""
+    value = bot.get(DEADLINE_HOURS, BOT_DEFAULTS[DEADLINE_HOURS])
+    return value if isinstance(value, int) and not isinstance(value, bool) and 0 <= value <= MAX_DEADLINE_HOURS else 0
+
+
+def requires_approval(options: Mapping[str, Any]) -> bool:
+    """Whether joining a side waits for the GM's approval, by the campaign's stored options (the bot
+    settings under ``options["_bot"]``; off unless set)."""
+    bot = options.get("_bot")
+    return isinstance(bot, Mapping) and bot.get(JOIN_APPROVAL) is True
 
 
 def language(value: str) -> str:
@@ -94,7 +128,11 @@ def setting_id(name: str, value: str, *, guild_id: int) -> int | None:
 def check_stored(bot: Mapping[str, Any], where: str, max_int: int) -> None:
     """Stored bot settings (an import's): known ones, allowed values; a refusal names the field."""
     for name, value in bot.items():
-        if name == DEADLINE_VERSION:
+        if name == DEADLINE_HOURS:
+            if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= MAX_DEADLINE_HOURS:
+                raise InvalidInput("{where}: expected whole hours from 0 to {most}", where=f"{where}.{name}",
+                                   most=MAX_DEADLINE_HOURS)
+        elif name == DEADLINE_VERSION:
             if isinstance(value, bool) or not isinstance(value, int) or abs(value) > max_int:
                 raise InvalidInput("{where}: expected a whole number (at most {max_int:,} in size), got {value!r}",
                                    where=f"{where}.{name}", max_int=max_int, value=str(value)[:40])

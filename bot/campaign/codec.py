@@ -30,9 +30,11 @@ The document, version 2 (:data:`VERSION`)::
      "glory": [{"side", "turn", "amount", "reason", "kind", "rule", "battle", "subject"}],
      "leader_events": [{"leader", "turn", "status", "reason"}],
      "seeds": [{"turn", "seed", "sha256", "chain_head", "reseeded_after"}],
-     "players": [{"member", "side"}]}
+     "players": [{"member", "side"}],
+     "requests": [{"member", "side", "name"}]}   # members asking to join, waiting for the GM
 
 Every field is written, every time; lists keep the state's order, so ``encode(decode(doc)) == doc``.
+``requests`` came later within version 2: a document without it has no request waiting.
 
 **Fair play.** A turn's seed is written only once it is revealed (docs/dice.md): a document never holds
 the seed of a turn still being played, not even for the GM, and a seed a document gives for a turn not
@@ -97,6 +99,7 @@ from .state import (
     ForceState,
     ForceStatus,
     GloryEntry,
+    JoinRequest,
     LeaderEvent,
     LeaderKind,
     LeaderState,
@@ -133,7 +136,7 @@ RULE_RE = re.compile(r"^(MC|CC|FC|RU|BR)-\d{1,2}(\.\d{1,2})?$")
 BATTLE_VISIBILITY_RE = re.compile(r"^battle:[1-9]\d{0,5}$")
 BOT_OPTIONS = ("_bot", "_reminded", "_rev")
 """The bot's own bookkeeping kept among a campaign's options (``_`` keys, never rule options)."""
-AFTERMATH_KEYS = ("sp_before", "commanders", "rolled", "retreats", "fates", "trophies")
+AFTERMATH_KEYS = ("sp_before", "commanders", "rolled", "retreats", "fates", "trophies", "claims", "draft")
 """A battle's Phase 4 bookkeeping (:mod:`bot.campaign.aftermath`)."""
 WINNER = "_winner"
 """The scouting record's key for the contest's winner (:mod:`bot.campaign.scouting`)."""
@@ -146,7 +149,9 @@ LOG_FIELDS = ("turn", "phase", "kind", "visibility", "text", "data", "roll_key",
 
 DOCUMENT = ("version", "id", "name", "turn", "phase", "status", "climate", "theatre", "start_date", "sight",
             "gm_id", "gm_role_id", "weather", "settings", "options", "holdings", "map", "sides", "forces",
-            "leaders", "declarations", "battles", "glory", "leader_events", "seeds", "players")
+            "leaders", "declarations", "battles", "glory", "leader_events", "seeds", "players", "requests")
+DOCUMENT_OPTIONAL = ("requests",)
+"""Fields a document of version 2 written before them leaves out."""
 MAP = ("width", "height", "adjacency", "cells")
 CELL = ("square", "terrain", "features", "territory", "stronghold", "capital", "river_flow")
 SIDE = ("key", "name", "colour", "nation", "capital", "battles_won", "battles_lost", "strongholds_taken",
@@ -163,9 +168,20 @@ GLORY = ("side", "turn", "amount", "reason", "kind", "rule", "battle", "subject"
 LEADER_EVENT = ("leader", "turn", "status", "reason")
 SEED = ("turn", "seed", "sha256", "chain_head", "reseeded_after")
 PLAYER = ("member", "side")
+REQUEST = ("member", "side", "name")
 
 
 # --- encode ------------------------------------------------------------------------------------------
+
+
+def _report_doc(value: Any, where: str) -> None:
+    """A stored BR document (a side's claim or the GM's draft), without its battle number."""
+    if not isinstance(value, dict):
+        raise InvalidInput("{where}: expected an object, got {name}", where=where, name=_type_name(value))
+    try:
+        parse_report({"battle": "0", **value})
+    except EngineError as exc:
+        raise InvalidInput("{where}: {reason}", where=where, reason=exc.text) from None
 
 
 def _copy(value: Any) -> Any:
@@ -205,6 +221,7 @@ def encode(state: CampaignState) -> dict[str, Any]:
         "seeds": [{"turn": s.turn, "seed": s.seed_hex, "sha256": s.sha256, "chain_head": s.chain_head,
                    "reseeded_after": s.reseeded_after} for s in state.seeds.values() if s.revealed],
         "players": [{"member": m, "side": side} for m, side in state.players.items()],
+        "requests": [{"member": r.member, "side": r.side, "name": r.name} for r in state.requests.values()],
     }
 
 
@@ -455,7 +472,7 @@ class _Decoder:
     # --- the document ---------------------------------------------------------------------------
 
     def document(self, data: Any) -> CampaignState:
-        doc = _obj(data, self.base, DOCUMENT)
+        doc = _obj(data, self.base, DOCUMENT, optional=DOCUMENT_OPTIONAL)
         if doc["version"] != VERSION or isinstance(doc["version"], bool):
             raise fail(self.at("version"), Msg("not one of {allowed}", allowed=str(VERSION)), doc["version"])
         at = self.at
@@ -476,6 +493,7 @@ class _Decoder:
         lists = {k: _list(doc[k], at(k), MAX_ROWS) for k in ("sides", "forces", "leaders", "declarations",
                                                               "battles", "glory", "leader_events", "seeds",
                                                               "players")}
+        lists["requests"] = _list(doc.get("requests", []), at("requests"), MAX_ROWS)
         if sum(len(v) for v in lists.values()) > MAX_ROWS:
             raise fail(self.base, Msg("at most {limit:,} entries", limit=MAX_ROWS))
         self.keys(lists)
@@ -495,7 +513,8 @@ class _Decoder:
             declarations=self.declarations(lists["declarations"], forces),
             battles=self.battles(lists["battles"], forces, leaders),
             glory=self.glory(lists["glory"]), leader_events=self.leader_events(lists["leader_events"]),
-            seeds=self.seeds(lists["seeds"]), players=self.players(lists["players"]), options=options,
+            seeds=self.seeds(lists["seeds"]), players=(players := self.players(lists["players"])),
+            requests=self.requests(lists["requests"], players), options=options,
         )
 
     @staticmethod
@@ -917,6 +936,11 @@ class _Decoder:
         for k, fate in part("fates").items():
             _name(k, _at(where, "fates"))
             _enum(LeaderStatus, fate, _at(_at(where, "fates"), k), optional=True)
+        for k, doc in part("claims").items():  # each side's part of the report (bot/campaign/claims.py)
+            _one_of(k, _at(where, "claims"), sides)
+            _report_doc(doc, _at(_at(where, "claims"), k))
+        if a.get("draft") is not None:  # the GM's report waiting for confirmation
+            _report_doc(a["draft"], _at(where, "draft"))
         for k, taken in part("trophies").items():
             captor, _, victim = str(k).partition(">")
             if captor not in units or victim not in units:
@@ -990,6 +1014,21 @@ class _Decoder:
             if member in out:
                 raise fail(_at(where, "member"), Msg("two rows share it"), member)
             out[member] = _one_of(p["side"], _at(where, "side"), self.refs.sides)
+        return out
+
+    def requests(self, items: list[Any], players: Mapping[int, str]) -> dict[int, JoinRequest]:
+        """Requests to join: one per member, from members who play no side yet."""
+        out: dict[int, JoinRequest] = {}
+        for i, raw in enumerate(items):
+            where = _at(self.at("requests"), i)
+            r = _obj(raw, where, REQUEST)
+            member = _int(r["member"], _at(where, "member"), 1, MAX_INT)
+            if member in out:
+                raise fail(_at(where, "member"), Msg("two rows share it"), member)
+            if member in players:
+                raise fail(_at(where, "member"), Msg("already plays a side"), member)
+            out[member] = JoinRequest(member, _one_of(r["side"], _at(where, "side"), self.refs.sides),
+                                      _text(r["name"], _at(where, "name"), 100))
         return out
 
 

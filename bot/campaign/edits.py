@@ -133,8 +133,9 @@ def set_deadline(state: CampaignState, gm: Acting, hours: float, now: dt.datetim
     check_deadline(hours)
     require_gm(state, gm)
     deadline = now + dt.timedelta(hours=hours)
-    journal.say(state, Msg("The GM set the phase deadline to {deadline:%Y-%m-%d %H:%M} UTC.", deadline=deadline),
-                kind=EventKind.GM)
+    # The time as text: a stored message's parameters come back as text, which a date format cannot take.
+    when = (deadline.astimezone(dt.UTC) if deadline.tzinfo else deadline).strftime("%Y-%m-%d %H:%M")
+    journal.say(state, Msg("The GM set the phase deadline to {deadline} UTC.", deadline=when), kind=EventKind.GM)
     return deadline
 
 

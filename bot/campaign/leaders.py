@@ -260,6 +260,23 @@ def trophy(state: CampaignState, number: int, unit: str, target: str, journal: J
     return state, TrophyOutcome(battle.number, result, text)
 
 
+def rolls_due(state: CampaignState, battle: Battle) -> list[tuple[str, str]]:
+    """The fates (CC-1) and trophy attempts (CC-3) of a reported battle nobody rolled yet, as (side, rule)."""
+    due: list[tuple[str, str]] = []
+    for name, status in battle.aftermath.get("fates", {}).items():
+        if status is None:
+            try:
+                _, _, force_key, _ = fallen(state, battle, name)
+            except NoFateDue:
+                continue
+            due.append((state.forces[force_key].side, "CC-1"))
+    for key, taken in battle.aftermath.get("trophies", {}).items():
+        owner = unit_owner(state, key.split(">", 1)[0]) if taken is None else None
+        if owner is not None:
+            due.append((state.forces[owner].side, "CC-3"))
+    return due
+
+
 def roll_pending_fates_and_trophies(state: CampaignState, number: int, journal: Journal,
                                     ctx: Context) -> tuple[CampaignState, list[str]]:
     """End of Phase 4: the bot rolls fates and trophies nobody rolled (same keyed dice)."""

@@ -1,10 +1,11 @@
-"""A campaign's members and settings: join a side, the GM's assignments, the rule options (RU-22),
-the end of the campaign."""
+"""A campaign's members and settings: join a side (straight away, or on the GM's approval when the
+bot setting ``join_approval`` is on), the GM's assignments, the rule options (RU-22), the end of the
+campaign."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import Any
 
 from bot.engine.errors import InvalidInput
@@ -13,10 +14,11 @@ from bot.engine.text import Msg
 from bot.scenario import fold_name
 
 from .authority import Acting, is_gm, require_gm
+from .botsettings import requires_approval
 from .errors import NotFound, PermissionDenied
 from .events import EventKind, Journal
 from .settings import Settings
-from .state import CampaignState, CampaignStatus, SideState
+from .state import CampaignState, CampaignStatus, JoinRequest, SideState
 
 
 def find_side(state: CampaignState, text: str) -> SideState:
@@ -34,20 +36,109 @@ def find_side(state: CampaignState, text: str) -> SideState:
                    names=', '.join(s.name for s in state.sides.values()))
 
 
-def join_side(state: CampaignState, actor: Acting, name: str, side: str,
-              journal: Journal) -> tuple[CampaignState, SideState]:
-    """A member joins a side; a member plays one side per campaign. ``name``: the member's name
-    (empty: "A member"). A GM who plays a side is announced as one (fair play: the GM sees every
-    secret)."""
+@dataclass(frozen=True)
+class Joining:
+    """What ``/campaign join`` did: the member plays ``side`` now, or (``pending``) asked the GM to."""
+
+    side: SideState
+    pending: bool = False
+
+    @property
+    def key(self) -> str:
+        return self.side.key
+
+    @property
+    def name(self) -> str:
+        return self.side.name
+
+
+def _may_join(state: CampaignState, member_id: int, side: str) -> SideState:
+    """The side ``side`` names, if the member may ask for it: the campaign goes on, and the member
+    plays no side yet."""
     if state.status is not CampaignStatus.ACTIVE:
         raise InvalidInput("The campaign {name!r} has ended.", name=state.name)
     row = find_side(state, side)
-    current = state.players.get(actor.member_id)
+    current = state.players.get(member_id)
     if current is not None:
         if current == row.key:
             raise InvalidInput("You already play {name}.", name=row.name)
         raise PermissionDenied("You already play another side; ask the GM to move you (/gm assign).")
-    state = state.evolve(players={**state.players, actor.member_id: row.key})
+    return row
+
+
+def join(state: CampaignState, actor: Acting, name: str, side: str,
+         journal: Journal) -> tuple[CampaignState, Joining]:
+    """``/campaign join``: the member joins the side (:func:`join_side`), or, when the campaign requires
+    the GM's approval (bot setting ``join_approval``) and the member is not a GM, asks for it: a
+    request the GM approves (:func:`approve_request`) or refuses (:func:`refuse_request`). A member
+    has one request at a time; several members may play (and ask for) one side."""
+    if not requires_approval(state.options) or is_gm(state, actor.member_id, actor.roles):
+        state, row = join_side(state, actor, name, side, journal)
+        return state, Joining(row)
+    row = _may_join(state, actor.member_id, side)
+    asked = state.requests.get(actor.member_id)
+    if asked is not None:
+        raise InvalidInput("You already asked to join {side}; the GM has not answered yet.",
+                           side=state.sides[asked.side].name)
+    request = JoinRequest(actor.member_id, row.key, name[:100])
+    state = state.evolve(requests={**state.requests, actor.member_id: request})
+    journal.say(state, Msg("{member} asked to join {side}; the GM decides.", member=name or Msg("A member"),
+                           side=row.name))
+    return state, Joining(row, pending=True)
+
+
+def _request(state: CampaignState, member_id: int) -> JoinRequest:
+    request = state.requests.get(member_id)
+    if request is None:
+        raise NotFound("That member has no request to join waiting: it was withdrawn or already answered.")
+    return request
+
+
+def approve_request(state: CampaignState, gm: Acting, member_id: int,
+                    journal: Journal) -> tuple[CampaignState, SideState]:
+    """GM: the member's request is granted: they play the side they asked for, announced as a join."""
+    require_gm(state, gm)
+    request = _request(state, member_id)
+    requests = {m: r for m, r in state.requests.items() if m != member_id}
+    row = _may_join(state.evolve(requests=requests), member_id, request.side)
+    state = state.evolve(requests=requests, players={**state.players, member_id: row.key})
+    journal.say(state, Msg("{member} joined {side}.", member=request.name or Msg("A member"), side=row.name))
+    return state, row
+
+
+def refuse_request(state: CampaignState, gm: Acting, member_id: int,
+                   journal: Journal) -> tuple[CampaignState, SideState]:
+    """GM: the member's request is refused (they may ask again); the side they asked for."""
+    require_gm(state, gm)
+    request = _request(state, member_id)
+    state = state.evolve(requests={m: r for m, r in state.requests.items() if m != member_id})
+    row = state.sides[request.side]
+    journal.say(state, Msg("The GM refused the request of {member} to join {side}.",
+                           member=request.name or Msg("a member"), side=row.name), kind=EventKind.GM)
+    return state, row
+
+
+def withdraw_request(state: CampaignState, actor: Acting, journal: Journal) -> tuple[CampaignState, SideState]:
+    """The member takes back their request to join; the side they had asked for."""
+    request = state.requests.get(actor.member_id)
+    if request is None:
+        raise NotFound("You have no request to join waiting.")
+    state = state.evolve(requests={m: r for m, r in state.requests.items() if m != actor.member_id})
+    row = state.sides[request.side]
+    journal.say(state, Msg("{member} withdrew the request to join {side}.", member=request.name or Msg("A member"),
+                           side=row.name))
+    return state, row
+
+
+def join_side(state: CampaignState, actor: Acting, name: str, side: str,
+              journal: Journal) -> tuple[CampaignState, SideState]:
+    """A member joins a side; a member plays one side per campaign. ``name``: the member's name
+    (empty: "A member"). A GM who plays a side is announced as one (fair play: the GM sees every
+    secret). A request to join the member had waiting is dropped."""
+    row = _may_join(state, actor.member_id, side)
+    requests = {m: r for m, r in state.requests.items() if m != actor.member_id}
+    state = state.evolve(players={**state.players, actor.member_id: row.key},
+                         **({"requests": requests} if len(requests) != len(state.requests) else {}))
     member = name or Msg("A member")
     if is_gm(state, actor.member_id, actor.roles):
         journal.say(state, Msg("{member}, a GM of this campaign, joined {side} and plays it.", member=member,
@@ -62,7 +153,9 @@ def assign(state: CampaignState, gm: Acting, member_id: int, side: str, journal:
     """GM: put a member on a side (moving them if they played another)."""
     require_gm(state, gm)
     row = find_side(state, side)
-    state = state.evolve(players={**state.players, member_id: row.key})
+    requests = {m: r for m, r in state.requests.items() if m != member_id}  # the GM answered it so
+    state = state.evolve(players={**state.players, member_id: row.key},
+                         **({"requests": requests} if len(requests) != len(state.requests) else {}))
     journal.say(state, Msg("The GM put {member} on {side}.", member=member_name or Msg("a member"), side=row.name),
                 kind=EventKind.GM)
     return state, row

@@ -29,6 +29,15 @@ class MercenaryDesertion(StrEnum):
     LOSE_ALL = "lose_all"
 
 
+class UnmannedSides(StrEnum):
+    """MC-3 in play by post: a side no member plays."""
+
+    HOLD = "hold"
+    """Not awaited: its Forces hold their orders, and the bot rolls what it would roll."""
+    WAIT = "wait"
+    """Every phase waits for it, as for any side (until the GM assigns a member or forces the phase)."""
+
+
 @dataclass(frozen=True, slots=True)
 class Settings:
     weather: bool = True
@@ -47,6 +56,8 @@ class Settings:
     """FC-2: supply points credited each turn and spent."""
     scout_rerolls: bool = False
     """FC-3: a scout spent to re-roll a Force's die."""
+    unmanned_sides: UnmannedSides = UnmannedSides.HOLD
+    """MC-3: whether a phase waits for a side nobody plays."""
 
     @classmethod
     def from_options(cls, options: Mapping[str, Any], rules: RuleBook | None = None) -> Settings:
@@ -75,6 +86,8 @@ def _typed(name: str, value: Any) -> Any:
         return MovementOrder(value)
     if name == "mercenary_desertion":
         return MercenaryDesertion(value)
+    if name == "unmanned_sides":
+        return UnmannedSides(value)
     return value
 
 

@@ -225,6 +225,16 @@ class LeaderEvent:
 
 
 @dataclass(frozen=True, slots=True)
+class JoinRequest:
+    """A member's request to play a side, waiting for the GM (the bot setting ``join_approval``)."""
+
+    member: int
+    side: str
+    name: str = ""
+    """The member's name when they asked (for the log when the GM answers)."""
+
+
+@dataclass(frozen=True, slots=True)
 class TurnSeed:
     """The secret seed of a turn: its hash is public, the seed once revealed (docs/dice.md)."""
 
@@ -266,6 +276,8 @@ class CampaignState:
     seeds: Mapping[int, TurnSeed] = field(default_factory=dict)
     players: Mapping[int, str] = field(default_factory=dict)
     """Member id -> side key."""
+    requests: Mapping[int, JoinRequest] = field(default_factory=dict)
+    """Members who asked to join a side and wait for the GM's answer (not players yet), by member id."""
     options: Mapping[str, Any] = field(default_factory=dict)
     """The campaign row's options as stored (rule options and the bot's own, under ``_``)."""
 
@@ -279,6 +291,11 @@ class CampaignState:
     def camps(self) -> Camps:
         """Who is allied with whom (RU-19): every side its own camp unless the scenario says otherwise."""
         return Camps({k: s.camp or k for k, s in self.sides.items()})
+
+    @cached_property
+    def played_sides(self) -> frozenset[str]:
+        """The sides some member plays."""
+        return frozenset(self.players.values())
 
     @cached_property
     def commanders(self) -> Mapping[str, LeaderState]:

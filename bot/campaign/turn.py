@@ -21,8 +21,9 @@ from bot.engine.seasons import Reinforcement, reinforcement_arrivals, roll_event
 from bot.engine.text import Msg
 from bot.engine.will import Holding, Tallies, WillTriggers, all_forces_lost, stronghold_holder, will_to_fight
 
-from . import sight
+from . import leaders, sight
 from .aftermath import finish_battle
+from .authority import awaited
 from .dice import Context, turn_dice
 from .errors import WrongPhase
 from .events import EventKind, Journal, side_visibility
@@ -52,22 +53,30 @@ class Resolved:
 
 def phase_facts(state: CampaignState) -> PhaseFacts:
     """What the current phase still waits for."""
-    sides = tuple(k for k, sd in state.sides.items() if not sd.defeated)
+    sides = tuple(k for k in state.sides if awaited(state, k))
     done = frozenset(k for k, sd in state.sides.items() if sd.done)
     battles = state.turn_battles() if state.phase in (Phase.BATTLE, Phase.AFTERMATH) else []
     unreported = tuple(str(b.number) for b in battles if b.status is BattleStatus.PENDING)
     aftermath_due: list[tuple[str, str]] = []
     retreats_due: list[tuple[str, str]] = []
+    rolls_due: list[tuple[str, str]] = []
     for b in battles:
         if b.status is not BattleStatus.REPORTED:
             continue
         rolled = b.aftermath.get("rolled", {})
-        aftermath_due += [(side, str(b.number)) for side in b.sides if not rolled.get(side)]
+        aftermath_due += [(side, str(b.number)) for side in b.sides if not rolled.get(side) and side in sides]
         for fkey, dest in b.aftermath.get("retreats", {}).items():
             f = state.forces.get(fkey)
-            if dest is None and f is not None and f.status is ForceStatus.ACTIVE:
+            if dest is None and f is not None and f.status is ForceStatus.ACTIVE and f.side in sides:
                 retreats_due.append((f.side, f.name))
-    return PhaseFacts(sides, done, unreported, tuple(aftermath_due), tuple(retreats_due))
+        rolls_due += [(side, rule) for side, rule in leaders.rolls_due(state, b) if side in sides]
+    return PhaseFacts(sides, done, unreported, tuple(aftermath_due), tuple(retreats_due), tuple(rolls_due))
+
+
+def waiting_for(state: CampaignState) -> tuple[str, ...]:
+    """Who the phase waits for now, each once: side keys, and ``"gm"`` for the GM's reports (Phase 3).
+    Empty: nothing is pending, the phase can end (a new campaign's Phase 0 waits for the GM's start)."""
+    return tuple(dict.fromkeys(p.who for p in pending(state.phase, phase_facts(state))))
 
 
 def resolve(state: CampaignState, journal: Journal, ctx: Context, *, forced: bool = False) -> Resolved:
@@ -96,11 +105,9 @@ def resolve(state: CampaignState, journal: Journal, ctx: Context, *, forced: boo
 
 
 def _runs_by_itself(state: CampaignState) -> bool:
-    """Whether the phase just entered needs nobody: the bot's phases (but a new turn waits for the GM at
-    its start), and the battle phases when there is no battle."""
+    """Whether the phase just entered needs nobody: the bot's phases (a new turn's weather too: the turn
+    flows on to the orders of its players), and the battle phases when there is nothing to wait for."""
     phase = state.phase
-    if phase is Phase.WEATHER or (phase is Phase.ORDERS and not state.settings.weather):
-        return False
     if phase.spec.actor == "bot":
         return True
     if phase in (Phase.BATTLE, Phase.AFTERMATH):
@@ -250,7 +257,8 @@ def _overwhelm(state: CampaignState, force_ids: tuple[str, ...], square: Square,
 
 def _battle(state: CampaignState, journal: Journal, ctx: Context, _battles: list[int]) -> CampaignState:
     """Phase 3 ends when every battle of the turn has its report (checked before resolving)."""
-    journal.say(state, "Phase 3 resolved: every battle is reported.")
+    journal.say(state, Msg("Phase 3 resolved: every battle is reported.") if state.turn_battles()
+                else Msg("Phase 3 resolved: no battle this turn."))
     return state
 
 
@@ -424,7 +432,7 @@ def reveal_turn(state: CampaignState, journal: Journal) -> CampaignState:
     head = journal.chain_end
     state = state.with_seed(replace(seed, revealed=True, chain_head=head))
     journal.say(state, Msg("Turn {turn} is over; its dice seed was {seed} (SHA-256 {sha256}). Check every roll "
-                           "with `python -m bot verify`.", turn=state.turn, seed=seed.seed_hex, sha256=seed.sha256),
+                           "with `/campaign verify`.", turn=state.turn, seed=seed.seed_hex, sha256=seed.sha256),
                 kind=EventKind.SEED, data={"turn": state.turn, "seed": seed.seed_hex, "seed_sha256": seed.sha256})
     journal.say(state, Msg("Turn {turn}'s roll chain ends at {head}: each roll record carries the hash of "
                            "the one before it, so a roll removed, added or changed later shows. "

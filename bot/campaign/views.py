@@ -24,6 +24,7 @@ from bot.engine.text import Msg
 from .events import PUBLIC, battle_visibility, side_visibility
 from .glory import ledger, spend_battle_of
 from .leaders import leader_command
+from .odds import move_result
 from .sight import GM, Reader, a_force, seers, visible_force_keys
 from .state import (
     Battle,
@@ -121,9 +122,10 @@ def todo(phase: Phase, force: ForceState, declaration: Declaration | None) -> st
     if phase is Phase.MOVEMENT:
         if force.order is Order.DEFEND:
             return Msg("holds the Defend order: does not move")
-        if declaration:
-            return Msg("moves {n} square(s) along {path}", n=declaration.payload.get("allowance", 0),
-                       path=" ".join(declaration.payload.get("path", [])))
+        if declaration:  # where its roll takes it along its path, in plain words (MC-5)
+            p = declaration.payload
+            return move_result(str(p.get("start", force.square)), tuple(str(sq) for sq in p.get("path", ())),
+                               int(p.get("allowance", 0)))
         return Msg("may move (/order move)")
     return ""
 
@@ -161,6 +163,8 @@ class StatusView:
     reader_side: str | None
     gm: bool
     forces: tuple[ForceView, ...] = field(default=())
+    todo: tuple[str, ...] = ()
+    """What the phase still waits for from the reader: their side (the GM: the GM), first on their status."""
 
 
 def facts_for(state: CampaignState, reader: Reader, facts: PhaseFacts) -> PhaseFacts:
@@ -187,20 +191,26 @@ def waiting(state: CampaignState, reader: Reader) -> tuple[Waiting, ...]:
 
 def status(state: CampaignState, reader: Reader, *, deadline: dt.datetime | None = None, version: int = 0,
            rules: RuleBook | None = None) -> StatusView:
-    """The campaign as the reader sees it: the turn, who the phase waits for, the Forces in sight
-    (in full for the reader's own side; all of them, in full, for the GM). ``deadline`` and ``version``
+    """The campaign as the reader sees it: the turn, what the phase still waits for from the reader, who
+    else it waits for, the Forces in sight (in full for the reader's own side, with what each declared
+    this phase; all of them, in full, for the GM). ``deadline`` and ``version``
     are the bot's bookkeeping, kept with the campaign's row, not in its state."""
     rules = rules or default_rulebook()
     visible = visible_force_keys(state, reader)
-    forces = tuple(force_view(state, k, own=owns(reader, state.forces[k]))
-                   for k in sorted(visible, key=lambda k: (state.forces[k].side, state.forces[k].name)))
+    done = declared(state, reader.side) if reader.side is not None else {}
+    forces = tuple(force_view(state, k, own=owns(reader, f),
+                              todo=todo(state.phase, f, done[k]) if k in done else "")
+                   for k, f in sorted(((k, state.forces[k]) for k in visible), key=lambda kf: (kf[1].side, kf[1].name)))
+    me = "gm" if reader.gm else reader.side
+    mine = tuple(p.what for p in pending(state.phase, facts_for(state, reader, phase_facts(state)))
+                 if me is not None and p.who == me)
     date = turn_date(state.start_date, state.turn, rules=rules)
     return StatusView(
         campaign_id=state.id, name=state.name, position=state.position, date=date,
         season=season_of(date, rules=rules).value, weather=state.weather, deadline=deadline, version=version,
         status=state.status.value, waiting=waiting(state, reader),
         sides=tuple((k, sd.name, sd.colour) for k, sd in state.sides.items()), reader_side=reader.side,
-        gm=reader.gm, forces=forces,
+        gm=reader.gm, forces=forces, todo=mine,
     )
 
 

@@ -8,6 +8,7 @@ import contextlib
 import importlib
 import inspect
 import logging
+import re
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -20,9 +21,11 @@ from bot.i18n.text import tr, tr_lines
 from bot.services import battles, resolution, sight, views
 from bot.services import bookkeeping as state
 from bot.services.actors import Actor
+from bot.services.errors import AlreadyResolved
 from bot.services.resolution import Resolution
 
-from ._common import bot_of, reply
+from ._common import actor_of, bot_of, dynamic_view, guarded, pinging, reply
+from ._common import lang as lang_of_interaction
 
 if TYPE_CHECKING:
     from bot.app import AideBot
@@ -105,7 +108,7 @@ async def resolve(bot: AideBot, campaign_id: int, actor: Actor, *, expected_vers
                   forced: bool = False) -> Resolution:
     """Resolve the phase (the services guard the version), drop its deadline, tell the channel."""
     res = await resolution.resolve_phase(bot.db, campaign_id, actor, expected_version=expected_version,
-                                         forced=forced, rules=bot.rules)
+                                         forced=forced, rules=bot.rules, now=discord.utils.utcnow())
     log.info("event=phase_resolved campaign=%s from=%s to=%s version=%s forced=%s", campaign_id,
              res.before.phase.value, res.after.phase.value, res.version, forced)
     with contextlib.suppress(EngineError):
@@ -172,8 +175,19 @@ async def post_notices(bot: AideBot, campaign_id: int, notices: list[sight.Notic
 
 async def post_phase_card(bot: AideBot, campaign_id: int, lang: str,
                           target: discord.abc.Messageable, *, with_map: bool = True) -> None:
+    """The phase card: where the campaign stands and who it waits for, mentioning exactly the members it
+    waits for (those who muted the campaign's pings are named by their side only), with the button that
+    mutes or unmutes a member's pings."""
     sv = await views.status(bot.db, campaign_id, PUBLIC, rules=bot.rules)
     embed = fmt.status_embed(sv, lang, public=True)
+    m = await state.meta(bot.db, campaign_id)
+    calls: tuple[int, ...] = ()
+    content = None
+    if sv.status == "active":
+        calls = (await state.awaited(bot.db, campaign_id)).to_ping(m.gm_id)
+        if calls:
+            content = t(lang, "card.calls", mentions=" ".join(f"<@{i}>" for i in calls))
+    view = dynamic_view(MutePings(campaign_id, t(lang, "card.mute"))) if sv.status == "active" else None
     files: list[discord.File] = []
     if with_map:
         try:
@@ -184,16 +198,69 @@ async def post_phase_card(bot: AideBot, campaign_id: int, lang: str,
         if rendered is not None:
             files.append(map_file(rendered[0]))
             embed.set_image(url="attachment://map.png")
-    await target.send(embed=fmt.fit(embed), files=files)
+    kwargs: dict[str, Any] = {"view": view} if view is not None else {}
+    await target.send(content=content, embed=fmt.fit(embed), files=files, allowed_mentions=pinging(calls), **kwargs)
+
+
+class MutePings(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"adc:pings:(?P<cid>\d+)"):
+    """On every phase card: a player clicks to stop (or start again) being mentioned on the cards and
+    reminded of deadlines in this campaign. Answered privately; works across restarts."""
+
+    def __init__(self, cid: int, label: str = "Mute my pings") -> None:
+        super().__init__(discord.ui.Button(label=label, style=discord.ButtonStyle.secondary, emoji="🔕",
+                                           custom_id=f"adc:pings:{cid}"))
+        self.cid = cid
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button[Any],
+                             match: re.Match[str]) -> MutePings:
+        return cls(int(match["cid"]), item.label or "Mute my pings")
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        async def work() -> None:
+            bot, lc = bot_of(interaction), lang_of_interaction(interaction)
+            me = next((p for p in await state.players(bot.db, self.cid) if p.member_id == interaction.user.id), None)
+            on = not me.pings if me is not None else False
+            await state.set_pings(bot.db, self.cid, actor_of(interaction), on)
+            await reply(interaction, content=t(lc, "card.unmuted" if on else "card.muted"))
+
+        await guarded(interaction, work)
+
+
+async def settle(bot: AideBot, campaign_id: int) -> None:
+    """After a member's action: when the phase has nothing left to wait for and the GM lets phases resolve
+    by themselves (``auto_resolve``, on by default), it resolves now. A new campaign's Phase 0 waits for
+    the GM's start."""
+    m = await state.meta(bot.db, campaign_id)
+    if m.status != "active" or not m.setting("auto_resolve"):
+        return
+    sv = await views.status(bot.db, campaign_id, m.gm, rules=bot.rules)
+    if sv.waiting or sv.position.phase is Phase.WEATHER:
+        return
+    with contextlib.suppress(AlreadyResolved):  # another click, process or the deadline was first
+        await resolve(bot, campaign_id, m.gm, expected_version=sv.version)
 
 
 async def post_turn_summary(bot: AideBot, campaign_id: int, turn: int, lang: str,
                             target: discord.abc.Messageable) -> None:
-    lines = [tr(lang, line.text) for line in await views.read_log(bot.db, campaign_id, PUBLIC, turn=turn, limit=500)
-             if not line.undone and line.kind != "roll"]
-    embeds, file = fmt.long_text(t(lang, "publish.turn_summary", turn=turn), lines or [t(lang, "publish.nothing")],
-                                 filename=f"turn-{turn}.txt", lang=lang)
-    await send_embeds(target, embeds, files=[file] if file else None)
+    """The turn gazette (:func:`bot.campaign.gazette.gazette`, for the public reader): the turn in a few
+    plain sentences, with the public map (around the battle when there was one) and the clickable
+    commands that check its dice and show the whole log."""
+    from ._guide import mention
+
+    g = await views.gazette(bot.db, campaign_id, PUBLIC, turn, rules=bot.rules)
+    embed = fmt.gazette_embed(g, lang, verify=mention(bot, "campaign verify"), log=mention(bot, "campaign log"))
+    files: list[discord.File] = []
+    around = g.battle_squares[0] if len(set(g.battle_squares)) == 1 else None
+    try:
+        rendered = await render_map(bot, campaign_id, PUBLIC, view="public", around=around)
+    except EngineError as exc:
+        log.warning("event=map_failed campaign=%s reason=%r", campaign_id, str(exc))
+        rendered = None
+    if rendered is not None:
+        files.append(map_file(rendered[0], f"turn-{turn}.png"))
+        embed.set_image(url=f"attachment://turn-{turn}.png")
+    await target.send(embed=fmt.fit(embed), files=files)
 
 
 async def post_aftermath_buttons(bot: AideBot, campaign_id: int, lang: str, target: discord.abc.Messageable) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import json
 import re
 from typing import Any
@@ -23,7 +24,6 @@ from bot.services.aftermath import AftermathOutcome
 
 from . import _publish as publish
 from ._common import (
-    View,
     actor_of,
     battle_numbers,
     bot_of,
@@ -109,6 +109,7 @@ async def roll_my_aftermath(interaction: discord.Interaction, cid: int, battle: 
         await interaction.followup.send(embeds=group, ephemeral=not here)
     if not here:  # the battle's thread keeps its whole story
         await publish.post_in_battle_thread(bot, cid, out.battle, embeds=embeds, content=content, private_only=True)
+    await publish.settle(bot, cid)
 
 
 class RollAftermath(discord.ui.DynamicItem[discord.ui.Button[Any]],
@@ -133,60 +134,90 @@ def aftermath_view(cid: int, battle: int, lc: str) -> discord.ui.View:
     return dynamic_view(RollAftermath(cid, battle, t(lc, "aftermath.button")))
 
 
-class ReportConfirm(View):
-    """Confirm a previewed report. It holds the report the GM entered (input, not game state)
-    until it is confirmed; after a restart the GM reports again."""
+async def publish_report(bot: Any, cid: int, number: int, lines: tuple[str, ...]) -> None:
+    """A reported battle's summary and its camps' Glory, in its thread (else the campaign's channel); then
+    the phase settles (the last report ends Phase 3)."""
+    m = await state.meta(bot.db, cid)
+    embeds = fmt.paged_embeds(t(m.language, "report.public_title", number=number), tr_lines(m.language, lines))
+    line = next((b for b in await battles.list_battles(bot.db, cid) if b.number == number), None)
+    glory = [f"**{g.name}**: {g.balance}" for g in await cc.glory_balance(bot.db, cid)
+             if line is None or g.name in line.sides]
+    if glory:
+        embeds.append(fmt.fit(discord.Embed(title=t(m.language, "report.glory_title"), description="\n".join(glory),
+                                            colour=fmt.COLOUR)))
+    if not await publish.post_in_battle_thread(bot, cid, number, embeds=embeds):
+        target = await publish.channel(bot, m.channel_id)
+        if target is not None:
+            await publish.send_embeds(target, embeds)
+    await publish.settle(bot, cid)
 
-    def __init__(self, cid: int, battle: str, data: Any, gm_id: int, lc: str) -> None:
-        super().__init__(timeout=900)
-        self.cid, self.battle, self.data, self.gm_id = cid, battle, data, gm_id
-        self.confirm.label = t(lc, "report.confirm")
-        self.cancel.label = t(lc, "confirm.cancel")
 
-    async def interaction_check(self, interaction: discord.Interaction) -> bool:
-        return interaction.user.id == self.gm_id
+async def confirm_report(interaction: discord.Interaction, cid: int, battle: int, fingerprint: str) -> None:
+    """The GM confirms the previewed report: the draft kept in the database, so the button works after a
+    restart; a changed or applied report makes it say so (BR)."""
+    bot, lc = bot_of(interaction), lang(interaction)
+    summary = await aftermath.confirm_report(bot.db, cid, actor_of(interaction), battle, fingerprint)
+    await interaction.response.edit_message(content=t(lc, "report.saved", number=summary.battle), embeds=[],
+                                            view=None)
+    await publish_report(bot, cid, summary.battle, summary.lines)
 
-    @discord.ui.button(label="Confirm", style=discord.ButtonStyle.success)
-    async def confirm(self, interaction: discord.Interaction, button: discord.ui.Button[Any]) -> None:
-        bot, lc = bot_of(interaction), lang(interaction)
-        summary = await aftermath.report_battle(bot.db, self.cid, actor_of(interaction), self.battle, self.data)
-        self.stop()
-        await interaction.response.edit_message(content=t(lc, "report.saved", number=summary.battle), embeds=[],
+
+class ConfirmReport(discord.ui.DynamicItem[discord.ui.Button[Any]],
+                    template=r"adc:rpc:(?P<cid>\d+):(?P<battle>\d+):(?P<fp>[0-9a-f]{16})"):
+    """Confirm a previewed report; its state is the battle's draft in the database and its fingerprint."""
+
+    def __init__(self, cid: int, battle: int, fingerprint: str, label: str = "Confirm the report") -> None:
+        super().__init__(discord.ui.Button(label=label, style=discord.ButtonStyle.success,
+                                           custom_id=f"adc:rpc:{cid}:{battle}:{fingerprint}"))
+        self.cid, self.battle, self.fingerprint = cid, battle, fingerprint
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button[Any],
+                             match: re.Match[str]) -> ConfirmReport:
+        return cls(int(match["cid"]), int(match["battle"]), match["fp"], item.label or "Confirm the report")
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await guarded(interaction, lambda: confirm_report(interaction, self.cid, self.battle, self.fingerprint))
+
+
+class CancelReport(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"adc:rpx:(?P<cid>\d+):(?P<battle>\d+)"):
+    """Close a report's preview; the draft stays (a reopened form shows it)."""
+
+    def __init__(self, cid: int, battle: int, label: str = "Cancel") -> None:
+        super().__init__(discord.ui.Button(label=label, style=discord.ButtonStyle.secondary,
+                                           custom_id=f"adc:rpx:{cid}:{battle}"))
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button[Any],
+                             match: re.Match[str]) -> CancelReport:
+        return cls(int(match["cid"]), int(match["battle"]), item.label or "Cancel")
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await interaction.response.edit_message(content=t(lang(interaction), "report.cancelled_keep"), embeds=[],
                                                 view=None)
-        m = await state.meta(bot.db, self.cid)
-        embeds = fmt.paged_embeds(t(m.language, "report.public_title", number=summary.battle), tr_lines(m.language, summary.lines))
-        line = next((b for b in await battles.list_battles(bot.db, self.cid) if b.number == summary.battle), None)
-        glory = [f"**{g.name}**: {g.balance}" for g in await cc.glory_balance(bot.db, self.cid)
-                 if line is None or g.name in line.sides]
-        if glory:
-            embeds.append(fmt.fit(discord.Embed(title=t(m.language, "report.glory_title"), description="\n".join(glory),
-                                                colour=fmt.COLOUR)))
-        if not await publish.post_in_battle_thread(bot, self.cid, summary.battle, embeds=embeds):
-            target = await publish.channel(bot, m.channel_id)
-            if target is not None:
-                await publish.send_embeds(target, embeds)
-
-    @discord.ui.button(label="Cancel", style=discord.ButtonStyle.secondary)
-    async def cancel(self, interaction: discord.Interaction, button: discord.ui.Button[Any]) -> None:
-        self.stop()
-        await interaction.response.edit_message(content=t(lang(interaction), "confirm.cancelled"), embeds=[], view=None)
 
 
 async def show_preview(interaction: discord.Interaction, cid: int, battle: str, data: Any) -> None:
+    """The GM's report checked and kept as the battle's draft, with what it will do and a button to confirm."""
     bot, actor, lc = bot_of(interaction), actor_of(interaction), lang(interaction)
-    summary = await aftermath.preview_report(bot.db, cid, actor, battle, data)
-    embed = fmt.paged_embeds(t(lc, "report.preview_title", number=summary.battle), tr_lines(lc, summary.lines))[0]
+    draft = await aftermath.draft_report(bot.db, cid, actor, battle, data)
+    embed = fmt.paged_embeds(t(lc, "report.preview_title", number=draft.battle), tr_lines(lc, draft.lines))[0]
     embed.set_footer(text=t(lc, "report.preview_footer"))
-    await reply(interaction, embeds=[fmt.fit(embed)], view=ReportConfirm(cid, battle, data, interaction.user.id, lc))
+    view = dynamic_view(ConfirmReport(cid, draft.battle, draft.fingerprint, t(lc, "report.confirm")),
+                        CancelReport(cid, draft.battle, t(lc, "confirm.cancel")))
+    await reply(interaction, embeds=[fmt.fit(embed)], view=view)
 
 
 class ReportModal(discord.ui.Modal):
-    def __init__(self, cid: int, battle: str, lc: str) -> None:
+    """The GM's whole report (BR) as YAML or JSON, prefilled with the battle's draft or its template."""
+
+    def __init__(self, cid: int, battle: str, lc: str, prefill: str = "") -> None:
         super().__init__(title=fmt.clip(t(lc, "report.modal_title", number=battle), 45), timeout=900)
         self.cid, self.battle = cid, battle
         self.text: discord.ui.TextInput[Any] = discord.ui.TextInput(
             label=fmt.clip(t(lc, "report.modal_label"), 45), style=discord.TextStyle.paragraph,
-            max_length=MODAL_TEXT, custom_id="report", placeholder=fmt.clip(t(lc, "report.modal_placeholder"), 100))
+            max_length=MODAL_TEXT, custom_id="report", placeholder=fmt.clip(t(lc, "report.modal_placeholder"), 100),
+            default=prefill if 0 < len(prefill) <= MODAL_TEXT else None)
         self.add_item(self.text)
 
     async def on_submit(self, interaction: discord.Interaction) -> None:
@@ -194,6 +225,84 @@ class ReportModal(discord.ui.Modal):
 
     async def on_error(self, interaction: discord.Interaction, error: Exception) -> None:
         await bot_of(interaction).report_error(interaction, error)
+
+
+SYSTEMS = ("cc", "epic", "murat", "miniatures")
+
+
+class CampReportModal(discord.ui.Modal):
+    """A side's own part of the report (BR) on a phone: outcome and system to pick, banners, one line of
+    losses per unit (its key and name shown), fallen leaders and melee eliminations; prefilled with the
+    side's stored report, so a reopened form keeps what was entered."""
+
+    def __init__(self, cid: int, form: aftermath.Form, lc: str) -> None:
+        super().__init__(title=fmt.clip(t(lc, "report.form_title", number=form.battle, side=form.side_name), 45),
+                         timeout=1800)
+        self.cid, self.form = cid, form
+        doc = form.doc or {}
+        outcome = form.part.get("outcome")
+        self.outcome: discord.ui.Select[Any] = discord.ui.Select(custom_id="outcome", options=[
+            discord.SelectOption(label=t(lc, f"report.{o}"), value=o, default=o == outcome)
+            for o in ("won", "lost", "draw")])
+        system = doc.get("system", "cc")
+        self.system: discord.ui.Select[Any] = discord.ui.Select(custom_id="system", options=[
+            discord.SelectOption(label=s, value=s, default=s == system) for s in SYSTEMS])
+        self.banners: discord.ui.TextInput[Any] = discord.ui.TextInput(
+            custom_id="banners", required=False, max_length=9, default=form.banners_text() or None, placeholder="4/7")
+        self.losses: discord.ui.TextInput[Any] = discord.ui.TextInput(
+            custom_id="losses", style=discord.TextStyle.paragraph, required=False, max_length=MODAL_TEXT,
+            default=fmt.clip(form.losses_text(), MODAL_TEXT) or None)
+        self.more: discord.ui.TextInput[Any] = discord.ui.TextInput(
+            custom_id="more", style=discord.TextStyle.paragraph, required=False, max_length=1000,
+            default=fmt.clip(form.more_text(), 1000))
+        self.add_item(discord.ui.Label(text=t(lc, "report.form_outcome"), component=self.outcome))
+        self.add_item(discord.ui.Label(text=t(lc, "report.form_system"), component=self.system))
+        self.add_item(discord.ui.Label(text=fmt.clip(t(lc, "report.form_banners"), 45), component=self.banners,
+                                       description=fmt.clip(t(lc, "report.form_banners_help"), 100)))
+        self.add_item(discord.ui.Label(text=fmt.clip(t(lc, "report.form_losses"), 45), component=self.losses,
+                                       description=fmt.clip(t(lc, "report.form_losses_help"), 100)))
+        self.add_item(discord.ui.Label(text=fmt.clip(t(lc, "report.form_more"), 45), component=self.more,
+                                       description=fmt.clip(t(lc, "report.form_more_help"), 100)))
+
+    async def on_submit(self, interaction: discord.Interaction) -> None:
+        data = aftermath.part_from_form(self.form, outcome=self.outcome.values[0], system=self.system.values[0],
+                                        banners=self.banners.value, losses=self.losses.value, more=self.more.value)
+        await record_claim(interaction, self.cid, str(self.form.battle), data)
+
+    async def on_error(self, interaction: discord.Interaction, error: Exception) -> None:
+        await bot_of(interaction).report_error(interaction, error)
+
+
+async def record_claim(interaction: discord.Interaction, cid: int, battle: str, data: Any) -> None:
+    """A side's report (BR): recorded for its camp and the GM; once every camp has reported, applied if
+    they agree, else the GM is asked with the differences (fog of war: to the GM alone)."""
+    bot, lc = bot_of(interaction), lang(interaction)
+    out = await aftermath.claim_report(bot.db, cid, actor_of(interaction), battle, data)
+    if out.applied is not None:
+        await reply(interaction, content=t(lc, "report.claim_applied", number=out.battle))
+        await publish_report(bot, cid, out.battle, out.applied)
+    elif out.differences:
+        await reply(interaction, content=t(lc, "report.claim_disputed", number=out.battle))
+        await ask_gm(bot, cid, out.battle, out.differences)
+    else:
+        await reply(interaction, content=t(lc, "report.claim_waiting", number=out.battle,
+                                           sides=", ".join(out.waiting_for)))
+
+
+async def ask_gm(bot: Any, cid: int, number: int, differences: tuple[str, ...]) -> None:
+    """The camps' reports differ: the GM is told what differs, in a direct message (the camps' claims are
+    theirs and the GM's until the report is applied), and mentioned in the battle's thread."""
+    m = await state.meta(bot.db, cid)
+    gm = f"<@{m.gm_id}>"
+    try:
+        user = bot.get_user(m.gm_id) or await bot.fetch_user(m.gm_id)
+        await user.send(content=t(m.language, "report.gm_asked", gm=gm, number=number),
+                        embeds=fmt.paged_embeds(t(m.language, "report.public_title", number=number),
+                                                tr_lines(m.language, differences))[:1])
+    except discord.HTTPException:
+        pass  # DMs closed: the thread's mention still calls the GM
+    await publish.post_in_battle_thread(bot, cid, number, embeds=[], private_only=True,
+                                        content=t(m.language, "report.gm_asked_thread", gm=gm, number=number))
 
 
 class Battle(commands.Cog):
@@ -248,20 +357,39 @@ class Battle(commands.Cog):
                 if target is not None:
                     await target.send(embed=embed)
 
-    @battle.command(name="report", description="GM: enter a battle's outcome and losses (a form or a YAML/JSON file)")
-    @app_commands.describe(battle="The battle's number", file="The report as a YAML or JSON file (else a form opens)")
+    @battle.command(name="report",
+                    description="Enter a battle's result (BR): players their side's part, the GM the whole report")
+    @app_commands.describe(battle="The battle's number", file="The report as a YAML or JSON file (else a form opens)",
+                           template="Download the report to fill in, with your units' keys and names")
     @app_commands.autocomplete(battle=battle_numbers)
     async def report(self, interaction: discord.Interaction, battle: app_commands.Range[str, 1, 10],
-                     file: discord.Attachment | None = None) -> None:
-        bot, lc = bot_of(interaction), lang(interaction)
+                     file: discord.Attachment | None = None, template: bool = False) -> None:
+        bot, actor, lc = bot_of(interaction), actor_of(interaction), lang(interaction)
         cid = await campaign_id(interaction)
-        await state.require_gm_of(bot.db, cid, actor_of(interaction))
-        if file is None:
-            await interaction.response.send_modal(ReportModal(cid, battle, lc))
+        await aftermath.require_reporter(bot.db, cid, actor)  # the GM and the players (BR)
+        data = None
+        if file is not None:
+            if file.size > MAX_REPORT_BYTES:
+                raise InvalidInput(t(lc, "upload.too_big", size=file.size, limit=MAX_REPORT_BYTES))
+            data = load_report_text(await file.read())
+        _, side, _ = await aftermath.stored_report(bot.db, cid, actor, battle)  # refuses those not in it
+        if template:
+            number, text = await aftermath.report_template(bot.db, cid, actor, battle)
+            await reply(interaction, content=t(lc, "report.template", number=number),
+                        files=[discord.File(io.BytesIO(text.encode()), filename=f"battle-{number}-report.yaml")])
             return
-        if file.size > MAX_REPORT_BYTES:
-            raise InvalidInput(t(lc, "upload.too_big", size=file.size, limit=MAX_REPORT_BYTES))
-        await show_preview(interaction, cid, battle, load_report_text(await file.read()))
+        if file is not None:
+            if side is None:
+                await show_preview(interaction, cid, battle, data)
+            else:
+                await record_claim(interaction, cid, battle, data)
+            return
+        if side is not None:
+            form = await aftermath.report_form(bot.db, cid, actor, battle)
+            await interaction.response.send_modal(CampReportModal(cid, form, lc))
+            return
+        _, prefill = await aftermath.report_template(bot.db, cid, actor, battle)
+        await interaction.response.send_modal(ReportModal(cid, battle, lc, prefill))
 
     @battle.command(name="aftermath", description="Phase 4: roll your side's wounded and deserter checks (MC-7.1, MC-7.2)")
     @app_commands.describe(battle="The battle's number")
@@ -286,6 +414,7 @@ class Battle(commands.Cog):
         # Where a Force goes is for those who may see it: public only in the battle's private thread.
         await publish.answer_in_battle(interaction, cid, out.battle, embeds=[],
                                        content=t(lc, "retreat.done", force=out.force, square=out.square, number=out.battle))
+        await publish.settle(bot, cid)
 
     async def _own_in_battle(self, interaction: discord.Interaction, cid: int, battle: str) -> list[str]:
         bot = bot_of(interaction)
@@ -318,5 +447,5 @@ class Battle(commands.Cog):
 
 
 async def setup(bot: commands.Bot) -> None:
-    bot.add_dynamic_items(RollAftermath)
+    bot.add_dynamic_items(RollAftermath, ConfirmReport, CancelReport)
     await bot.add_cog(Battle(bot))

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import json
 import re
+import secrets
 from typing import Any
 
 import discord
@@ -12,9 +13,10 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot import formatting as fmt
-from bot import limits
+from bot import generate, limits
 from bot import scenario as scenarios
 from bot.engine.errors import InvalidInput
+from bot.engine.model import Climate, Season
 from bot.i18n.text import tr
 from bot.scenario import bundled_scenarios
 from bot.services import bookkeeping as state
@@ -23,7 +25,6 @@ from bot.services.errors import PermissionDenied
 
 from . import _publish as publish
 from ._common import (
-    View,
     actor_of,
     bot_of,
     campaign_id,
@@ -32,17 +33,36 @@ from ._common import (
     forget_channel,
     guarded,
     lang,
+    pinging,
     reply,
     sides,
     status_of,
     t,
 )
+from ._guide import HowToPlay
 
 LOG_LINES = 300
 
 
 async def scenario_names(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
-    return choices(((key, key) for key in bundled_scenarios()), current)
+    return choices(((key, key) for key in [*bundled_scenarios(), GENERATED]), current)
+
+
+GENERATED = "generated"
+"""The /campaign create scenario that draws a new map (MC-0, bot/generate.py) rather than load one."""
+
+
+def _generation(climate: str | None, season: str | None, size: str | None, sides: int | None,
+                seed: int | None) -> generate.Params:
+    """The parameters of a generated scenario (MC-0) from /campaign create's options; a random seed if none."""
+    width, height = generate.parse_size(size) if size else generate.DEFAULT_SIZE
+    return generate.Params(generate.parse_climate(climate or "temperate"), generate.parse_season(season or "spring"),
+                           width, height, sides or 2, (), secrets.randbelow(10**9) if seed is None else seed)
+
+
+def _generated(params: generate.Params) -> scenarios.Scenario:
+    """Draw and check a generated scenario: CPU-bound, run in a worker thread."""
+    return scenarios.parse_scenario(generate.generate_scenario(params), key=GENERATED)
 
 
 def _is_export(raw: bytes) -> bool:
@@ -129,32 +149,137 @@ class PostFullMap(discord.ui.DynamicItem[discord.ui.Button[Any]],
         await guarded(interaction, work)
 
 
-class Pager(View):
-    """Older / newer buttons over pages already built (display only: no game state)."""
+async def _log_pages(interaction: discord.Interaction, cid: int, turn: int | None) -> tuple[list[discord.Embed],
+                                                                                            list[str]]:
+    """The log as the member who asked (or clicked) may read it (fog of war: their own side's private
+    lines, never another's), in pages, newest last; and its lines."""
+    lc = lang(interaction)
+    lines = await views.read_log(bot_of(interaction).db, cid, actor_of(interaction), turn=turn, limit=LOG_LINES)
+    text = [
+        ("~~" if line.undone else "") + f"`T{line.turn}P{line.phase}` " + ("🔒 " if line.private else "")
+        + tr(lc, line.text) + ("~~" if line.undone else "")
+        for line in lines
+    ] or [t(lc, "log.empty")]
+    title = t(lc, "log.title", turn=turn) if turn else t(lc, "log.title_all")
+    return fmt.paged_embeds(title, text, colour=fmt.PRIVATE), text
 
-    def __init__(self, embeds: list[discord.Embed], lang_code: str) -> None:
-        super().__init__(timeout=600)
-        self.embeds = embeds
-        self.index = len(embeds) - 1
-        self.older.label = t(lang_code, "log.older")
-        self.newer.label = t(lang_code, "log.newer")
-        self._refresh()
 
-    def _refresh(self) -> None:
-        self.older.disabled = self.index <= 0
-        self.newer.disabled = self.index >= len(self.embeds) - 1
+class LogPage(discord.ui.DynamicItem[discord.ui.Button[Any]],
+              template=r"adc:log:(?P<cid>\d+):(?P<reader>\d+):(?P<turn>\d+):(?P<back>\d+):(?P<way>[on])"):
+    """Older / newer over ``/campaign log``: its state (campaign, reader, turn, the page counted back
+    from the newest) is in the custom id, so it works across restarts and never expires. Each click
+    reads the log again as the clicking member may see it; a member other than the one it was shown
+    to gets their own view in a message of their own, never the first reader's private lines."""
 
-    @discord.ui.button(label="<", style=discord.ButtonStyle.secondary)
-    async def older(self, interaction: discord.Interaction, button: discord.ui.Button[Any]) -> None:
-        self.index = max(0, self.index - 1)
-        self._refresh()
-        await interaction.response.edit_message(embed=self.embeds[self.index], view=self)
+    def __init__(self, cid: int, reader: int, turn: int, back: int, way: str, label: str = "",
+                 disabled: bool = False) -> None:
+        super().__init__(discord.ui.Button(label=label or ("◀" if way == "o" else "▶"),
+                                           style=discord.ButtonStyle.secondary, disabled=disabled,
+                                           custom_id=f"adc:log:{cid}:{reader}:{turn}:{back}:{way}"))
+        self.cid, self.reader, self.turn, self.back, self.way = cid, reader, turn, back, way
 
-    @discord.ui.button(label=">", style=discord.ButtonStyle.secondary)
-    async def newer(self, interaction: discord.Interaction, button: discord.ui.Button[Any]) -> None:
-        self.index = min(len(self.embeds) - 1, self.index + 1)
-        self._refresh()
-        await interaction.response.edit_message(embed=self.embeds[self.index], view=self)
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button[Any],
+                             match: re.Match[str]) -> LogPage:
+        return cls(int(match["cid"]), int(match["reader"]), int(match["turn"]), int(match["back"]), match["way"],
+                   item.label or "")
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        async def work() -> None:
+            embeds, _ = await _log_pages(interaction, self.cid, self.turn or None)
+            back = min(max(0, self.back + (1 if self.way == "o" else -1)), len(embeds) - 1)
+            page, view = embeds[len(embeds) - 1 - back], log_pager(self.cid, interaction.user.id, self.turn,
+                                                                  back, len(embeds), lang(interaction))
+            if interaction.user.id == self.reader:
+                await interaction.response.edit_message(embed=page, view=view)
+            else:  # another member's click: their own view, privately
+                await interaction.response.send_message(embed=page, view=view, ephemeral=True)
+
+        await guarded(interaction, work)
+
+
+def log_pager(cid: int, reader: int, turn: int | None, back: int, pages: int, lc: str) -> discord.ui.View:
+    """The older / newer buttons under the page ``back`` pages before the newest of ``pages``."""
+    return dynamic_view(
+        LogPage(cid, reader, turn or 0, back, "o", t(lc, "log.older"), disabled=back >= pages - 1),
+        LogPage(cid, reader, turn or 0, back, "n", t(lc, "log.newer"), disabled=back <= 0))
+
+
+class JoinVerdict(discord.ui.DynamicItem[discord.ui.Button[Any]],
+                  template=r"adc:join:(?P<cid>\d+):(?P<member>\d+):(?P<verdict>[ar])"):
+    """The GM's Approve / Refuse on a member's request to join (bot setting ``join_approval``). Its
+    state is in the custom id and the database: it works across restarts; only a GM may answer (the
+    core refuses the others), and a request withdrawn or answered is said to be gone."""
+
+    def __init__(self, cid: int, member: int, verdict: str, label: str = "") -> None:
+        approve = verdict == "a"
+        super().__init__(discord.ui.Button(
+            label=label or ("Approve" if approve else "Refuse"),
+            style=discord.ButtonStyle.success if approve else discord.ButtonStyle.danger,
+            custom_id=f"adc:join:{cid}:{member}:{verdict}"))
+        self.cid, self.member, self.verdict = cid, member, verdict
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button[Any],
+                             match: re.Match[str]) -> JoinVerdict:
+        return cls(int(match["cid"]), int(match["member"]), match["verdict"], item.label or "")
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        async def work() -> None:
+            bot, actor = bot_of(interaction), actor_of(interaction)
+            m = await state.meta(bot.db, self.cid)
+            mention = f"<@{self.member}>"
+            if self.verdict == "a":
+                row = await campaigns.approve_request(bot.db, self.cid, actor, self.member)
+                done = t(m.language, "join.approved", member=mention, side=row.name)
+            else:
+                side = (await campaigns.refuse_request(bot.db, self.cid, actor, self.member)).name
+                done = t(m.language, "join.refused", member=mention, side=side)
+            await interaction.response.edit_message(content=done, view=None,
+                                                    allowed_mentions=discord.AllowedMentions.none())
+            if self.verdict == "a":  # announced as a join is
+                await interaction.followup.send(
+                    t(m.language, "campaign.joined", member=mention, side=row.name),
+                    view=dynamic_view(HowToPlay(self.cid, t(m.language, "howto.button"))),
+                    allowed_mentions=pinging([self.member]))
+                return
+            told = await _tell_member(bot, self.member, t(m.language, "join.refused_dm", name=m.name, side=side))
+            if not told:
+                await interaction.followup.send(t(lang(interaction), "join.refused_unsent", member=mention),
+                                                ephemeral=True)
+
+        await guarded(interaction, work)
+
+
+class WithdrawJoin(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"adc:joinw:(?P<cid>\d+)"):
+    """On the private answer to a request to join: the member takes it back."""
+
+    def __init__(self, cid: int, label: str = "Withdraw my request") -> None:
+        super().__init__(discord.ui.Button(label=label, style=discord.ButtonStyle.secondary,
+                                           custom_id=f"adc:joinw:{cid}"))
+        self.cid = cid
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button[Any],
+                             match: re.Match[str]) -> WithdrawJoin:
+        return cls(int(match["cid"]), item.label or "Withdraw my request")
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        async def work() -> None:
+            await campaigns.withdraw_request(bot_of(interaction).db, self.cid, actor_of(interaction))
+            await interaction.response.edit_message(content=t(lang(interaction), "join.withdrawn"), view=None)
+
+        await guarded(interaction, work)
+
+
+async def _tell_member(bot: Any, member_id: int, text: str) -> bool:
+    """A private message to a member (False: their DMs are closed, or they are gone)."""
+    try:
+        user = bot.get_user(member_id) or await bot.fetch_user(member_id)
+        await user.send(fmt.message_text(text), allowed_mentions=discord.AllowedMentions.none())
+    except discord.HTTPException:
+        return False
+    return True
 
 
 class Campaign(commands.Cog):
@@ -168,10 +293,20 @@ class Campaign(commands.Cog):
 
     @campaign.command(name="create", description="Start a campaign in this channel from a scenario; you become its GM")
     @app_commands.describe(name="The campaign's name", scenario="A bundled scenario (or a name for your uploaded file)",
-                           file="A scenario (YAML) or a campaign export (JSON) to load")
+                           file="A scenario (YAML) or a campaign export (JSON) to load",
+                           climate="Scenario generated: its climate zone (MC-0)",
+                           season="Scenario generated: the season it starts in",
+                           size="Scenario generated: width x height in squares, like 36x26",
+                           sides="Scenario generated: how many sides (2 to 8)",
+                           seed="Scenario generated: the seed (the same seed draws the same map)")
     @app_commands.autocomplete(scenario=scenario_names)
+    @app_commands.choices(climate=[app_commands.Choice(name=c.value, value=c.value) for c in Climate],
+                          season=[app_commands.Choice(name=s.value, value=s.value) for s in Season])
     async def create(self, interaction: discord.Interaction, name: app_commands.Range[str, 1, 100],
-                     scenario: app_commands.Range[str, 1, 32], file: discord.Attachment | None = None) -> None:
+                     scenario: app_commands.Range[str, 1, 32], file: discord.Attachment | None = None,
+                     climate: str | None = None, season: str | None = None,
+                     size: app_commands.Range[str, 3, 9] | None = None, sides: app_commands.Range[int, 2, 8] | None = None,
+                     seed: app_commands.Range[int, 0, 999_999_999] | None = None) -> None:
         bot, actor, lc = bot_of(interaction), actor_of(interaction), lang(interaction)
         guild_id, channel_id = interaction.guild_id or 0, interaction.channel_id or 0
         if isinstance(interaction.channel, discord.Thread):
@@ -190,7 +325,13 @@ class Campaign(commands.Cog):
                 return
             campaigns.check_upload_size(len(raw), limits, kind="scenario")
             spec = await asyncio.to_thread(scenarios.parse_scenario_text, raw, key=scenario)
+        elif scenario.strip().lower() == GENERATED:  # MC-0: a new map from the options, drawn off the event loop
+            params = _generation(climate, season, size, sides, seed)
+            spec = await asyncio.to_thread(_generated, params)
+            scenario = params.label()
         else:
+            if any(v is not None for v in (climate, season, size, sides, seed)):
+                raise InvalidInput(t(lc, "campaign.generate_options"))
             spec = await asyncio.to_thread(scenarios.load_bundled, scenario)
         created = await campaigns.create_campaign(bot.db, guild_id=guild_id, channel_id=channel_id, gm=actor,
                                                   name=name, scenario=scenario, spec=spec, rules=bot.rules,
@@ -231,10 +372,21 @@ class Campaign(commands.Cog):
     async def join(self, interaction: discord.Interaction, side: app_commands.Range[str, 1, 100]) -> None:
         cid = await campaign_id(interaction)
         bot, actor = bot_of(interaction), actor_of(interaction)
-        row = await campaigns.join_side(bot.db, cid, actor, side)
+        joining = await campaigns.join_side(bot.db, cid, actor, side)
+        lc = lang(interaction)
+        if joining.pending:  # the GM decides: the member is told privately, the GM is asked in the channel
+            await reply(interaction, content=t(lc, "join.requested", side=joining.name),
+                        view=dynamic_view(WithdrawJoin(cid, t(lc, "join.withdraw"))))
+            m = await state.meta(bot.db, cid)
+            buttons = dynamic_view(JoinVerdict(cid, actor.member_id, "a", t(m.language, "join.approve")),
+                                   JoinVerdict(cid, actor.member_id, "r", t(m.language, "join.refuse")))
+            await interaction.followup.send(
+                t(m.language, "join.asked", gm=f"<@{m.gm_id}>", member=interaction.user.mention, side=joining.name),
+                view=buttons, allowed_mentions=pinging([m.gm_id]))
+            return
         key = "campaign.gm_joined" if await state.is_gm_of(bot.db, cid, actor) else "campaign.joined"
-        await reply(interaction, content=t(lang(interaction), key, member=interaction.user.mention, side=row.name),
-                    ephemeral=False)
+        await reply(interaction, content=t(lc, key, member=interaction.user.mention, side=joining.name),
+                    ephemeral=False, view=dynamic_view(HowToPlay(cid, t(lc, "howto.button"))))
 
     # --- reading --------------------------------------------------------------------------------
 
@@ -287,19 +439,12 @@ class Campaign(commands.Cog):
     @app_commands.describe(turn="Only this turn")
     async def log(self, interaction: discord.Interaction, turn: app_commands.Range[int, 1, 100000] | None = None) -> None:
         cid = await campaign_id(interaction)
-        lc = lang(interaction)
-        lines = await views.read_log(bot_of(interaction).db, cid, actor_of(interaction), turn=turn, limit=LOG_LINES)
-        text = [
-            ("~~" if line.undone else "") + f"`T{line.turn}P{line.phase}` " + ("🔒 " if line.private else "")
-            + tr(lc, line.text) + ("~~" if line.undone else "")
-            for line in lines
-        ] or [t(lc, "log.empty")]
-        title = t(lc, "log.title", turn=turn) if turn else t(lc, "log.title_all")
-        embeds = fmt.paged_embeds(title, text, colour=fmt.PRIVATE)
+        embeds, text = await _log_pages(interaction, cid, turn)
         if len(embeds) == 1:
             await reply(interaction, embeds=embeds)
         else:
-            await reply(interaction, embeds=[embeds[-1]], view=Pager(embeds, lc),
+            await reply(interaction, embeds=[embeds[-1]],
+                        view=log_pager(cid, interaction.user.id, turn, 0, len(embeds), lang(interaction)),
                         files=[fmt.text_file("log.txt", text)])
 
     # --- players --------------------------------------------------------------------------------
@@ -349,7 +494,8 @@ class Campaign(commands.Cog):
             used = None
             if not name or name.strip() in limits.NAMES:
                 used = await campaigns.usage(bot.db, guild_id=m.guild_id, member_id=actor.member_id)
-            await reply(interaction, embeds=[self._settings_embed(m, lc, name and name.strip(), used)])
+            requests = await campaigns.join_requests(bot.db, cid)
+            await reply(interaction, embeds=[self._settings_embed(m, lc, name and name.strip(), used, requests)])
             return
         name = name.strip()
         if name in limits.NAMES:
@@ -366,8 +512,8 @@ class Campaign(commands.Cog):
             shown = await state.change_bot_setting(bot.db, cid, actor, name, value)
         await reply(interaction, content=t(lc, "settings.changed", name=name, value=_show(shown)), ephemeral=False)
 
-    def _settings_embed(self, m: state.Meta, lc: str, only: str | None,
-                        used: campaigns.Usage | None = None) -> discord.Embed:
+    def _settings_embed(self, m: state.Meta, lc: str, only: str | None, used: campaigns.Usage | None = None,
+                        requests: list[tuple[Any, str]] | None = None) -> discord.Embed:
         specs = self.bot.rules.mc.options  # type: ignore[attr-defined]
         lines = []
         for key, spec in specs.items():
@@ -379,8 +525,12 @@ class Campaign(commands.Cog):
         for key in state.BOT_DEFAULTS:
             if only and key != only:
                 continue
+            options = state.BOT_CHOICES.get(key, state.DEADLINE_HOURS_SUGGESTED)
             lines.append(f"`{key}` = **{_show(m.setting(key))}**: {t(lc, f'settings.help_{key}')} "
-                         + t(lc, "settings.choices", choices=", ".join(_show(c) for c in state.BOT_CHOICES[key])))
+                         + t(lc, "settings.choices", choices=", ".join(_show(c) for c in options)))
+        if requests and (not only or only == state.JOIN_APPROVAL):  # waiting for the GM's answer
+            lines.append(t(lc, "settings.requests", requests=", ".join(f"<@{r.member}> → {side}"
+                                                                        for r, side in requests)))
         if not only or only == "language":
             lines.append(f"`language` = **{m.language}**: {t(lc, 'settings.help_language')}")
         if not only or only == "gm_role":
@@ -419,6 +569,8 @@ class Campaign(commands.Cog):
             values = [_show(c) for c in specs[name].choices]
         elif name in state.BOT_CHOICES:
             values = [_show(c) for c in state.BOT_CHOICES[name]]
+        elif name == state.DEADLINE_HOURS:
+            values = [str(h) for h in state.DEADLINE_HOURS_SUGGESTED]
         elif name == "language":
             values = list(state.LANGUAGES)
         else:
@@ -461,5 +613,5 @@ def _show(value: Any) -> str:
 
 
 async def setup(bot: commands.Bot) -> None:
-    bot.add_dynamic_items(PostFullMap)
+    bot.add_dynamic_items(PostFullMap, publish.MutePings, LogPage, JoinVerdict, WithdrawJoin)
     await bot.add_cog(Campaign(bot))

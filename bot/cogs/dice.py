@@ -11,6 +11,7 @@ from bot import freeroll
 from bot.engine.cc_model import BattleDieFace
 from bot.engine.dice import SeededDice, new_turn_seed
 from bot.engine.trophies import battle_die_check, roll_battle_dice
+from bot.i18n.text import tr
 
 from ._common import lang, reply, t
 
@@ -44,8 +45,15 @@ class Dice(commands.Cog):
         seed = new_turn_seed()
         record = roll_battle_dice(count, SeededDice(seed), f"free/cc/{count}")
         symbols = battle_die_check().results_by_face()
-        e = fmt.roll_embed(record, lc)
-        e.description = " ".join(SYMBOLS.get(symbols[f - 1], symbols[f - 1]) for f in record.dice)
+        # A free roll: titled as what it is (battle dice), not as the campaign rule that reads them (CC-3,
+        # trophies), and without a campaign roll key.
+        e = discord.Embed(title=t(lc, "cc.title", count=count), colour=fmt.COLOUR,
+                          description=" ".join(SYMBOLS.get(symbols[f - 1], symbols[f - 1]) for f in record.dice))
+        e.add_field(name=t(lc, "roll.dice"), value=f"{count}d6: " + " ".join(f"**{f}**" for f in record.dice),
+                    inline=False)
+        labels = dict(record.labels)
+        e.add_field(name=t(lc, "roll.outcome"), value="\n".join(
+            f"{SYMBOLS.get(r, '')} **{n}** {tr(lc, labels.get(r, r))}" for r, n in record.counts), inline=False)
         e.set_footer(text=t(lc, "dice.seed", seed=seed.hex()))
         await reply(interaction, embeds=[fmt.fit(e)], ephemeral=False)
 

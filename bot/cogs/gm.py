@@ -125,10 +125,15 @@ class GM(commands.Cog):
         await state.require_gm_of(bot.db, cid, actor)
         sv = await views.status(bot.db, cid, actor, rules=bot.rules)
         embed = fmt.status_embed(sv, lc, public=True)
+        if sv.waiting and sv.position.phase is Phase.BATTLE:
+            # No button that would be refused (MC-6: a battle cannot end without its report): say what blocks.
+            embed.title = t(lc, "gm.advance_missing_title", phase=sv.position.phase.spec.title)
+            embed.description = (embed.description or "") + "\n" + t(lc, "gm.advance_battle_note")
+            await reply(interaction, embeds=[fmt.fit(embed)])
+            return
         if sv.waiting:
             embed.title = t(lc, "gm.advance_missing_title", phase=sv.position.phase.spec.title)
-            note = t(lc, "gm.advance_battle_note") if sv.position.phase is Phase.BATTLE else t(lc, "gm.advance_forced_note")
-            embed.description = (embed.description or "") + "\n" + note
+            embed.description = (embed.description or "") + "\n" + t(lc, "gm.advance_forced_note")
             button = Advance(cid, sv.version, True, t(lc, "gm.resolve_anyway"))
         else:
             embed.title = t(lc, "gm.advance_title", phase=sv.position.phase.spec.title)

@@ -93,6 +93,7 @@ class Leaders(commands.Cog):
         embeds = [fmt.roll_embed(r, lc) for r in out.fate.rolls]
         await publish.answer_in_battle(interaction, cid, out.battle, content=fmt.message_text(" ".join(tr_lines(lc, out.lines))),
                                embeds=embeds)
+        await publish.settle(bot_of(interaction), cid)
 
     @leader.command(name="roster", description="Your leaders, their status, and what it means at the next battle")
     async def roster(self, interaction: discord.Interaction) -> None:
@@ -111,6 +112,7 @@ class Leaders(commands.Cog):
         out = await cc.trophy_roll(bot_of(interaction).db, cid, actor_of(interaction), battle, unit, target)
         await publish.answer_in_battle(interaction, cid, out.battle, content=fmt.message_text(tr(lc, out.text)),
                                embeds=[fmt.roll_embed(out.result.roll, lc)])
+        await publish.settle(bot_of(interaction), cid)
 
     @glory.command(name="balance", description="Glory per side, with its history (CC-4)")
     async def balance(self, interaction: discord.Interaction) -> None:

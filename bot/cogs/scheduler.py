@@ -22,6 +22,7 @@ import datetime as dt
 import json
 import logging
 import os
+from dataclasses import replace
 from typing import Any
 
 import discord
@@ -41,7 +42,13 @@ from ._common import pinging
 log = logging.getLogger("adc.scheduler")
 
 REMINDERS = (("1h", dt.timedelta(hours=1)), ("24h", dt.timedelta(hours=24)))
-"""Nearest first: when both are due at once, only the nearer one is sent."""
+"""Nearest first: when both are due at once, only the nearer one is sent. A reminder is due only for a
+deadline set more than that long before it (a 2-hour deadline gets no "24 h" reminder)."""
+LAST_REMINDER = "1h"
+"""After it, the GM is told who stalls the phase."""
+SEEN = "seen"
+"""Marks, with the reminders' tags, a deadline the scheduler has seen: the first pass that sees one
+(at most one interval after it was set) marks the reminders whose time had already come as done."""
 MAX_STRETCH = dt.timedelta(days=60)
 BACKOFF_BASE = 30.0
 """Seconds before a dead loop's first restart; doubled after each further death in a row."""
@@ -60,6 +67,7 @@ class Scheduler(commands.Cog):
     def __init__(self, bot: commands.Bot) -> None:
         self.bot = bot
         interval = getattr(bot, "deadline_interval", 60.0)
+        self.interval = dt.timedelta(seconds=interval)
         self.deadlines.change_interval(seconds=interval)
         self.watchdog.change_interval(seconds=getattr(bot, "watchdog_interval", None) or interval)
         self.deaths: dict[str, int] = {}
@@ -231,12 +239,18 @@ class Scheduler(commands.Cog):
         if now >= deadline:
             await self._expire(m, version)
             return
+        if SEEN not in m.reminded:  # a new deadline: set at most one interval ago
+            late = tuple(tag for tag, before in REMINDERS if deadline - now <= before - self.interval)
+            await state.claim(db, m.campaign_id, (SEEN, *late), version=version)
+            m = replace(m, reminded=(*m.reminded, SEEN, *late))
         for tag, before in REMINDERS:
             if now >= deadline - before:
                 tags = tuple(name for name, delta in REMINDERS if delta >= before)
                 if tag not in m.reminded and await state.claim(db, m.campaign_id, tags, version=version):
                     try:
                         await self._remind(m, deadline)
+                        if tag == LAST_REMINDER:
+                            await self._tell_gm(m, deadline)
                     except Exception as exc:
                         raise JobFailed("reminders") from exc
                 break
@@ -256,18 +270,35 @@ class Scheduler(commands.Cog):
         return min(latest, m.deadline + MAX_STRETCH)
 
     async def _waiting_players(self, m: state.Meta) -> list[state.PlayerInfo]:
+        return list((await state.awaited(self.bot.db, m.campaign_id)).players)  # type: ignore[attr-defined]
+
+    async def _tell_gm(self, m: state.Meta, deadline: dt.datetime) -> None:
+        """After the last reminder: the GM learns who stalls the phase (by DM; in the channel if closed)."""
         db = self.bot.db  # type: ignore[attr-defined]
+        awaited = await state.awaited(db, m.campaign_id)
         sv = await views.status(db, m.campaign_id, m.gm, rules=self.bot.rules)  # type: ignore[attr-defined]
-        names = {name: key for key, name, _ in sv.sides}
-        sides = {names[w.who] for w in sv.waiting if w.who in names}
-        return [p for p in await state.players(db, m.campaign_id) if p.side in sides]
+        names = {key: name for key, name, _ in sv.sides}
+        who = [f"**{names.get(side, side)}**" + "".join(f" <@{p.member_id}>" for p in awaited.players if p.side == side)
+               for side in awaited.sides]
+        if not who:
+            return
+        text = fmt.message_text(t(m.language, "remind.gm", name=m.name, who=", ".join(who),
+                                  when=fmt.timestamp(deadline), rel=fmt.timestamp(deadline, "R")))
+        try:
+            user = self.bot.get_user(m.gm_id) or await self.bot.fetch_user(m.gm_id)
+            await user.send(text, allowed_mentions=discord.AllowedMentions.none())
+        except discord.HTTPException:
+            target = await publish.channel(self.bot, m.channel_id, guild_id=m.guild_id)  # type: ignore[arg-type]
+            if target is not None:
+                await target.send(f"<@{m.gm_id}> {text}", allowed_mentions=pinging([m.gm_id]))
 
     async def _remind(self, m: state.Meta, deadline: dt.datetime) -> None:
         """DM each player the phase waits for; those whose DMs are closed get a mention instead."""
         lang = m.language
         waiting = await self._waiting_players(m)
         now = discord.utils.utcnow()
-        targets = [p for p in waiting if not (m.setting("away") == "hold" and p.away_until and p.away_until > now)]
+        targets = [p for p in waiting if p.pings and not (m.setting("away") == "hold" and p.away_until
+                                                          and p.away_until > now)]
         text = t(lang, "remind.dm", name=m.name, when=fmt.timestamp(deadline), rel=fmt.timestamp(deadline, "R"))
         closed: dict[str, list[int]] = {}
         for p in targets:

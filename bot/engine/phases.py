@@ -127,6 +127,9 @@ class PhaseFacts:
     """(side, battle) pairs whose wounded and deserter checks are not rolled yet."""
     retreats_due: tuple[tuple[str, str], ...] = ()
     """(side, Force) pairs that must still choose a retreat square."""
+    rolls_due: tuple[tuple[str, str], ...] = ()
+    """(side, rule) pairs: a fallen leader's fate (CC-1) or a trophy attempt (CC-3) its side may still roll
+    itself (the bot rolls what is left when the phase ends). No names: the phase card is public."""
 
 
 def pending(phase: Phase, facts: PhaseFacts) -> tuple[Pending, ...]:
@@ -140,6 +143,8 @@ def pending(phase: Phase, facts: PhaseFacts) -> tuple[Pending, ...]:
         case Phase.AFTERMATH:
             due = [Pending(s, Msg("roll the aftermath of battle {battle}", battle=b)) for s, b in facts.aftermath_due]
             due += [Pending(s, Msg("choose a retreat square for {force}", force=f)) for s, f in facts.retreats_due]
+            due += [Pending(s, Msg("roll a leader's fate (CC-1)") if rule == "CC-1" else Msg("roll a trophy attempt (CC-3)"))
+                    for s, rule in facts.rolls_due]
             return tuple(due)
     return ()
 

@@ -216,7 +216,7 @@ class OptionSpec:
 
 
 OPTION_NAMES = ("weather", "random_events", "movement_order", "movement_extension", "mercenary_desertion", "adjacency",
-                "overwhelm", "supply", "scout_rerolls")
+                "overwhelm", "supply", "scout_rerolls", "unmanned_sides")
 
 
 @dataclass(frozen=True)

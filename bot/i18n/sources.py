@@ -19,7 +19,8 @@ from pathlib import Path
 import yaml
 
 ROOT = Path(__file__).resolve().parents[2]
-CODE = ("bot/engine", "bot/campaign", "bot/services", "bot/scenario.py", "bot/freeroll.py")
+CODE = ("bot/engine", "bot/campaign", "bot/services", "bot/scenario.py", "bot/freeroll.py", "bot/limits.py",
+        "bot/generate.py")
 CALLS = frozenset({
     "Msg", "InvalidInput", "RuleViolation", "NotFound", "PermissionDenied", "WrongPhase", "AlreadyResolved",
     "ImportRejected", "ServiceError",

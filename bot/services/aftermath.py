@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from bot.campaign import aftermath as core
+from bot.campaign import claims
 from bot.engine.aftermath import UnitAftermath
 from bot.engine.tables import RuleBook
 from bot.store.db import Database
@@ -64,3 +65,59 @@ async def retreat(db: Database, campaign_id: int, actor: Actor, battle: int | st
     """Phase 4: choose the square a beaten (or drawn) Force moves to (MC-7.3, RU-8, RU-11)."""
     return RetreatOutcome(*await shell.write(db, campaign_id, lambda state, journal: core.retreat_by(
         state, actor, battle, force, square, journal)))
+
+
+# --- camp reports, the GM's draft and its confirmation (bot/campaign/claims.py) ---------------------
+
+
+async def claim_report(db: Database, campaign_id: int, actor: Actor, battle: int | str, data: Any) -> claims.ClaimResult:
+    """A player reports their side's part of a battle (BR); agreed by every camp, it is applied."""
+    return await shell.write(db, campaign_id, lambda state, journal: claims.claim_by(
+        state, actor, battle, data, journal), cache=False)
+
+
+async def require_reporter(db: Database, campaign_id: int, actor: Actor) -> None:
+    """Refuse a member who is neither the GM nor a player (BR: they report battles)."""
+    claims.require_reporter(await shell.state(db, campaign_id), actor)
+
+
+async def stored_report(db: Database, campaign_id: int, actor: Actor,
+                        battle: int | str) -> tuple[int, str | None, dict[str, Any] | None]:
+    """The actor's stored part (a player: their side's claim; the GM: the draft), to prefill a form."""
+    return claims.own_claim(await shell.state(db, campaign_id), actor, battle)
+
+
+async def report_template(db: Database, campaign_id: int, actor: Actor, battle: int | str) -> tuple[int, str]:
+    """A YAML report to fill in (BR): the actor's side's part, or for the GM the whole battle."""
+    return claims.template_for(await shell.state(db, campaign_id), actor, battle)
+
+
+@dataclass(frozen=True)
+class Draft:
+    battle: int
+    lines: tuple[str, ...]
+    fingerprint: str
+
+
+async def draft_report(db: Database, campaign_id: int, gm: Actor, battle: int | str, data: Any) -> Draft:
+    """GM: check a report, keep it as the battle's draft and say what it will set in motion."""
+    return Draft(*await shell.write(db, campaign_id, lambda state, journal: claims.draft_by(
+        state, gm, battle, data, journal)))
+
+
+async def confirm_report(db: Database, campaign_id: int, gm: Actor, battle: int | str,
+                         fingerprint: str) -> ReportSummary:
+    """GM: apply the previewed report, if it is still the battle's draft (the button survives restarts)."""
+    number, lines = await shell.write(db, campaign_id, lambda state, journal: claims.confirm_by(
+        state, gm, battle, fingerprint, journal), cache=False)
+    return ReportSummary(number, lines)
+
+
+async def report_form(db: Database, campaign_id: int, actor: Actor, battle: int | str) -> claims.Form:
+    """What the actor's side's report form shows (its units, leaders, enemies and stored claim)."""
+    return claims.form_for(await shell.state(db, campaign_id), actor, battle)
+
+
+part_from_form = claims.part_from_form  # the form's fields -> a side's report document (BR), at the edge
+Form = claims.Form
+ClaimResult = claims.ClaimResult

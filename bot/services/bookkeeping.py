@@ -20,14 +20,19 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from bot.campaign import turn
 from bot.campaign.authority import is_gm, require_gm
-from bot.campaign.botsettings import (  # noqa: F401 (BOT_CHOICES, LANGUAGES, id_setting_kind: read by the settings cog)
+from bot.campaign.botsettings import (  # noqa: F401 (BOT_CHOICES, JOIN_APPROVAL, LANGUAGES, id_setting_kind: read by the settings cog)
     BOT_CHOICES,
     BOT_DEFAULTS,
+    DEADLINE_HOURS,
+    DEADLINE_HOURS_SUGGESTED,
+    JOIN_APPROVAL,
     LANGUAGES,
     SIDE_CHANNEL,
     bot_setting_names,
     choice,
+    deadline_hours,
     id_setting_kind,
     language,
     setting_id,
@@ -133,8 +138,8 @@ async def change_bot_setting(db: Database, campaign_id: int, gm: Actor, name: st
         campaign = await get_campaign(s, campaign_id, lock=True)
         require_gm(campaign, gm)
         shown: Any
-        if name in BOT_CHOICES:
-            shown = choice(name, value)
+        if name in BOT_CHOICES or name == DEADLINE_HOURS:
+            shown = choice(name, value) if name in BOT_CHOICES else deadline_hours(value)
             opts = dict(campaign.options or {})
             opts["_bot"] = {**(opts.get("_bot") or {}), name: shown}
             campaign.options = opts
@@ -197,11 +202,41 @@ class PlayerInfo:
     member_id: int
     side: str
     away_until: dt.datetime | None
+    pings: bool = True
+    """Mentioned on phase cards and reminded (False: the member muted the campaign's pings)."""
 
 
 async def players(db: Database, campaign_id: int) -> list[PlayerInfo]:
     async with db.sessions() as s:
-        return [PlayerInfo(p.member_id, p.side_key, p.away_until) for p in await rows.players(s, campaign_id)]
+        return [PlayerInfo(p.member_id, p.side_key, p.away_until, p.pings) for p in await rows.players(s, campaign_id)]
+
+
+@dataclass(frozen=True)
+class Awaited:
+    """Who the current phase waits for (:func:`bot.campaign.turn.waiting_for`): its sides' players, and
+    the GM in Phase 3 (the reports)."""
+
+    sides: tuple[str, ...]
+    gm: bool
+    players: tuple[PlayerInfo, ...]
+
+    def to_ping(self, gm_id: int) -> tuple[int, ...]:
+        """The members to mention: the players who keep their pings, and the GM when the phase waits for him."""
+        return tuple(dict.fromkeys([*(p.member_id for p in self.players if p.pings), *([gm_id] if self.gm else [])]))
+
+
+async def awaited(db: Database, campaign_id: int) -> Awaited:
+    who = turn.waiting_for((await readcache.read(db, campaign_id)).state)
+    sides = tuple(w for w in who if w != "gm")
+    return Awaited(sides, "gm" in who, tuple(p for p in await players(db, campaign_id) if p.side in sides))
+
+
+async def set_pings(db: Database, campaign_id: int, actor: Actor, on: bool) -> None:
+    """A player mutes (or unmutes) their mentions and reminders for the campaign."""
+    async with db.transaction() as s:
+        await get_campaign(s, campaign_id)
+        if not await rows.set_pings(s, campaign_id, actor.member_id, on):
+            raise NotFound("You are not on a side in this campaign: use /campaign join first.")
 
 
 async def side_channels(db: Database, campaign_id: int) -> dict[str, int]:

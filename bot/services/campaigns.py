@@ -1,5 +1,5 @@
-"""Campaign lifecycle: create from a scenario, join a side, GM assignments, settings, end (the rules of
-all but the creation: :mod:`bot.campaign.lifecycle`)."""
+"""Campaign lifecycle: create from a scenario, join a side (or ask the GM to), GM assignments, settings,
+end (the rules of all but the creation: :mod:`bot.campaign.lifecycle`)."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 
 from bot.campaign import lifecycle
 from bot.campaign.lifecycle import check_options
-from bot.campaign.state import SideState
+from bot.campaign.state import JoinRequest, SideState
 from bot.engine.errors import InvalidInput
 from bot.engine.phases import first_position
 from bot.engine.tables import RuleBook, default_rulebook
@@ -137,10 +137,35 @@ async def campaign_of_channel(db: Database, channel_id: int) -> int:
         return (await campaign_in_channel(s, channel_id)).id or 0
 
 
-async def join_side(db: Database, campaign_id: int, actor: Actor, side: str) -> SideState:
-    """Join a side. A member plays one side per campaign."""
-    return await shell.write(db, campaign_id, lambda state, journal: lifecycle.join_side(
+async def join_side(db: Database, campaign_id: int, actor: Actor, side: str) -> lifecycle.Joining:
+    """Join a side, or ask the GM to when the campaign requires approval (``pending``). A member plays
+    one side per campaign."""
+    return await shell.write(db, campaign_id, lambda state, journal: lifecycle.join(
         state, actor, actor.name, side, journal))
+
+
+async def approve_request(db: Database, campaign_id: int, gm: Actor, member_id: int) -> SideState:
+    """GM: the member's request to join is granted; the side they now play."""
+    return await shell.write(db, campaign_id, lambda state, journal: lifecycle.approve_request(
+        state, gm, member_id, journal))
+
+
+async def refuse_request(db: Database, campaign_id: int, gm: Actor, member_id: int) -> SideState:
+    """GM: the member's request to join is refused; the side asked for."""
+    return await shell.write(db, campaign_id, lambda state, journal: lifecycle.refuse_request(
+        state, gm, member_id, journal))
+
+
+async def withdraw_request(db: Database, campaign_id: int, actor: Actor) -> SideState:
+    """The member takes back their request to join; the side it was for."""
+    return await shell.write(db, campaign_id, lambda state, journal: lifecycle.withdraw_request(
+        state, actor, journal))
+
+
+async def join_requests(db: Database, campaign_id: int) -> list[tuple[JoinRequest, str]]:
+    """The requests to join that wait for the GM, each with the name of the side asked for."""
+    st = await shell.state(db, campaign_id)
+    return [(r, st.sides[r.side].name) for r in st.requests.values()]
 
 
 async def assign(db: Database, campaign_id: int, gm: Actor, member_id: int, side: str, *,

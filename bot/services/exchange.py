@@ -81,7 +81,8 @@ async def import_campaign(db: Database, raw: bytes | str | dict[str, Any], *, gu
         dropped = tuple(sorted(m for m in players if m not in members))
         players = {m: side for m, side in players.items() if m in members}
     # The exporting server's GM role means nothing here; the importer is the GM.
-    state = state.evolve(gm_id=gm.member_id, gm_role_id=None, players=players,
+    requests = {m: r for m, r in state.requests.items() if members is None or m in members}
+    state = state.evolve(gm_id=gm.member_id, gm_role_id=None, players=players, requests=requests,
                          declarations=tuple(d for d in state.declarations if d.phase is not state.phase))
 
     async with db.transaction() as s:

@@ -9,9 +9,10 @@ are resolved in the same step, up to the next phase that waits for people or the
 
 from __future__ import annotations
 
+import datetime as dt
 from dataclasses import dataclass, field
 
-from bot.campaign import turn
+from bot.campaign import botsettings, turn
 from bot.campaign.authority import require_gm
 from bot.campaign.events import news
 from bot.engine.errors import RuleViolation
@@ -23,7 +24,7 @@ from bot.store import log as store_log
 from bot.store import repository, snapshots
 from bot.store.db import Database
 from bot.store.log import log_event
-from bot.store.models import Campaign
+from bot.store.models import Campaign, utcnow
 from bot.store.seeds import revealed_turns
 from bot.store.snapshots import snapshot_position
 
@@ -53,8 +54,10 @@ class Resolution:
 
 
 async def resolve_phase(db: Database, campaign_id: int, actor: Actor, *, expected_version: int,
-                        forced: bool = False, rules: RuleBook | None = None) -> Resolution:
-    """GM (or the deadline, with ``actor`` the GM): resolve the current phase and start the next."""
+                        forced: bool = False, rules: RuleBook | None = None,
+                        now: dt.datetime | None = None) -> Resolution:
+    """GM (or the deadline, with ``actor`` the GM): resolve the current phase and start the next, with its
+    default deadline counted from ``now`` (the clock by default)."""
     ctx = shell.context(rules)
     async with db.transaction() as s:
         campaign = await get_campaign(s, campaign_id, lock=True)
@@ -76,12 +79,24 @@ async def resolve_phase(db: Database, campaign_id: int, actor: Actor, *, expecte
             faults.checkpoint("resolution")
         saved = await repository.save(s, loaded, done.state, journal.events)
         clear_deadline(campaign)
+        next_deadline(campaign, done.after, now or utcnow())
         s.add(campaign)
         await snapshots.trim_snapshots(s, campaign_id, keep=SNAPSHOTS_KEPT)
     shell.remember(db, saved)  # committed: the first read after the resolution needs no load
     told = news(journal.events)
     return Resolution(campaign_id, done.before, done.after, campaign.version, told.public, told.private,
                       told.rolls, list(done.battles), done.turn_ended)
+
+
+def next_deadline(campaign: Campaign, position: TurnPosition, now: dt.datetime) -> None:
+    """The phase just entered gets the campaign's default deadline (the bot setting ``deadline_hours``),
+    so that its reminders go and it never waits for ever; a new campaign's Phase 0 waits for the GM."""
+    hours = botsettings.phase_hours((campaign.options or {}).get("_bot") or {})
+    if not hours or position.phase is Phase.WEATHER:
+        return
+    campaign.deadline = now + dt.timedelta(hours=hours)
+    bot = {**((campaign.options or {}).get("_bot") or {}), botsettings.DEADLINE_VERSION: campaign.version}
+    campaign.options = {**(campaign.options or {}), "_bot": bot}
 
 
 def clear_deadline(campaign: Campaign) -> None:

@@ -13,7 +13,9 @@ from dataclasses import dataclass
 
 from sqlmodel.ext.asyncio.session import AsyncSession
 
+from bot.campaign import gazette as news
 from bot.campaign import views as core
+from bot.campaign.gazette import Gazette
 from bot.campaign.state import CampaignState
 from bot.campaign.views import ForceView, StatusView, UnitView, Waiting, force_view  # noqa: F401 (re-exported)
 from bot.engine.tables import RuleBook, default_rulebook
@@ -102,3 +104,16 @@ async def read_log(db: Database, campaign_id: int, actor: Actor, *, turn: int | 
         return cr.parts[key]  # type: ignore[no-any-return]
     async with db.sessions() as s:  # an older page, or a long one
         return await loader(visibility)(s, cr.state)
+
+
+async def gazette(db: Database, campaign_id: int, actor: Actor, turn: int, *,
+                  rules: RuleBook | None = None) -> Gazette:
+    """Turn ``turn`` in a few plain sentences, as the reader may be told it
+    (:func:`bot.campaign.gazette.gazette`), from the state and the turn's log entries they may read."""
+    cr = await readcache.read(db, campaign_id)
+    reader = cr.reader(actor)
+    visibility = core.log_visibilities(cr.state, reader)
+    async with db.sessions() as s:
+        rows = await log_page(s, campaign_id, visibility=visibility, turn=turn, limit=2000)
+    entries = [(e.visibility, entry_text(e)) for e in rows if not e.undone and e.kind == "event"]
+    return news.gazette(cr.state, reader, turn, entries, rules=rules or default_rulebook())

@@ -1,5 +1,5 @@
 """The bot's own bookkeeping rows: the campaigns the scheduler watches, the members playing (their
-sides and absences), each side's channel and each battle's thread."""
+sides and absences) and those asking to, each side's channel and each battle's thread."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ import sqlalchemy as sa
 from sqlmodel import col, delete, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from .models import BattleRow, Campaign, Player, SideRow
+from .models import BattleRow, Campaign, JoinRequestRow, Player, SideRow
 
 
 async def campaigns_with_deadlines(s: AsyncSession, *, shards: tuple[int, frozenset[int]] | None = None,
@@ -60,12 +60,42 @@ async def write_players(s: AsyncSession, campaign_id: int, old: Mapping[int, str
         s.add(row)
 
 
+async def join_requests(s: AsyncSession, campaign_id: int) -> list[JoinRequestRow]:
+    """The members' requests to join a side that wait for the GM, oldest first."""
+    return list((await s.exec(select(JoinRequestRow).where(JoinRequestRow.campaign_id == campaign_id)
+                              .order_by(col(JoinRequestRow.id)))).all())
+
+
+async def write_join_requests(s: AsyncSession, campaign_id: int, old: Mapping[int, tuple[str, str]],
+                              new: Mapping[int, tuple[str, str]]) -> None:
+    """Write the requests (member id -> (side key, name)) as ``new`` holds them, over ``old``."""
+    gone = [m for m in old if m not in new or old[m] != new[m]]
+    if gone:
+        await s.exec(delete(JoinRequestRow).where(JoinRequestRow.campaign_id == campaign_id,  # type: ignore[call-overload]
+                                                  col(JoinRequestRow.member_id).in_(gone)))
+        await s.flush()
+    for member, (side, name) in new.items():
+        if old.get(member) != (side, name):
+            s.add(JoinRequestRow(campaign_id=campaign_id, member_id=member, side_key=side, name=name))
+
+
 async def set_away(s: AsyncSession, campaign_id: int, member_id: int, until: dt.datetime | None) -> None:
     """A player's absence ends at ``until`` (None: they are back)."""
     player = (await s.exec(select(Player).where(Player.campaign_id == campaign_id,
                                                 Player.member_id == member_id))).one()
     player.away_until = until
     s.add(player)
+
+
+async def set_pings(s: AsyncSession, campaign_id: int, member_id: int, on: bool) -> bool:
+    """Whether the member is pinged for the campaign; False when they play no side in it."""
+    player = (await s.exec(select(Player).where(Player.campaign_id == campaign_id,
+                                                Player.member_id == member_id))).one_or_none()
+    if player is None:
+        return False
+    player.pings = on
+    s.add(player)
+    return True
 
 
 async def side_channels(s: AsyncSession, campaign_id: int) -> dict[str, int]:

@@ -68,7 +68,7 @@ async def insert_new(s: AsyncSession, state: CampaignState, *, guild_id: int, ch
     await _insert(s, LogEntry, [{"campaign_id": cid, "version": 0, **{k: e[k] for k in LOG_FIELDS}} for e in log])
     state = replace(state, id=cid)
     empty = replace(state, sides={}, forces={}, leaders={}, declarations=(), battles={}, glory=(), leader_events=(),
-                    seeds={}, players={})
+                    seeds={}, players={}, requests={})
     ids: dict[str, dict[Any, int]] = {k: {} for k in ("side", "force", "unit", "leader", "declaration", "battle",
                                                        "seed")}
     return await repository.save(s, Loaded(empty, campaign, ids, s), state)

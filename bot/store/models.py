@@ -151,6 +151,23 @@ class Player(SQLModel, table=True):
     side_key: str = Field(max_length=32)
     member_id: int = Field(sa_type=sa.BigInteger)
     away_until: dt.datetime | None = _ts(nullable=True)
+    pings: bool = Field(default=True, sa_column_kwargs={"server_default": sa.true()})
+    """Mentioned on the phase cards and reminded of deadlines (the member's "Mute pings" button)."""
+
+
+class JoinRequestRow(SQLModel, table=True):
+    """A member's request to join a side, waiting for the GM (the bot setting ``join_approval``)."""
+
+    __tablename__ = "join_request"
+    __table_args__ = (sa.UniqueConstraint("campaign_id", "member_id"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    campaign_id: int = _campaign_fk()
+    member_id: int = Field(sa_type=sa.BigInteger)
+    side_key: str = Field(max_length=32)
+    name: str = Field(default="", max_length=100)
+    """The member's name when they asked."""
+    created_at: dt.datetime = _ts()
 
 
 class MapSquare(SQLModel, table=True):
@@ -351,6 +368,6 @@ class ErrorRecord(SQLModel, table=True):
 
 # Tables whose rows make up a campaign's state, in insertion order (parents first).
 STATE_TABLES: tuple[type[SQLModel], ...] = (
-    TurnSeed, SideRow, Player, MapSquare, ForceRow, LeaderRow, LeaderEvent, UnitRow, Declaration,
+    TurnSeed, SideRow, Player, JoinRequestRow, MapSquare, ForceRow, LeaderRow, LeaderEvent, UnitRow, Declaration,
     BattleRow, GloryEntry,
 )

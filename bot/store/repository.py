@@ -31,6 +31,7 @@ from bot.campaign.state import (
     ForceState,
     ForceStatus,
     GloryEntry,
+    JoinRequest,
     LeaderEvent,
     LeaderKind,
     LeaderState,
@@ -46,7 +47,7 @@ from bot.engine.phases import Phase
 from bot.engine.text import Msg
 
 from . import chain
-from .bookkeeping import write_players
+from .bookkeeping import join_requests, write_join_requests, write_players
 from .models import (
     BattleRow,
     Campaign,
@@ -204,6 +205,7 @@ async def load(s: AsyncSession, campaign: Campaign | int, *, lock: bool = False)
     players = {r.member_id: r.side_key
                for r in (await s.exec(select(Player.member_id, Player.side_key)
                                       .where(Player.campaign_id == cid))).all()}  # type: ignore[call-overload]
+    requests = {r.member_id: JoinRequest(r.member_id, r.side_key, r.name) for r in await join_requests(s, cid)}
     options = dict(campaign.options or {})
     state = CampaignState(
         id=cid, name=campaign.name, turn=campaign.turn, phase=Phase(campaign.phase),
@@ -212,7 +214,7 @@ async def load(s: AsyncSession, campaign: Campaign | int, *, lock: bool = False)
         map=await load_map(s, campaign), sight=campaign.sight, gm_id=campaign.gm_id, gm_role_id=campaign.gm_role_id,
         weather=campaign.weather, holdings=dict(campaign.holdings or {}), sides=sides, forces=forces,
         leaders=leaders, declarations=tuple(declarations), battles=battles, glory=glory, leader_events=events,
-        seeds=seeds, players=players, options=options,
+        seeds=seeds, players=players, requests=requests, options=options,
     )
     return Loaded(state, campaign, ids, s)
 
@@ -343,6 +345,10 @@ async def save(s: AsyncSession, loaded: Loaded, new: CampaignState, events: Iter
     members = new.players is not old.players and dict(new.players) != dict(old.players)
     if members:
         await write_players(s, cid, old.players, new.players)
+    if new.requests is not old.requests and dict(new.requests) != dict(old.requests):
+        members = True
+        await write_join_requests(s, cid, {m: (r.side, r.name) for m, r in old.requests.items()},
+                                  {m: (r.side, r.name) for m, r in new.requests.items()})
     _campaign_fields(campaign, old, new)
     events = list(events)
     if writes or events or members or new.glory is not old.glory or new.leader_events is not old.leader_events:

@@ -49,7 +49,7 @@ async def test_a_battle_is_reported_and_its_aftermath_rolled(table) -> None:
     await table.gm.click(preview.response, label="Confirm the report")
     assert "Battle 1: the report" in texts(thread.history())
     assert "Glory after the battle (CC-4)" in texts(thread.history()) and "**France**: 2" in texts(thread.history())
-    await advance(table)  # Phase 3 -> 4: every battle is reported
+    # Every battle is reported: Phase 3 ends by itself, Phase 4 begins.
 
     button = thread.history()[-1]
     rolled = await table.au.click(button, label="Roll my aftermath")
@@ -69,5 +69,5 @@ async def test_a_battle_is_reported_and_its_aftermath_rolled(table) -> None:
 
     await advance(table, label="Resolve anyway")  # France never rolled: the bot does (same keyed dice)
     channel = texts(table.channel.history())
-    assert "Turn 1: summary" in channel
+    assert "Turn 1 gazette" in channel
     assert "the bot rolled France's aftermath" in channel

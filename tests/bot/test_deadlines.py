@@ -59,7 +59,8 @@ async def test_reminders_go_to_who_has_not_acted_and_the_deadline_resolves_the_p
 
     await table.env.advance_time(1 * HOUR)  # the deadline passes: the phase resolves (forced)
     _, st = await status(table)
-    assert st.position.phase is Phase.MOVEMENT and st.deadline is None
+    assert st.position.phase is Phase.MOVEMENT  # with its own deadline: the default 48 hours (deadline_hours)
+    assert st.deadline is not None and 46 * HOUR < (st.deadline - table.env.now()).total_seconds() <= 48 * HOUR
     assert "Phase 2: Movement" in texts(table.channel.history()[-1:])
 
 
@@ -112,3 +113,21 @@ async def test_the_database_is_backed_up_when_the_bot_starts_and_daily(table, tm
     assert len(list((tmp_path / "backups").glob("bot-*.db"))) == 1
     await table.env.advance_time(24 * 3600)
     assert len(list((tmp_path / "backups").glob("bot-*.db"))) == 2
+
+
+async def test_after_the_last_reminder_the_gm_is_told_who_stalls_and_a_muted_player_is_not_reminded(table) -> None:
+    await start(table)
+    await advance(table)
+    await table.gm.slash(table.channel, "gm deadline", hours=26.0)
+    card = next(m for m in reversed(table.channel.history())
+                if any(getattr(c, "label", None) == "Mute my pings" for row in m.components for c in row.children))
+    await table.au.click(card, label="Mute my pings")
+    await table.env.advance_time(3 * HOUR)  # 23 h left: the 24 h reminder
+    assert "Reminder for Ulm" in dms(table.fr) and "Reminder" not in dms(table.au)
+    assert "still waits for" not in dms(table.gm)  # not yet: only after the last reminder
+    await table.fr.slash(table.channel, "order done")
+    await table.env.advance_time(22.5 * HOUR)  # 30 min left: the 1 h reminder, then the GM's note
+    told = dms(table.gm)
+    assert "Ulm: the phase ends" in told and "still waits for **Austria**" in told and f"<@{table.au.id}>" in told
+    assert "France" not in told  # France is done
+    assert "Reminder" not in dms(table.au)

@@ -131,7 +131,7 @@ async def test_a_battle_is_news_to_every_side_and_its_details_only_to_those_who_
     assert [s for s in BATTLE_DETAILS if s in russian] == []
     assert "Riesch" in await log_of(table, table.fr)  # the camps have their losses
 
-    await advance(table)  # Phase 3 -> 4
+    # The last report ends Phase 3 by itself: Phase 4 begins.
     (thread,) = table.channel.threads
     # France names a hidden Austrian Force, then one that does not exist: the same answer, naming only what was typed.
     hidden = await table.fr.slash(thread, "battle retreat", battle="1", square="C4", force="werneck")
@@ -163,8 +163,7 @@ async def test_a_reinforcement_out_of_sight_arrives_unannounced_to_the_other_sid
     assert not refused(r), shown(r)
     await advance(table)  # turn 1: weather -> orders
     await advance(table, label="Resolve anyway")  # orders -> movement
-    await advance(table, label="Resolve anyway")  # movement, then phases 3 to 8 by themselves: turn 2
-    await advance(table)  # turn 2: weather -> orders
+    await advance(table, label="Resolve anyway")  # movement, phases 3 to 8 and turn 2's weather by themselves
     await advance(table, label="Resolve anyway")
     await advance(table, label="Resolve anyway")  # ... Phase 7 of turn 2: Hiller's Column arrives at H8
     for reader in (table.fr, ivan, table.outsider):

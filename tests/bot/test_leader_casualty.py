@@ -33,7 +33,7 @@ async def test_ru_18_a_leader_slain_in_melee_is_replaced_and_the_campaign_goes_o
                                    file=("report.json", json.dumps(report()).encode()))
     assert "France lost, Austria won" in shown(preview) and "Soult fell (melee vs infantry or cavalry)" in shown(preview)
     await table.gm.click(preview.response, label="Confirm the report")
-    await advance(table)  # Phase 3 -> 4
+    # The last report ends Phase 3 by itself: Phase 4 begins.
 
     fate = await table.fr.slash(thread, "leader fate", leader="Soult", circumstance="melee")
     assert "Soult: Slain (CC-1)." in shown(fate)
@@ -50,5 +50,5 @@ async def test_ru_18_a_leader_slain_in_melee_is_replaced_and_the_campaign_goes_o
     assert "Phase 4 resolved." in channel
     assert "IV Corps is now Confused (MC-7.4)." in channel
     assert "France tests its Will to Fight" in channel  # Phase 5 (MC-9)
-    assert "Turn 1: summary" in channel
+    assert "Turn 1 gazette" in channel
     assert domain_errors_only(table.env) == 0

@@ -312,10 +312,11 @@ class Game:
         return r
 
     async def roll(self, reader: str, command: str, **options: Any) -> simcord.InteractionResult:
-        """A command showing odds, then its Roll button."""
+        """A command showing odds, then its Roll button ("Roll anyway" when the worst outcome is likely)."""
         odds = await self.slash(reader, command, **options)
         assert odds.response is not None and odds.response.components, await self.result_text(odds)
-        return await self.click(reader, odds.response, "Roll")
+        buttons = [c.get("label") for row in odds.response.components for c in row.get("components", [])]
+        return await self.click(reader, odds.response, "Roll" if "Roll" in buttons else "Roll anyway")
 
     async def advance(self) -> None:
         """/gm advance and its confirmation ("Resolve", or "Resolve anyway" when something is missing)."""
@@ -325,8 +326,10 @@ class Game:
         await self.click("gm", card.response, "Resolve" if "Resolve" in buttons else "Resolve anyway")
 
     async def done(self) -> None:
+        """Every side says done, then the GM resolves (this campaign's GM resolves every phase himself)."""
         for side in SIDES:
             await self.slash(side, "order done")
+        await self.advance()
 
     async def histories(self) -> None:
         """What each reader reads now in the channel, the threads, the side channels and their DMs; each
@@ -578,6 +581,8 @@ async def _play(g: Game) -> None:
         await g.slash(side, "campaign join", side=side)
         await g.slash("gm", "campaign settings", name=f"channel:{side}", value=g.side_channels[side].mention)
     await g.slash("gm", "campaign settings")
+    # The GM resolves every phase himself, so that the script knows where each step stands.
+    await g.slash("gm", "campaign settings", name="auto_resolve", value="off")
     await g.slash("gm", "gm assign", member=g.member("pi"), side="pi")  # already Piedmont's
     await g.slash("outsider", "roll dice", expression="2d6+1")
     await g.slash("outsider", "roll cc", count=3)
@@ -587,7 +592,7 @@ async def _play(g: Game) -> None:
 
     g.step = "T1 orders"
     await g.advance()  # weather -> orders
-    await g.slash("gm", "gm deadline", hours=0.9)
+    await g.slash("gm", "gm deadline", hours=1.0)  # a deadline under 1 h would get no reminder at all
     await g.env.advance_time(700)  # the reminders go out by DM
     await g.roll("fr", "order give", force="lannes", order="forced_march")
     await g.roll("fr", "order give", force="soult", order="forced_march")
@@ -640,14 +645,13 @@ async def _play(g: Game) -> None:
     await g.sweep("T1 aftermath", refusals=("battle retreat", "leader fate", "trophy roll", "glory spend"))
 
     g.step = "T2 start"
-    await g.advance()  # Phase 4, then 5 to 8 by themselves: turn 1 ends, its seed is revealed
+    await g.advance()  # Phase 4, then 5 to 8 and turn 2's weather by themselves: turn 1 ends, its seed is revealed
     await g.slash("gm", "gm edit", force="mack", reaction="none")  # seen by France, not by Piedmont
     for reader in READERS:
         await g.slash(reader, "campaign verify")
     await g.sweep("T2 start", refusals=("force info",), full=False)
 
     g.step = "T2 orders"
-    await g.advance()  # weather -> orders
     await g.roll("au", "order give", force="mack", order="defend")
     await g.roll("fr", "order give", force="davout", order="explore")
     await g.sweep("T2 orders", refusals=("order give",), full=False)

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import re
 import string
-from fractions import Fraction
 
 import discord
 import pytest
@@ -13,7 +12,9 @@ from discord import app_commands
 
 from bot import formatting as fmt
 from bot.app import EXTENSIONS, create_bot
-from bot.engine.rolls import BatchRoll, Modifier, Roll
+from bot.campaign.odds import table_odds
+from bot.engine.rolls import BatchRoll, Check, Modifier, Roll
+from bot.engine.tables import default_rulebook
 from bot.i18n import CHOICES, COMMANDS, LANGUAGES, MESSAGES, Translator, command_key, lang_of, t
 from bot.i18n.text import CATALOGUES
 from bot.settings import Settings
@@ -179,6 +180,11 @@ def test_a_roll_embed_names_the_rule_the_dice_each_modifier_the_total_and_the_ou
 
 
 def test_odds_are_shown_as_percentages_of_each_outcome() -> None:
-    e = fmt.odds_embed("Force test (MC-4)", {"ok": Fraction(1, 2), "defend": Fraction(1, 3), "x": Fraction(1, 6)},
-                       {"ok": "OK", "defend": "Defend"}, "en")
-    assert "**50.0%** OK" in e.description and "**33.3%** Defend" in e.description and "**16.7%** x" in e.description
+    proc = default_rulebook().mc.force_test
+    odds = table_odds(Check(proc.rule, proc.name, (Modifier(3, "MC-4", "Soult's Command Value"),), proc.bands))
+    e = fmt.odds_embed("Force test (MC-4)", odds, "en")
+    assert e.description.startswith("1d6 +3 Soult's Command Value (MC-4): needs 3 or more for OK")
+    assert "**66.7%** OK: the Force takes the new order (die 3–6)" in e.description
+    assert "**33.3%** the Force now holds the Defend order (die 1–2)" in e.description
+    assert "0.0%" not in e.description and "⚠️" not in e.description
+    assert fmt.embed_size(e) <= 6000

@@ -29,7 +29,7 @@ MATRIX = [
     ("campaign export", {}, "gm", GM_ONLY),
     ("campaign settings", {}, "gm", GM_ONLY),
     ("campaign settings", {"name": "auto_resolve", "value": "false"}, "gm", GM_ONLY),
-    ("battle report", {"battle": "1"}, "gm-ruled", GM_ONLY),
+    ("battle report", {"battle": "1"}, "gm+player-ruled", NO_SIDE),  # BR: each camp reports its own part
     ("order done", {}, "player", NO_SIDE),
     ("campaign end", {}, "gm", GM_ONLY),
 ]

@@ -5,7 +5,7 @@ from __future__ import annotations
 from .conftest import advance, shown, start, texts
 
 
-async def test_a_full_turn_from_create_to_the_turn_summary(table) -> None:
+async def test_a_full_turn_from_create_to_the_turn_gazette(table) -> None:
     await start(table)
     await advance(table)  # Phase 0: the weather
     assert "Phase 1: Orders" in texts(table.channel.history()[-1:])
@@ -22,14 +22,16 @@ async def test_a_full_turn_from_create_to_the_turn_summary(table) -> None:
     assert "Phase 2: Movement" in texts(table.channel.history()[-1:])
 
     odds = await table.fr.slash(table.channel, "order move", force="soult", path="D4 E4")
-    assert "Movement roll (MC-5.1)" in shown(odds) and "moves 2 square(s)" in shown(odds)
+    assert "Movement roll (MC-5.1)" in shown(odds)
+    assert "moves 2 squares and reaches E4, the end of its path (die 3–6)" in shown(odds)
     moved = await table.fr.click(odds.response, label="Roll")
     assert "Movement roll (MC-5.1) for IV Corps" in shown(moved) and "Forced March order (MC-5.1)" in shown(moved)
     await table.fr.slash(table.channel, "order done")
     await table.au.slash(table.channel, "order done")
 
     channel = texts(table.channel.history())
-    assert "Turn 1: summary" in channel
-    assert "turn 2, Phase 0: Weather" in channel
+    assert "Turn 1 gazette" in channel
+    assert "turn 2, Phase 1: Orders" in channel  # turn 2's weather rolled by itself: the turn flows on
+    assert "Weather (house rule RU-10)" in channel.split("Turn 1 gazette")[0]
     status = await table.fr.slash(table.channel, "campaign status")
     assert "turn 2" in shown(status) and status.ephemeral

@@ -1,5 +1,6 @@
 """/campaign verify (anyone) and /campaign export (GM) hand out the roll log with the page that checks
-it in a browser (bot/engine/verify.html); the turn summary announces each turn's chain head."""
+it in a browser (bot/engine/verify.html); the turn gazette shows each turn's dice fingerprint (the start of its
+chain head)."""
 
 from __future__ import annotations
 
@@ -32,7 +33,7 @@ async def test_anyone_gets_the_roll_log_of_ended_turns_and_a_page_that_checks_it
     report = verify_log(log)
     assert report.ok and report.verified >= 1 and report.hidden >= 1
     head = log["turns"][0]["chain_head"]
-    assert head and head in texts(table.channel.history())  # announced in the turn summary
+    assert head and f"Dice fingerprint of turn 1: {head[:16]} " in texts(table.channel.history())  # the gazette's
     assert "mack" not in json.dumps(log) and "mack" not in page
     assert page.startswith("<!doctype html>") and "Roll log of Ulm" in page
     table.env.errors  # noqa: B018

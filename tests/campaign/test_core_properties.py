@@ -1212,7 +1212,7 @@ def test_a_camp_overwhelmed_in_a_battle_of_three_leaves_the_battle_to_the_others
                       {"key": "ru", "name": "Russia"}],
             "forces": [_army("f1", "fr", "A1", 9), _army("a1", "au", "B1", 1), _army("r1", "ru", "C1", 6)]}
     state = from_scenario(parse_scenario(data), campaign_id=1, name="Three", gm_id=GM.member_id,
-                          options={"overwhelm": True, "weather": False})
+                          options={"overwhelm": True, "weather": False, "unmanned_sides": "wait"})
     # Every Force in B1 when Movement resolves, as if France and Russia had marched there.
     state = state.with_force("f1", square="B1").with_force("r1", square="B1").evolve(phase=Phase.MOVEMENT)
     state = resolve(state, Journal(), SPARE, forced=True).state

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from bot.campaign import views
 from bot.campaign.glory import ledger
-from bot.campaign.settings import Settings
+from bot.campaign.settings import Settings, UnmannedSides
 from bot.campaign.sight import GM, Reader, within_sight
 from bot.campaign.state import (
     Battle,
@@ -77,7 +77,9 @@ def test_the_status_shows_own_forces_in_full_enemies_in_sight_by_name_only_and_n
     assert shown["soult"].leader == "Soult" and shown["soult"].units[1].type == "cavalry"
     assert shown["ferdinand"] == views.ForceView("ferdinand", "Ferdinand", "au", "E4", False)
     assert (french.reader_side, french.gm, french.version, french.status) == ("fr", False, 4, "active")
-    assert [w.who for w in french.waiting] == ["France", "Austria", "Russia"]
+    assert [w.who for w in french.waiting] == ["France", "Austria"]  # nobody plays Russia: not awaited (MC-3)
+    waiting_for_all = replace(state, settings=replace(state.settings, unmanned_sides=UnmannedSides.WAIT))
+    assert [w.who for w in views.status(waiting_for_all, FRENCH).waiting] == ["France", "Austria", "Russia"]
 
     everything = views.status(state, GM)
     assert {f.key for f in everything.forces} == {"soult", "lannes", "ferdinand", "mack", "kutuzov"}
@@ -119,7 +121,7 @@ def test_what_each_force_still_has_to_do_follows_its_declarations() -> None:
         Declaration(2, Phase.ORDERS, "soult", "fr", DeclarationKind.ORDER, {}),
     ))
     todo = {f.key: f.todo for f in views.side_forces(state, "fr")}
-    assert todo == {"soult": "holds the Defend order: does not move", "lannes": "moves 1 square(s) along C2 D2"}
+    assert todo == {"soult": "holds the Defend order: does not move", "lannes": "moves 1 square and stops at C2, short of D2"}
     assert [f.key for f in views.side_forces(state, "au")] == ["ferdinand", "mack"]  # Kienmayer is not on the map
 
 

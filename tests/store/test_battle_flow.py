@@ -145,7 +145,7 @@ async def test_a_reported_battle_rolls_its_aftermath_fate_trophy_and_glory(db) -
 
     await advance(db, cid, forced=True)  # Phase 4 ends; the French aftermath is rolled by the bot
     st = await views.status(db, cid, GM)
-    assert (st.position.turn, st.position.phase) == (2, Phase.WEATHER)
+    assert (st.position.turn, st.position.phase) == (2, Phase.ORDERS)  # turn 2's weather rolled by itself
     mack = next(f for f in st.forces if f.key == "mack")
     assert mack.reaction == "confused" and mack.square == "F4"  # MC-7.4
     async with db.sessions() as s:
@@ -154,7 +154,7 @@ async def test_a_reported_battle_rolls_its_aftermath_fate_trophy_and_glory(db) -
         log = await roll_log(s, campaign)
     assert row.state == "done" and row.aftermath["rolled"] == {"fr": True, "au": True}
     report = verify_log(log)
-    assert report.ok and report.unverifiable == 0
+    assert report.ok and report.unverifiable == 1 and report.unrevealed_turns == [2]  # turn 2's weather, still secret
     keys = {r["key"] for r in log["rolls"]}
     assert "t1/p5/side:au/will-to-fight" in keys  # the loser tests its Will to Fight (MC-9)
 

@@ -72,8 +72,7 @@ async def second_battle(db, cid: int, report: dict, *, before_orders=None) -> No
         await aftermath.retreat(db, cid, AUSTRIAN, 1, "mack", "F4")
     else:
         await aftermath.retreat(db, cid, FRENCH, 1, "lannes", "D4")
-    await advance(db, cid, forced=True)  # Phase 4 ends, then 5 to 8: turn 2 begins
-    await advance(db, cid)  # weather
+    await advance(db, cid, forced=True)  # Phase 4 ends, then 5 to 8 and turn 2's weather: its orders begin
     st = await views.status(db, cid, GM)
     assert (st.position.turn, st.position.phase) == (2, Phase.ORDERS)
     if before_orders is not None:

@@ -171,8 +171,7 @@ async def test_ru_18_a_moderately_wounded_leader_returns_once_his_forces_next_ba
     await advance(db, cid, forced=True)  # turn 2
     st = await views.status(db, cid, GM)
     corps = next(f for f in st.forces if f.key == "victor")
-    await advance(db, cid)  # weather
-    await advance(db, cid, forced=True)  # orders: IV Corps keeps its Forced March order
+    await advance(db, cid, forced=True)  # orders (the weather rolled by itself): IV Corps keeps its Forced March order
     move = await orders.declare_move(db, cid, FRENCH, "victor", "E4")
     assert move.reach == ("E4",), corps.square
     assert (await advance(db, cid, forced=True)).battles == [2]

@@ -44,7 +44,8 @@ async def advance(db, cid: int, *, forced: bool = False) -> resolution.Resolutio
 
 
 async def one_turn(db, cid: int) -> None:
-    """Turn 1 to its end: weather, a private Force test, nobody moves, phases 3-8 by themselves."""
+    """Turn 1 to its end: weather, a private Force test, nobody moves, phases 3-8 and turn 2's weather by
+    themselves."""
     await advance(db, cid)
     await orders.give_order(db, cid, AUSTRIAN, "mack", "defend")
     await advance(db, cid, forced=True)
@@ -58,8 +59,7 @@ async def logs(db, cid: int, *, public: bool = False) -> dict:
 
 async def test_every_roll_carries_the_hash_of_the_one_before_and_the_ended_turn_publishes_its_head(db) -> None:
     cid = await tutorial(db)
-    await one_turn(db, cid)
-    await advance(db, cid)  # turn 2's weather: a roll after the head
+    await one_turn(db, cid)  # and turn 2's weather, rolled by itself: a roll after the head
     log = await logs(db, cid)
     rolls = log["rolls"]
     assert len(rolls) >= 4
@@ -94,8 +94,7 @@ async def test_a_roll_deleted_from_the_database_shows_in_the_roll_log(db) -> Non
 
 async def test_anyones_view_hides_private_rolls_and_the_current_turn_yet_checks_out(db) -> None:
     cid = await tutorial(db)
-    await one_turn(db, cid)
-    await advance(db, cid)  # turn 2's weather
+    await one_turn(db, cid)  # and turn 2's weather, rolled by itself
     full, public = await logs(db, cid), await logs(db, cid, public=True)
     assert any(r.get("kind") == "hidden" for r in public["rolls"])
     shown = [r for r in public["rolls"] if r.get("kind") != "hidden"]

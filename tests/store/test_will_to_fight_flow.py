@@ -104,7 +104,7 @@ async def test_mc_9_a_side_whose_forces_are_still_to_arrive_has_not_lost_them_al
     assert not [r for r in res.rolls if r.rule == "MC-9"]  # Austria's Army of Mack arrives on turn 2: nobody tests
     assert not any("Will to Fight" in e for e in res.events)
     st = await views.status(db, cid, GM)
-    assert st.position.phase is Phase.WEATHER and st.status == "active"
+    assert st.position.phase is Phase.ORDERS and st.status == "active"  # turn 2's weather rolled by itself
 
 
 async def test_mc_9_a_side_with_no_force_left_and_none_to_come_tests(db) -> None:

@@ -1,0 +1,419 @@
+"""Camp reports (BR): each side of a pending battle reports its own part, the bot compares them, and
+the GM decides only where they differ. Also the GM's report draft, kept until confirmed.
+
+A side's claim is the BR document (:func:`bot.engine.reports.parse_report`, docs/battle-report.md)
+restricted to that side: its outcome and Victory Banners, its units' losses, its leader casualties
+(CC-1), and the enemy units **its** units eliminated in melee (CC-3). Kept in the pending battle's
+``aftermath``::
+
+    {"claims": {side: document},   # each side's own part, seen by its camp and the GM (fog of war)
+     "draft":  document}           # the GM's report, previewed and waiting for "Confirm the report"
+
+When every side of the battle has claimed, :func:`merge` puts the parts together: each side is
+authoritative for its own losses and casualties; the system and the banners required must be the
+same, and the outcomes and banners must fit together (one camp wins and the other loses, or both
+draw, RU-20; a camp that reached the banners required won). Agreed, the whole report is applied as
+the GM's would be (:func:`bot.campaign.aftermath.report`); else the differences go to the GM, whose
+own report still decides.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
+from typing import Any
+
+import yaml
+
+from bot.engine.errors import InvalidInput, RuleViolation
+from bot.engine.phases import Phase
+from bot.engine.reports import parse_report
+from bot.engine.text import Msg
+
+from .aftermath import battle_forces, plan, report, require_pending, summarise
+from .authority import Acting, is_gm, require_gm, require_phase, require_player, side_in_battle
+from .errors import PermissionDenied
+from .events import Journal
+from .scouting import find_battle
+from .state import Battle, CampaignState
+
+# --- merging the camps' parts ----------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Merged:
+    """The camps' parts put together: the whole report when they agree, else what differs."""
+
+    document: dict[str, Any] | None
+    differences: tuple[str, ...] = ()
+
+
+def _same(claims: Mapping[str, Mapping[str, Any]], field: str, what: str) -> list[str]:
+    values = {side: doc.get(field) for side, doc in claims.items()}
+    if len({json.dumps(v) for v in values.values()}) <= 1:
+        return []
+    said = Msg.join(", ", (Msg("{side} says {value}", side=s, value="-" if v is None else str(v))
+                           for s, v in values.items()))
+    return [Msg("{what} differ: {said} (BR).", what=what, said=said)]
+
+
+def merge(state: CampaignState, battle: Battle, claims: Mapping[str, Mapping[str, Any]]) -> Merged:
+    """BR: the whole report from every side's part, or the differences (each one a sentence for the
+    GM). Each side is authoritative for its own part; what the parts share must agree."""
+    differences = _same(claims, "system", Msg("The battle systems")) + \
+        _same(claims, "banners_required", Msg("The Victory Banners required"))
+    if differences:
+        return Merged(None, tuple(differences))
+    first = next(iter(claims.values()))
+    doc: dict[str, Any] = {"system": first.get("system")}
+    if first.get("banners_required") is not None:
+        doc["banners_required"] = first["banners_required"]
+    doc["sides"] = [s for side in battle.sides for s in claims[side].get("sides", [])]
+    doc["melee_eliminations"] = [m for side in battle.sides for m in claims[side].get("melee_eliminations", [])]
+    doc["lost_block"] = [u for side in battle.sides for u in claims[side].get("lost_block", [])]
+    try:  # outcomes, banners and melee eliminations against the losses (BR, CC-3, RU-20)
+        plan(state, battle, parse_report({"battle": str(battle.number), **doc}))
+    except InvalidInput as exc:
+        return Merged(None, (exc.text,))
+    return Merged(doc)
+
+
+# --- a side's claim --------------------------------------------------------------------------------
+
+
+def check_part(state: CampaignState, battle: Battle, side: str, data: Any) -> dict[str, Any]:
+    """A side's part of the report, checked on its own (BR): only that side, its own units, leaders and
+    melee eliminations by its units of enemy units. Returns the document as stored."""
+    if not isinstance(data, Mapping):
+        raise InvalidInput("Your report must be a mapping of fields, as in the template (BR).")
+    doc = {k: v for k, v in data.items() if k != "battle"}
+    rep = parse_report({"battle": str(battle.number), **doc})
+    name = state.sides[side].name
+    if [s.side for s in rep.sides] != [side]:
+        raise InvalidInput("Your report gives {name}'s part only (side: {side}); the other camp reports its own (BR).",
+                           name=name, side=side)
+    forces = battle_forces(state, battle)
+    units = {u.id: (f.side, u) for f in forces.values() for u in f.units}
+    own = sorted(k for k, (s, _) in units.items() if s == side)
+    for ul in rep.sides[0].units:
+        if units.get(ul.unit_id, ("",))[0] != side:
+            raise InvalidInput("Unit {unit!r} is not one of {name}'s in battle {number}; yours are {keys}.",
+                               unit=ul.unit_id, name=name, number=battle.number, keys=", ".join(own))
+        ul.check_against(units[ul.unit_id][1])
+    for m in rep.melee_eliminations:
+        if units.get(m.by, ("",))[0] != side:
+            raise InvalidInput("Melee elimination of {unit!r}: {by!r} is not one of your units; yours are {keys} "
+                               "(CC-3).", unit=m.unit_id, by=m.by, keys=", ".join(own))
+        if m.unit_id not in units or not state.camps.hostile(units[m.unit_id][0], side):
+            raise InvalidInput("Melee elimination by {by!r}: {unit!r} is not an enemy unit of battle {number} (CC-3).",
+                               by=m.by, unit=m.unit_id, number=battle.number)
+    leaders = sorted(f.leader.name for f in forces.values() if f.side == side)
+    for c in rep.sides[0].leader_casualties:
+        if c.leader not in leaders:
+            raise InvalidInput("Leader {leader!r} does not lead one of your Forces in battle {number}; yours: {names} "
+                               "(CC-1).", leader=c.leader, number=battle.number, names=", ".join(leaders))
+    return doc
+
+
+@dataclass(frozen=True)
+class ClaimResult:
+    """What a side's claim did: recorded and waiting, applied (the camps agree), or disputed."""
+
+    battle: int
+    side: str
+    waiting_for: tuple[str, ...] = ()
+    """Sides still to report (their names)."""
+    applied: tuple[str, ...] | None = None
+    """The report's summary lines, when every camp agreed and the report was applied."""
+    differences: tuple[str, ...] = ()
+    """What the camps' reports disagree on: the GM decides (BR)."""
+
+
+def claim(state: CampaignState, side: str, number: int, data: Any,
+          journal: Journal) -> tuple[CampaignState, ClaimResult]:
+    """A side reports its part of a pending battle in Phase 3 (BR). Once every side has, the parts are
+    merged: agreed, the report is applied (as the GM's would be); else the GM is told what differs."""
+    require_phase(state, Phase.BATTLE, "Reporting a battle")
+    battle = state.battles[number]
+    require_pending(battle)
+    doc = check_part(state, battle, side, data)
+    claims = {**battle.aftermath.get("claims", {}), side: doc}
+    battle = replace(battle, aftermath={**battle.aftermath, "claims": claims})
+    state = state.with_battle(battle)
+    waiting = tuple(state.sides[s].name for s in battle.sides if s not in claims)
+    if waiting:
+        return state, ClaimResult(number, side, waiting_for=waiting)
+    merged = merge(state, battle, claims)
+    if merged.document is None:
+        return state, ClaimResult(number, side, differences=merged.differences)
+    state, lines = report(state, number, merged.document, journal)
+    return state, ClaimResult(number, side, applied=lines)
+
+
+def claim_by(state: CampaignState, actor: Acting, battle: int | str, data: Any,
+             journal: Journal) -> tuple[CampaignState, ClaimResult]:
+    """A player reports their side's part of a battle (BR); a member not in it is refused."""
+    require_phase(state, Phase.BATTLE, "Reporting a battle")
+    b = find_battle(state, battle)
+    side = side_in_battle(state, actor, b)
+    if side is None:
+        raise PermissionDenied("The GM reports the whole battle: /battle report with the form or a file (BR).")
+    return claim(state, side, b.number, data, journal)
+
+
+def require_reporter(state: CampaignState, actor: Acting) -> None:
+    """BR: the GM reports a battle, and each player their side's part; anybody else is refused."""
+    if not is_gm(state, actor.member_id, actor.roles):
+        require_player(state, actor.member_id)
+
+
+def own_claim(state: CampaignState, actor: Acting, battle: int | str) -> tuple[int, str | None, dict[str, Any] | None]:
+    """What the actor may see of the stored report of a battle (fog of war): a player their side's claim,
+    the GM the draft. Returns the battle's number, the actor's side (None for the GM) and the document."""
+    require_reporter(state, actor)
+    b = find_battle(state, battle)
+    side = side_in_battle(state, actor, b)
+    stored = b.aftermath.get("claims", {}).get(side) if side is not None else b.aftermath.get("draft")
+    return b.number, side, None if stored is None else dict(stored)
+
+
+# --- the GM's draft and its confirmation -----------------------------------------------------------
+
+
+def digest(doc: Mapping[str, Any]) -> str:
+    """A short fingerprint of a report, carried by its "Confirm" button (it survives a restart)."""
+    return hashlib.sha256(json.dumps(doc, sort_keys=True, default=str).encode()).hexdigest()[:16]
+
+
+def draft_by(state: CampaignState, gm: Acting, battle: int | str, data: Any,
+             journal: Journal) -> tuple[CampaignState, tuple[int, tuple[str, ...], str]]:
+    """The GM previews a report (BR): it is checked, kept as the battle's draft (a reopened form shows
+    it) and waits for confirmation. Returns the battle, the summary lines and the draft's fingerprint."""
+    require_gm(state, gm)
+    require_phase(state, Phase.BATTLE, "Reporting a battle")
+    b = find_battle(state, battle)
+    require_pending(b)
+    if not isinstance(data, Mapping):
+        raise InvalidInput("A battle report is a mapping of fields: see the template (BR).")
+    doc = {k: v for k, v in data.items() if k != "battle"}
+    p, _ = plan(state, b, parse_report({"battle": str(b.number), **doc}))
+    state = state.with_battle(replace(b, aftermath={**b.aftermath, "draft": doc}))
+    return state, (b.number, summarise(state, p), digest(doc))
+
+
+def confirm_by(state: CampaignState, gm: Acting, battle: int | str, fingerprint: str,
+               journal: Journal) -> tuple[CampaignState, tuple[int, tuple[str, ...]]]:
+    """The GM confirms the report they previewed (BR): applied if it is still the battle's draft."""
+    require_gm(state, gm)
+    require_phase(state, Phase.BATTLE, "Reporting a battle")
+    b = find_battle(state, battle)
+    require_pending(b)
+    doc = b.aftermath.get("draft")
+    if doc is None or digest(doc) != fingerprint:
+        raise RuleViolation("This confirmation has expired: the report of battle {number} was changed since. "
+                            "Run /battle report again (BR).", number=b.number)
+    state, lines = report(state, b.number, doc, journal)
+    return state, (b.number, lines)
+
+
+# --- the template to download ----------------------------------------------------------------------
+
+
+def _flow(value: Any) -> str:
+    """A value on one line (YAML flow style)."""
+    return yaml.safe_dump(value, default_flow_style=True, sort_keys=False, width=1000).strip()
+
+
+def template(state: CampaignState, battle: Battle, sides: Sequence[str], doc: Mapping[str, Any] | None = None) -> str:
+    """BR: a YAML report of ``sides`` for ``battle``, every unit listed with its key, its name and SP as a
+    comment, filled from ``doc`` (a stored claim or draft) or with no losses; accepted back unchanged."""
+    doc = dict(doc or {})
+    forces = battle_forces(state, battle)
+    given = {s.get("side"): s for s in doc.get("sides", []) if isinstance(s, Mapping)}
+    system = doc.get("system", "cc")
+    required = doc.get("banners_required", 6 if system in ("cc", "epic") else None)
+    out = [f"# Battle {battle.number} at {battle.square}: report (BR). Format: docs/battle-report.md",
+           f"battle: {battle.number}",
+           f"system: {system}            # cc, epic, murat, miniatures"]
+    if required is not None:
+        out.append(f"banners_required: {required}   # Victory Banners to win (cc, epic only)")
+    else:
+        out.append("# banners_required: 6   # Victory Banners to win (cc, epic only)")
+    out.append("sides:")
+    elims: list[Any] = list(doc.get("melee_eliminations", []))
+    for side in sides:
+        part = dict(given.get(side, {}))
+        name = state.sides[side].name
+        out.append(f"  - side: {side}          # {name}")
+        out.append(f"    outcome: {part.get('outcome', 'draw')}      # won, lost, draw")
+        if required is not None:
+            out.append(f"    banners: {part.get('banners', 0)}        # Victory Banners won")
+        losses = {u.get("unit"): u for u in part.get("units", []) if isinstance(u, Mapping)}
+        out.append("    units:                # SP killed, in rout, gone under another order")
+        for f in forces.values():
+            if f.side != side:
+                continue
+            for u in f.units:
+                row = {"unit": u.id, "killed": 0, "rout": 0, "other_order": 0}
+                row.update({k: v for k, v in losses.get(u.id, {}).items() if k != "unit"})
+                out.append(f"      - {_flow(row)}   # {u.name}, {u.sp} SP ({f.name})")
+        leaders = ", ".join(f.leader.name for f in forces.values() if f.side == side)
+        fallen = part.get("leader_casualties") or []
+        out.append(f"    leader_casualties: {_flow(fallen)}   # {{leader: name, fell: melee or other}} "
+                   f"(CC-1); leaders: {leaders}")
+        if part.get("leaders_captured"):
+            out.append(f"    leaders_captured: {_flow(part['leaders_captured'])}")
+    enemies = ", ".join(u.id for f in forces.values() if f.side not in sides for u in f.units)
+    out.append(f"melee_eliminations: {_flow(elims)}   # {{unit: enemy unit, by: your unit, "
+               f"ordered: true, took_ground: true}} (CC-3)" + (f"; enemy units: {enemies}" if enemies else ""))
+    if doc.get("lost_block"):
+        out.append(f"lost_block: {_flow(doc['lost_block'])}")
+    return "\n".join(out) + "\n"
+
+
+def template_for(state: CampaignState, actor: Acting, battle: int | str) -> tuple[int, str]:
+    """The report template of a battle for the actor: their side's part (from their claim), or for the
+    GM the whole battle (from the draft). Members not in the battle are refused."""
+    number, side, doc = own_claim(state, actor, battle)
+    b = state.battles[number]
+    require_pending(b)
+    return number, template(state, b, (side,) if side else b.sides, doc)
+
+
+# --- the camp's form (a phone's modal) -------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class FormUnit:
+    key: str
+    name: str
+    sp: int
+
+
+@dataclass(frozen=True)
+class Form:
+    """What a side's report form shows: its units (keys, names, SP), leaders, the enemy units its units
+    may have eliminated in melee, and its stored claim (a reopened form shows it)."""
+
+    battle: int
+    side: str
+    side_name: str
+    units: tuple[FormUnit, ...]
+    leaders: tuple[str, ...]
+    enemies: tuple[FormUnit, ...]
+    doc: Mapping[str, Any] | None = None
+
+    @property
+    def part(self) -> Mapping[str, Any]:
+        sides = (self.doc or {}).get("sides") or [{}]
+        return sides[0]
+
+    def losses_text(self) -> str:
+        """One line per unit: ``key: killed rout other_order   # name, SP``."""
+        given = {u.get("unit"): u for u in self.part.get("units", [])}
+        rows = []
+        for u in self.units:
+            g = given.get(u.key, {})
+            rows.append(f"{u.key}: {g.get('killed', 0)} {g.get('rout', 0)} {g.get('other_order', 0)}   # {u.name}, {u.sp} SP")
+        return "\n".join(rows)
+
+    def banners_text(self) -> str:
+        doc = self.doc or {}
+        if doc.get("banners_required") is None:
+            return ""
+        return f"{self.part.get('banners', 0)}/{doc['banners_required']}"
+
+    def more_text(self) -> str:
+        """Leader casualties (``Ney: melee``) and melee eliminations (``jaegers by hussars ordered took
+        ground``), one a line, after two comment lines that say how."""
+        rows = [f"# {', '.join(self.leaders)}: melee | other (CC-1)",
+                f"# {self.enemies[0].key if self.enemies else 'enemy'} by "
+                f"{self.units[0].key if self.units else 'yours'} [ordered] [took ground] (CC-3)"]
+        rows += [f"{c['leader']}: {c['fell']}" for c in self.part.get("leader_casualties", [])]
+        for m in (self.doc or {}).get("melee_eliminations", []):
+            rows.append(" ".join([m["unit"], "by", m["by"], *(["ordered"] if m.get("ordered") else []),
+                                  *(["took ground"] if m.get("took_ground") else [])]))
+        return "\n".join(rows)
+
+
+def form_for(state: CampaignState, actor: Acting, battle: int | str) -> Form:
+    """The report form of the actor's side in a pending battle of Phase 3 (BR); the GM and members not in
+    the battle are refused (the GM has the whole report's form)."""
+    require_phase(state, Phase.BATTLE, "Reporting a battle")
+    b = find_battle(state, battle)
+    side = side_in_battle(state, actor, b)
+    if side is None:
+        raise PermissionDenied("The GM reports the whole battle: /battle report with the form or a file (BR).")
+    require_pending(b)
+    forces = battle_forces(state, b)
+    own = tuple(FormUnit(u.id, u.name, u.sp) for f in forces.values() if f.side == side for u in f.units)
+    enemies = tuple(FormUnit(u.id, u.name, u.sp) for f in forces.values() if state.camps.hostile(f.side, side)
+                    for u in f.units)
+    stored = b.aftermath.get("claims", {}).get(side)
+    return Form(b.number, side, state.sides[side].name, own, tuple(f.leader.name for f in forces.values()
+                                                                    if f.side == side), enemies, stored)
+
+
+def _number(text: str, unit: FormUnit, what: str) -> int:
+    if not text.isdigit():
+        raise InvalidInput("{name} ({key}): {what} must be a whole number, 0 or more; got {text!r}.", name=unit.name,
+                           key=unit.key, what=what, text=text)
+    return int(text)
+
+
+def part_from_form(form: Form, *, outcome: str, system: str, banners: str, losses: str, more: str) -> dict[str, Any]:
+    """A side's report document from its form's fields (BR); errors name the unit or the line."""
+    by_key = {u.key: u for u in form.units} | {u.name.casefold(): u for u in form.units}
+    units: list[dict[str, Any]] = []
+    for raw in losses.splitlines():
+        line = raw.split("#", 1)[0].strip()
+        if not line:
+            continue
+        key, colon, rest = line.partition(":")
+        unit = by_key.get(key.strip()) or by_key.get(key.strip().casefold())
+        if not colon or unit is None:
+            raise InvalidInput("Losses: {line!r} is not \"unit: killed rout other\"; your units are {keys}.",
+                               line=line[:60], keys=", ".join(u.key for u in form.units))
+        numbers = rest.replace(",", " ").replace("/", " ").split()
+        if len(numbers) > 3:
+            raise InvalidInput("{name} ({key}): give up to three numbers, SP killed, in rout and under another order; "
+                               "got {text!r}.", name=unit.name, key=unit.key, text=rest.strip()[:40])
+        counts = [_number(n, unit, what) for n, what in zip(numbers, ("killed", "rout", "other order"), strict=False)]
+        counts += [0] * (3 - len(counts))
+        if sum(counts):
+            units.append({"unit": unit.key, "killed": counts[0], "rout": counts[1], "other_order": counts[2]})
+    part: dict[str, Any] = {"side": form.side, "outcome": outcome, "units": units}
+    doc: dict[str, Any] = {"system": system}
+    text = banners.strip()
+    if text:
+        won, slash, required = text.replace(" ", "").partition("/")
+        if not (won.isdigit() and slash and required.isdigit()):
+            raise InvalidInput("Victory Banners: write won/required, like 4/7; got {text!r}.", text=text[:20])
+        doc["banners_required"], part["banners"] = int(required), int(won)
+    fallen: list[dict[str, str]] = []
+    elims: list[dict[str, Any]] = []
+    leaders = {n.casefold(): n for n in form.leaders}
+    for raw in more.splitlines():
+        line = raw.split("#", 1)[0].strip()
+        if not line:
+            continue
+        name, colon, how = line.rpartition(":")
+        if colon and name.strip().casefold() in leaders:
+            fallen.append({"leader": leaders[name.strip().casefold()], "fell": how.strip().casefold()})
+            continue
+        words = line.replace(",", " ").split()
+        if len(words) >= 3 and words[1].casefold() == "by":
+            flags = " ".join(words[3:]).casefold()
+            elims.append({"unit": words[0], "by": words[2], "ordered": "ordered" in flags,
+                          "took_ground": "took ground" in flags or "took_ground" in flags})
+            continue
+        raise InvalidInput("{line!r}: write \"leader: melee\" (or other) for a fallen leader (CC-1), or \"enemy unit by "
+                           "your unit\" for a melee elimination (CC-3).", line=line[:60])
+    if fallen:
+        part["leader_casualties"] = fallen
+    doc["sides"] = [part]
+    if elims:
+        doc["melee_eliminations"] = elims
+    return doc

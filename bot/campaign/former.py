@@ -1,0 +1,17 @@
+"""Messages the bot no longer writes, which logs written before still hold.
+
+A log entry keeps its message's template (text is data: :mod:`bot.engine.text`), and only the code's
+own templates are ever formatted again, when the log is read or an export carrying it is imported
+(:func:`bot.campaign.codec.decode_log`). A template the code stops writing is kept here, translated
+like any other, so that older logs and exports still read and load.
+"""
+
+from __future__ import annotations
+
+from bot.engine.text import Msg
+
+FORMER_MESSAGES: tuple[Msg, ...] = (
+    # Until the turn-end message pointed players at /campaign verify instead of a command line.
+    Msg("Turn {turn} is over; its dice seed was {seed} (SHA-256 {sha256}). Check every roll "
+        "with `python -m bot verify`.", turn=0, seed="", sha256=""),
+)

@@ -1,0 +1,71 @@
+"""Issue 13 item 9: the GM can require approval to join. With ``join_approval`` on, a member's
+``/campaign join`` is a request: the member is told privately, the GM is mentioned in the channel with
+Approve / Refuse buttons that survive a restart; approving makes the member a player (announced as a
+join), refusing tells the member privately. Pending requests are listed in /campaign settings."""
+
+from __future__ import annotations
+
+from .conftest import domain_errors_only, make_bot, refused, shown, texts
+
+
+def dms(member) -> str:
+    channel = member.user.dm_channel
+    return texts(channel.history()) if channel is not None else ""
+
+
+async def test_a_request_waits_for_the_gm_who_approves_after_a_restart_or_refuses(table, tmp_path) -> None:
+    ch = table.channel
+    await table.gm.slash(ch, "campaign create", name="Ulm", scenario="tutorial")
+    r = await table.gm.slash(ch, "campaign settings", name="join_approval", value="on")
+    assert "join_approval" in shown(r) and "true" in shown(r)
+
+    # Pierre asks: he is told privately; the GM is mentioned in the channel with the two buttons.
+    asked = await table.fr.slash(ch, "campaign join", side="fr")
+    assert asked.ephemeral and "You asked to join France" in asked.response.content
+    (public,) = asked.followups
+    assert not public.ephemeral
+    assert public.content == f"<@{table.gm.id}>: <@{table.fr.id}> asks to join France."
+    assert table.gm.id in {u.id for u in ch.history()[-1].mentions}  # the GM is pinged
+    assert f"<@{table.fr.id}> joins France" not in texts(ch.history())  # not a player yet
+    again = await table.fr.slash(ch, "campaign join", side="au")
+    assert refused(again, "You already asked to join France")
+    listed = await table.gm.slash(ch, "campaign settings", name="join_approval")
+    assert f"Requests to join waiting for the GM: <@{table.fr.id}> → France" in shown(listed)
+
+    await table.env.restart_bot(make_bot(tmp_path))  # the buttons outlive the bot that posted them
+
+    not_gm = await table.au.click(public, label="Approve")
+    assert refused(not_gm, "Only the GM")
+    await table.gm.click(public, label="Approve")
+    assert "approved by the GM" in texts(ch.history())
+    assert f"<@{table.fr.id}> joins France." in texts(ch.history()[-1:])  # announced as any join
+    assert not next(m for m in ch.history() if m.id == public.id).components  # answered: no more buttons
+    status = await table.fr.slash(ch, "campaign status")
+    assert "France" in shown(status)
+
+    # Karl asks and is refused: he is told privately, and plays no side.
+    await table.au.slash(ch, "campaign join", side="au")
+    question = ch.history()[-1]
+    await table.gm.click(question, label="Refuse")
+    assert "The GM of Ulm did not approve your request to join Austria" in dms(table.au)
+    assert "refused by the GM" in texts(ch.history()) and f"<@{table.au.id}> joins Austria" not in texts(ch.history())
+
+    # Olga asks, then withdraws: the GM's Approve finds nothing to approve.
+    mine = await table.outsider.slash(ch, "campaign join", side="au")
+    question = ch.history()[-1]
+    withdrawn = await table.outsider.click(mine.response, label="Withdraw my request")
+    assert "Your request to join is withdrawn" in shown(withdrawn)
+    late = await table.gm.click(question, label="Approve")
+    assert refused(late, "it was withdrawn or already answered")
+    assert f"<@{table.outsider.id}> joins Austria" not in texts(ch.history())
+    domain_errors_only(table.env)  # refusals only, never a crash
+
+
+async def test_with_approval_off_joining_is_immediate_and_the_gm_is_not_asked(table) -> None:
+    ch = table.channel
+    await table.gm.slash(ch, "campaign create", name="Ulm", scenario="tutorial")
+    settings = await table.gm.slash(ch, "campaign settings")
+    assert "`join_approval` = **false**" in shown(settings)
+    r = await table.fr.slash(ch, "campaign join", side="fr")
+    assert not r.ephemeral and f"<@{table.fr.id}> joins France." in shown(r)
+    assert "asks to join" not in texts(ch.history())

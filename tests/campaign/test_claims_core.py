@@ -1,0 +1,170 @@
+"""BR: each camp reports its own part of a battle; agreed parts make the report, differences go to the
+GM (bot/campaign/claims.py), through the core the bot calls."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+import yaml
+
+from bot.campaign import claims
+from bot.campaign.errors import PermissionDenied
+from bot.campaign.events import Journal
+from bot.campaign.new import from_scenario
+from bot.campaign.state import Battle, BattleStatus, CampaignState
+from bot.engine.errors import InvalidInput, RuleViolation
+from bot.engine.phases import Phase
+from bot.scenario import load_bundled
+
+GM_ID, FRENCH, AUSTRIAN, OUTSIDER = 1, 2001, 2002, 2003
+
+
+class Member:
+    def __init__(self, member_id: int) -> None:
+        self.member_id, self.roles = member_id, ()
+
+
+def at_battle() -> CampaignState:
+    """Soult (France) and Mack (Austria) fight at J5: Phase 3, battle 1 pending."""
+    state = from_scenario(load_bundled("tutorial"), campaign_id=1, name="Ulm", gm_id=GM_ID, options={})
+    state = state.evolve(players={FRENCH: "fr", AUSTRIAN: "au"}, phase=Phase.BATTLE)
+    state = state.with_force("soult", square="J5").with_force("mack", square="J5")
+    return state.with_battle(Battle(1, state.turn, "J5", ("mack", "soult"), ("au", "fr")))
+
+
+def part(side: str, outcome: str, *, banners: int | None = None, required: int | None = 6, units=(),
+         system: str = "cc", fallen=(), melee=()) -> dict:
+    doc: dict = {"system": system}
+    if required is not None:
+        doc["banners_required"] = required
+    s: dict = {"side": side, "outcome": outcome, "units": list(units)}
+    if banners is not None:
+        s["banners"] = banners
+    if fallen:
+        s["leader_casualties"] = list(fallen)
+    doc["sides"] = [s]
+    if melee:
+        doc["melee_eliminations"] = list(melee)
+    return doc
+
+
+FR_WON = part("fr", "won", banners=6, units=[{"unit": "vandamme", "killed": 2}])
+AU_LOST = part("au", "lost", banners=3, units=[{"unit": "riesch", "killed": 4, "rout": 1}],
+               fallen=[{"leader": "Mack", "fell": "other"}])
+
+
+def both(state: CampaignState, fr: dict, au: dict) -> tuple[CampaignState, claims.ClaimResult]:
+    state, first = claims.claim_by(state, Member(FRENCH), 1, fr, Journal())
+    assert first.waiting_for == ("Austria",) and first.applied is None
+    return claims.claim_by(state, Member(AUSTRIAN), 1, au, Journal())
+
+
+def test_br_agreeing_camps_make_the_report_without_the_gm() -> None:
+    state, out = both(at_battle(), FR_WON, AU_LOST)
+    assert out.applied is not None and not out.differences
+    battle = state.battles[1]
+    assert battle.status is BattleStatus.REPORTED
+    assert [s["side"] for s in battle.report["sides"]] == ["au", "fr"]  # the battle's side order
+    assert "claims" not in battle.aftermath  # applied: the claims made the report
+    assert state.sides["au"].battles_lost == 1 and state.sides["fr"].battles_won == 1
+
+
+def test_br_a_camp_can_change_its_claim_until_the_other_has_reported() -> None:
+    state, _ = claims.claim_by(at_battle(), Member(FRENCH), 1, part("fr", "draw", banners=2), Journal())
+    state, again = claims.claim_by(state, Member(FRENCH), 1, FR_WON, Journal())
+    assert again.waiting_for == ("Austria",)
+    assert claims.own_claim(state, Member(FRENCH), 1)[2] == FR_WON
+    assert claims.own_claim(state, Member(GM_ID), 1)[2] is None  # the GM's own draft, not the camps' claims
+
+
+@pytest.mark.parametrize(("fr", "au", "needle"), [
+    (FR_WON, part("au", "won", banners=6), "both 'au' and 'fr' are reported as won"),  # BR, RU-20
+    (FR_WON, part("au", "lost", banners=3, system="epic"), "The battle systems differ"),
+    (FR_WON, part("au", "lost", banners=3, required=7), "The Victory Banners required differ"),
+    (part("fr", "draw", banners=6), part("au", "draw", banners=3), "reached the 6 Victory Banners required but is "
+                                                                    "reported as draw"),
+    (part("fr", "won", banners=6, melee=[{"unit": "art-res", "by": "margaron"}]), AU_LOST,
+     "Reserve Artillery"),  # CC-3: eliminated in melee, but Austria's losses leave it standing
+])
+def test_br_camps_that_differ_leave_the_battle_to_the_gm(fr: dict, au: dict, needle: str) -> None:
+    state, out = both(at_battle(), fr, au)
+    assert out.applied is None and out.differences
+    assert any(needle in str(d) for d in out.differences), out.differences
+    assert state.battles[1].status is BattleStatus.PENDING
+    assert set(state.battles[1].aftermath["claims"]) == {"fr", "au"}
+
+
+def test_br_the_gms_report_decides_a_disputed_battle() -> None:
+    state, _ = both(at_battle(), FR_WON, part("au", "won", banners=6))
+    whole = {"system": "cc", "banners_required": 6, "sides": [*FR_WON["sides"], *AU_LOST["sides"]]}
+    state, (_, _, fingerprint) = claims.draft_by(state, Member(GM_ID), 1, whole, Journal())
+    state, (_, lines) = claims.confirm_by(state, Member(GM_ID), 1, fingerprint, Journal())
+    assert state.battles[1].status is BattleStatus.REPORTED and lines
+    with pytest.raises(RuleViolation, match="already reported"):
+        claims.confirm_by(state, Member(GM_ID), 1, fingerprint, Journal())
+
+
+def test_br_a_confirmation_of_a_changed_draft_has_expired() -> None:
+    whole = {"system": "miniatures", "sides": [{"side": "fr", "outcome": "won"}, {"side": "au", "outcome": "lost"}]}
+    state, (_, _, old) = claims.draft_by(at_battle(), Member(GM_ID), 1, whole, Journal())
+    other = {**whole, "sides": [{"side": "fr", "outcome": "draw"}, {"side": "au", "outcome": "draw"}]}
+    state, _ = claims.draft_by(state, Member(GM_ID), 1, other, Journal())
+    with pytest.raises(RuleViolation, match="has expired"):
+        claims.confirm_by(state, Member(GM_ID), 1, old, Journal())
+
+
+def test_br_a_claim_gives_only_its_own_sides_part() -> None:
+    state = at_battle()
+    with pytest.raises(InvalidInput, match="France's part only"):
+        claims.claim_by(state, Member(FRENCH), 1, AU_LOST, Journal())
+    with pytest.raises(InvalidInput, match="'riesch' is not one of France's"):
+        claims.claim_by(state, Member(FRENCH), 1, part("fr", "won", units=[{"unit": "riesch", "killed": 1}]),
+                        Journal())
+    with pytest.raises(InvalidInput, match="CC-1"):
+        claims.claim_by(state, Member(FRENCH), 1, part("fr", "won", fallen=[{"leader": "Mack", "fell": "melee"}]),
+                        Journal())
+    with pytest.raises(InvalidInput, match="CC-3"):
+        claims.claim_by(state, Member(FRENCH), 1, part("fr", "won", melee=[{"unit": "margaron", "by": "vandamme"}]),
+                        Journal())
+
+
+def test_br_outsiders_and_the_gm_do_not_claim() -> None:
+    with pytest.raises(PermissionDenied, match="Only the sides in battle 1"):
+        claims.claim_by(at_battle(), Member(OUTSIDER), 1, FR_WON, Journal())
+    with pytest.raises(PermissionDenied, match="The GM reports the whole battle"):
+        claims.claim_by(at_battle(), Member(GM_ID), 1, FR_WON, Journal())
+
+
+def test_br_the_form_reads_losses_per_unit_and_names_the_unit_in_errors() -> None:
+    form = claims.form_for(at_battle(), Member(AUSTRIAN), 1)
+    assert "riesch: 0 0 0   # Riesch's Column, 14 SP" in form.losses_text()
+    losses = form.losses_text().replace("riesch: 0 0 0", "riesch: 4 1")
+    doc = claims.part_from_form(form, outcome="lost", system="cc", banners="3/6", losses=losses,
+                                more=form.more_text() + "\nMack: other\nmargaron by schwarzenberg ordered took ground")
+    assert doc["sides"][0]["units"] == [{"unit": "riesch", "killed": 4, "rout": 1, "other_order": 0}]
+    assert doc["sides"][0]["leader_casualties"] == [{"leader": "Mack", "fell": "other"}]
+    assert doc["melee_eliminations"] == [{"unit": "margaron", "by": "schwarzenberg", "ordered": True,
+                                          "took_ground": True}]
+    with pytest.raises(InvalidInput, match=r"Riesch's Column \(riesch\): rout must be a whole number"):
+        claims.part_from_form(form, outcome="lost", system="cc", banners="", losses="riesch: 4 x", more="")
+    reopened = claims.Form(**{**form.__dict__, "doc": doc})
+    assert "riesch: 4 1 0" in reopened.losses_text() and reopened.banners_text() == "3/6"
+    assert "Mack: other" in reopened.more_text()
+
+
+def test_br_the_template_lists_the_units_and_is_accepted_back_unchanged() -> None:
+    state = at_battle()
+    number, text = claims.template_for(state, Member(FRENCH), 1)
+    assert "vandamme" in text and "Vandamme's Division, 12 SP" in text and "riesch" in text  # enemy keys for CC-3
+    state, out = claims.claim_by(state, Member(FRENCH), number, yaml.safe_load(text), Journal())
+    assert out.waiting_for == ("Austria",)
+    _, whole = claims.template_for(state, Member(GM_ID), 1)
+    claims.draft_by(state, Member(GM_ID), 1, yaml.safe_load(whole), Journal())  # all draw, no losses: valid
+
+
+def test_br_the_documented_example_is_a_valid_report() -> None:
+    """docs/battle-report.md's example validates (BR)."""
+    doc = (Path(__file__).parents[2] / "docs" / "battle-report.md").read_text()
+    example = doc.split("```yaml\n", 1)[1].split("```", 1)[0]
+    claims.draft_by(at_battle(), Member(GM_ID), 1, yaml.safe_load(example), Journal())
