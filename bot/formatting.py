@@ -349,7 +349,10 @@ def force_embed(f: ForceView, lang: str) -> discord.Embed:
     for u in f.units:
         marks = [word(lang, u.quality), word(lang, u.type)] + ([t(lang, "unit.mercenary")] if u.mercenary else []) \
             + ([t(lang, "unit.heroic")] if u.heroic else []) + ([] if u.flag else [t(lang, "unit.no_flag")])
-        units.append(f"`{u.key}` {u.name}: {u.sp}/{u.original_sp} SP ({', '.join(marks)})")
+        line = f"`{u.key}` {u.name}: {u.sp}/{u.original_sp} SP ({', '.join(marks)})"
+        if u.out_of_ranks:  # the report's losses, whose fate the aftermath still has to roll (MC-7)
+            line += " " + t(lang, "unit.out_of_ranks", sp=u.out_of_ranks)
+        units.append(line)
     for i, chunk in enumerate(pages(units, FIELD_VALUE)):
         e.add_field(name=t(lang, "force.units") if i == 0 else "\u200b", value=chunk or "-", inline=False)
     if f.todo:

@@ -69,6 +69,9 @@ def _player(state: CampaignState, side: str) -> list[Step]:
                         out.append(Step("battle scout", Msg("scout before battle {number} (MC-6.1, RU-5)",
                                                             number=b.number)))
                     out.append(Step("battle brief", Msg("the brief of battle {number} for the table", number=b.number)))
+                    if side not in b.aftermath.get("claims", {}):
+                        out.append(Step("battle report", Msg("report your camp's result of battle {number} once "
+                                                             "it is fought (BR)", number=b.number)))
         case Phase.AFTERMATH:
             out += _aftermath(state, side)
     if not out:

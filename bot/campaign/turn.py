@@ -70,7 +70,11 @@ def phase_facts(state: CampaignState) -> PhaseFacts:
             if dest is None and f is not None and f.status is ForceStatus.ACTIVE and f.side in sides:
                 retreats_due.append((f.side, f.name))
         rolls_due += [(side, rule) for side, rule in leaders.rolls_due(state, b) if side in sides]
-    return PhaseFacts(sides, done, unreported, tuple(aftermath_due), tuple(retreats_due), tuple(rolls_due))
+    battle_due = tuple((side, str(b.number), side in b.scouting) for b in battles
+                       if b.status is BattleStatus.PENDING for side in b.sides
+                       if side in sides and side not in b.aftermath.get("claims", {}))
+    return PhaseFacts(sides, done, unreported, tuple(aftermath_due), tuple(retreats_due), battle_due=battle_due,
+                      rolls_due=tuple(rolls_due))
 
 
 def waiting_for(state: CampaignState) -> tuple[str, ...]:

@@ -10,6 +10,7 @@ dataclasses, tuples), so a read cache may share it between readers of the same s
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 
 from bot.engine.battle import field_works, general_retreat_brief
@@ -52,6 +53,9 @@ class UnitView:
     mercenary: bool
     flag: bool
     heroic: bool
+    out_of_ranks: int = 0
+    """SP a reported battle took out of the ranks (killed, routed, withdrawn) whose fate the side's
+    aftermath has still to roll (MC-7.1, MC-7.2): part of ``sp`` until then."""
 
 
 @dataclass(frozen=True)
@@ -84,13 +88,32 @@ def force_view(state: CampaignState, key: str, *, own: bool, todo: str = "") -> 
     if not own:
         return ForceView(f.key, f.name, f.side, f.square or "", False)
     ld = state.commander(key)
+    pending = losses_to_roll(state, f.side)
     units = tuple(UnitView(u.key, u.name, u.sp, u.original_sp, u.type.value, u.quality.value, u.mercenary, u.flag,
-                           u.heroic) for u in f.units)
+                           u.heroic, pending.get(u.key, 0)) for u in f.units)
     return ForceView(
         f.key, f.name, f.side, f.square or "", True, sum(u.sp for u in units), f.order.value,
         f.reaction.value if f.reaction else None, f.scouts, ld.name if ld else None, ld.cv if ld else None,
         ld.status.value if ld else None, units, todo,
     )
+
+
+def losses_to_roll(state: CampaignState, side: str) -> dict[str, int]:
+    """Unit key -> SP out of the ranks in this turn's reported battles whose aftermath ``side`` has not
+    rolled yet (MC-7): the report's killed, routed and withdrawn SP, from the report as the GM gave it."""
+    out: dict[str, int] = {}
+    for b in state.turn_battles(status=BattleStatus.REPORTED):
+        if side not in b.sides or b.aftermath.get("rolled", {}).get(side):
+            continue
+        for entry in (b.report or {}).get("sides", []) or []:
+            if not isinstance(entry, Mapping) or entry.get("side") != side:
+                continue
+            for ul in entry.get("units", []) or []:
+                if isinstance(ul, Mapping) and isinstance(ul.get("unit"), str):
+                    lost = sum(v for k in ("killed", "rout", "other_order")
+                               if isinstance(v := ul.get(k, 0), int) and not isinstance(v, bool))
+                    out[ul["unit"]] = out.get(ul["unit"], 0) + lost
+    return out
 
 
 def visible_forces(state: CampaignState, reader: Reader) -> frozenset[str]:

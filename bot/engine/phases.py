@@ -127,6 +127,9 @@ class PhaseFacts:
     """(side, battle) pairs whose wounded and deserter checks are not rolled yet."""
     retreats_due: tuple[tuple[str, str], ...] = ()
     """(side, Force) pairs that must still choose a retreat square."""
+    battle_due: tuple[tuple[str, str, bool], ...] = ()
+    """(side, battle, scouted) for each side of a battle not yet reported that has not reported its own
+    camp's result: it may scout (MC-6.1) and report (BR) while the GM's report is awaited."""
     rolls_due: tuple[tuple[str, str], ...] = ()
     """(side, rule) pairs: a fallen leader's fate (CC-1) or a trophy attempt (CC-3) its side may still roll
     itself (the bot rolls what is left when the phase ends). No names: the phase card is public."""
@@ -139,7 +142,11 @@ def pending(phase: Phase, facts: PhaseFacts) -> tuple[Pending, ...]:
             what = Msg("give orders, then mark done") if phase is Phase.ORDERS else Msg("declare moves, then mark done")
             return tuple(Pending(s, what) for s in facts.sides if s not in facts.done)
         case Phase.BATTLE:
-            return tuple(Pending("gm", Msg("report battle {battle}", battle=b)) for b in facts.unreported_battles)
+            due = [Pending("gm", Msg("report battle {battle}", battle=b)) for b in facts.unreported_battles]
+            due += [Pending(s, Msg("report its camp's result of battle {battle} (BR)", battle=b) if scouted else
+                            Msg("scout battle {battle} (MC-6.1), then report its camp's result (BR)", battle=b))
+                    for s, b, scouted in facts.battle_due]
+            return tuple(due)
         case Phase.AFTERMATH:
             due = [Pending(s, Msg("roll the aftermath of battle {battle}", battle=b)) for s, b in facts.aftermath_due]
             due += [Pending(s, Msg("choose a retreat square for {force}", force=f)) for s, f in facts.retreats_due]

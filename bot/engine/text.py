@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 import string
-from collections.abc import Container, Iterable
+from collections.abc import Container, Iterable, Mapping
 from functools import lru_cache
 from typing import Any
 
@@ -25,6 +25,25 @@ JOIN_SEPARATORS = ("", " ", ", ", "; ")
 _SPEC = re.compile(r"[<>^=]?[+\- ]?\d{0,2},?(?:\.\d{1,2})?[bcdeEfFgGnosxX%]?|(?:%[a-zA-Z]|[ :/.,\-])+")
 """The format specs a template may carry: small widths and precisions, signs, thousands, strftime."""
 _FORMATTER = string.Formatter()
+
+
+class _OneQuote(string.Formatter):
+    """``{name!r}`` quotes a name one way, 'like this', whatever it holds: ``repr`` would switch to
+    double quotes for a name with an apostrophe ("Armée d'Italie") and escape what it finds odd.
+    Anything else than printable text keeps ``repr``."""
+
+    def convert_field(self, value: Any, conversion: str | None) -> Any:
+        if conversion == "r" and isinstance(value, str) and value.isprintable():
+            return f"'{value}'"
+        return super().convert_field(value, conversion)
+
+
+QUOTING = _OneQuote()
+
+
+def render(template: str, params: Mapping[str, Any]) -> str:
+    """``template`` (checked) filled with ``params``, names quoted one way (:class:`_OneQuote`)."""
+    return QUOTING.vformat(checked(template), (), params)
 
 
 class UnsafeTemplate(ValueError):
@@ -60,7 +79,7 @@ class Msg(str):
     params: dict[str, Any]
 
     def __new__(cls, template: str, /, **params: Any) -> Msg:
-        self = super().__new__(cls, checked(template).format(**params) if params else template)
+        self = super().__new__(cls, render(template, params) if params else template)
         self.template = template
         self.params = params
         return self

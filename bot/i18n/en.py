@@ -78,6 +78,7 @@ MESSAGES: dict[str, str] = {
     "unit.mercenary": "mercenary",
     "unit.heroic": "Heroic",
     "unit.no_flag": "no flag",
+    "unit.out_of_ranks": "— {sp} SP out of the ranks after the battle: the aftermath decides how many return (MC-7)",
     # campaign
     "campaign.created": "Campaign {name} begins",
     "campaign.created_text": "Scenario: {scenario}. GM: {gm}. Join a side with /campaign join.",

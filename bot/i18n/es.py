@@ -78,6 +78,7 @@ MESSAGES: dict[str, str] = {
     "unit.mercenary": "mercenaria",
     "unit.heroic": "Heroica",
     "unit.no_flag": "sin bandera",
+    "unit.out_of_ranks": "— {sp} SP fuera de filas tras la batalla: las consecuencias deciden cuántos vuelven (MC-7)",
     # campaign
     "campaign.created": "Comienza la campaña {name}",
     "campaign.created_text": "Escenario: {scenario}. GM: {gm}. Únete a un bando con /campaña unirse.",

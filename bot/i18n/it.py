@@ -78,6 +78,7 @@ MESSAGES: dict[str, str] = {
     "unit.mercenary": "mercenaria",
     "unit.heroic": "Eroica",
     "unit.no_flag": "senza bandiera",
+    "unit.out_of_ranks": "— {sp} SP fuori dai ranghi dopo la battaglia: le conseguenze decidono quanti tornano (MC-7)",
     # campaign
     "campaign.created": "Inizia la campagna {name}",
     "campaign.created_text": "Scenario: {scenario}. GM: {gm}. Unisciti a uno schieramento con /campagna unisciti.",

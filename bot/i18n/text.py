@@ -14,7 +14,7 @@ import re
 from typing import Any
 
 from bot.engine.errors import EngineError
-from bot.engine.text import Msg, checked
+from bot.engine.text import Msg, render
 
 from . import es, it, text_es, text_it
 
@@ -63,7 +63,7 @@ def _tr(lang: str, text: Any) -> str:
         template = catalogue.get(text.template, text.template)
         params = {k: _tr(lang, v) if isinstance(v, str) else v for k, v in text.params.items()}
         try:
-            return checked(template).format(**params)
+            return render(template, params)
         except (KeyError, IndexError, ValueError):  # a faulty (or unsafe) translation must not hide the message
             return str(text)
     if isinstance(text, str):

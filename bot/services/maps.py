@@ -48,7 +48,7 @@ def _snapshot(state: CampaignState, reader: Reader, label: str, rules: RuleBook)
     date = turn_date(state.start_date, state.turn, rules=rules)
     weather = rules.weather.kinds.get(state.weather or "")
     return MapSnapshot(
-        campaign=state.name, turn=state.turn, date=f"{date:%d %b %Y}", season=season_of(date, rules=rules).value,
+        campaign=state.name, turn=state.turn, date=date.isoformat(), season=season_of(date, rules=rules).value,
         weather=weather.label if weather else "weather not rolled", phase=state.phase.spec.title,
         cmap=state.map, sides=tuple(SideStyle(key=k, name=sd.name, colour=sd.colour) for k, sd in state.sides.items()),
         counters=tuple(Counter(key=m.force, name=m.name, side=m.side, square=Square.parse(m.square), sp=m.sp,

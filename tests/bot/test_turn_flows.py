@@ -52,7 +52,9 @@ async def test_in_a_turn_with_one_battle_the_gms_only_action_is_the_report(table
     await table.au.slash(table.channel, "order done")  # movement resolves: battle 1 at E4
 
     card = cards(table.channel)[-1]
-    assert "Phase 3" in texts([card]) and mentioned(card) == {table.gm.id}  # the report is the GM's
+    # The GM's report is awaited; each camp may scout and report its own result (MC-6.1, BR).
+    assert "Phase 3" in texts([card]) and mentioned(card) == {table.gm.id, table.fr.id, table.au.id}
+    assert "scout battle 1 (MC-6.1), then report its camp's result (BR)" in texts([card])
     (thread,) = table.channel.threads
 
     # The GM's one action of the turn: the report (a command and its confirmation).
@@ -139,3 +141,26 @@ async def test_each_phase_gets_the_default_deadline_so_reminders_always_go(table
     status = await table.fr.slash(table.channel, "campaign status")
     assert "Phase 2" in shown(status) and "<t:" not in shown(status)
     assert domain_errors_only(table.env) == 1  # the refused "two days"
+
+
+async def test_after_the_report_a_unit_shows_the_sp_out_of_the_ranks_until_its_aftermath_is_rolled(table) -> None:
+    """Issue 13, small things: a unit no longer looks whole between the report and its side's aftermath."""
+    await bridge(table)
+    odds = await table.fr.slash(table.channel, "order give", force="lannes", order="forced_march")
+    await table.fr.click(odds.response, label="Roll")
+    await table.fr.slash(table.channel, "order done")
+    await table.au.slash(table.channel, "order done")
+    odds = await table.fr.slash(table.channel, "order move", force="lannes", path="E4")
+    await table.fr.click(odds.response, label="Roll")
+    await table.fr.slash(table.channel, "order done")
+    await table.au.slash(table.channel, "order done")
+    preview = await table.gm.slash(table.channel, "battle report", battle="1",
+                                   file=("report.json", json.dumps(REPORT).encode()))
+    await table.gm.click(preview.response, label="Confirm the report")
+    info = await table.au.slash(table.channel, "force info", force="mack")
+    assert "Riesch: 12/12 SP" in shown(info) and "5 SP out of the ranks after the battle" in shown(info)  # 3 + 2
+    (thread,) = table.channel.threads
+    button = next(m for m in reversed(thread.history()) if m.components)
+    await table.au.click(button, label="Roll my aftermath")
+    info = await table.au.slash(table.channel, "force info", force="mack")
+    assert "out of the ranks" not in shown(info)

@@ -76,3 +76,20 @@ def test_once_nothing_is_pending_the_turn_flows_on_to_the_next_turns_orders() ->
     done = resolve(state, Journal(), CTX)
     assert (done.after.turn, done.after.phase) == (2, Phase.ORDERS)
     assert done.turn_ended and done.state.weather is not None  # turn 2's weather was rolled on the way
+
+
+def test_phase_3_shows_each_camp_it_may_scout_and_report_until_the_battle_is_reported() -> None:
+    """Scouting (MC-6.1) and a camp's own report (BR) are shown as awaited beside the GM's report; none of
+    them outlives the report."""
+    state = tutorial()
+    state = state.with_force("soult", square="J5").evolve(phase=Phase.BATTLE)
+    state = state.with_battle(Battle(1, state.turn, "J5", ("mack", "soult"), ("au", "fr")))
+    waits = {(p.who, str(p.what)) for p in pending(Phase.BATTLE, phase_facts(state))}
+    assert waits == {("gm", "report battle 1"),
+                     ("fr", "scout battle 1 (MC-6.1), then report its camp's result (BR)")}  # nobody plays Austria
+    state = state.with_battle(replace(state.battles[1], scouting={"fr": 4}))
+    assert ("fr", "report its camp's result of battle 1 (BR)") in {
+        (p.who, str(p.what)) for p in pending(Phase.BATTLE, phase_facts(state))}
+    state, _ = aftermath.report(state, 1, {"system": "miniatures", "sides": [
+        {"side": "fr", "outcome": "won"}, {"side": "au", "outcome": "lost"}]}, Journal())
+    assert not pending(Phase.BATTLE, phase_facts(state))

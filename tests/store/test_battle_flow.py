@@ -78,7 +78,10 @@ async def to_battle(db) -> tuple[int, int]:
 async def test_contact_makes_a_battle_that_waits_for_its_report(db) -> None:
     cid, _ = await to_battle(db)
     st = await views.status(db, cid, GM)
-    assert [w.what for w in st.waiting] == ["report battle 1"]
+    # The GM's report; each camp may scout, then report its own result (MC-6.1, BR).
+    assert [(w.who, w.what) for w in st.waiting] == [
+        ("GM", "report battle 1"), ("Austria", "scout battle 1 (MC-6.1), then report its camp's result (BR)"),
+        ("France", "scout battle 1 (MC-6.1), then report its camp's result (BR)")]
     with pytest.raises(RuleViolation, match="still waiting: gm: report battle 1"):
         await advance(db, cid, forced=True)
 
