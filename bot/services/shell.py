@@ -39,9 +39,13 @@ Step = Callable[[CampaignState, Journal], tuple[CampaignState, T]]
 """A core command: the state and the journal in, the new state and the command's answer out."""
 
 
-async def load(s: AsyncSession, campaign_id: int) -> Loaded:
-    """The campaign's state, its row locked for the write (NotFound for no such campaign, as ever)."""
+async def load(s: AsyncSession, campaign_id: int, db: Database | None = None) -> Loaded:
+    """The campaign's state, its row locked for the write (NotFound for no such campaign, as ever). With
+    ``db``, the read cache's state when nothing was committed since it (the stamp of the locked row is
+    the entry's): a write then reads one row, not the whole campaign."""
     campaign = await loading.get_campaign(s, campaign_id, lock=True)
+    if db is not None and (hit := readcache.for_write(db, campaign)) is not None:
+        return Loaded(hit.state, campaign, hit.ids or {}, s)
     return await repository.load(s, campaign)
 
 
@@ -58,14 +62,14 @@ async def save(s: AsyncSession, loaded: Loaded, new: CampaignState, journal: Jou
 
 def remember(db: Database, saved: Loaded) -> None:
     """After the transaction that saved ``saved`` has committed: the read cache may serve its state."""
-    readcache.remember(db, saved.campaign, saved.state)
+    readcache.remember(db, saved.campaign, saved.state, saved.ids)
 
 
 async def write(db: Database, campaign_id: int, step: Step[T], *, cache: bool = True) -> T:
     """One user action: lock and load the campaign, apply ``step``, save, and (``cache``) hand the saved
     state to the read cache once committed. Returns the step's answer."""
     async with db.transaction() as s:
-        loaded = await load(s, campaign_id)
+        loaded = await load(s, campaign_id, db)
         journal = await loaded.journal()
         state, result = step(loaded.state, journal)
         saved = await save(s, loaded, state, journal)

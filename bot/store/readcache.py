@@ -82,12 +82,15 @@ class CampaignRead:
     """One campaign as of one stamp: its state (immutable, shared), its row (the bot's bookkeeping,
     read-only) and what readers derived from them."""
 
-    __slots__ = ("_memo", "campaign", "parts", "stamp", "state")
+    __slots__ = ("_memo", "campaign", "ids", "parts", "stamp", "state")
 
-    def __init__(self, stamp: Stamp, campaign: Campaign, state: CampaignState) -> None:
+    def __init__(self, stamp: Stamp, campaign: Campaign, state: CampaignState,
+                 ids: dict[str, dict[Any, int]] | None = None) -> None:
         self.stamp = stamp
         self.campaign = campaign
         self.state = state
+        self.ids = ids
+        """The row ids the repository saves by (:class:`bot.store.repository.Loaded`), never changed in place."""
         self.parts: dict[Hashable, Any] = {}
         self._memo: dict[Hashable, tuple[Any, ...]] = {}
 
@@ -190,10 +193,21 @@ async def _snapshot(db: Database, s: AsyncSession) -> None:
 
 async def _load(s: AsyncSession, campaign: Campaign) -> CampaignRead:
     loaded = await repository.load(s, campaign)
-    return CampaignRead(stamp_of(campaign), campaign, loaded.state)
+    return CampaignRead(stamp_of(campaign), campaign, loaded.state, loaded.ids)
 
 
-def remember(db: Database, campaign: Campaign, state: CampaignState) -> None:
+def for_write(db: Database, campaign: Campaign) -> CampaignRead | None:
+    """The cached campaign a write may start from instead of loading it: only when ``campaign``, the
+    row the write has just locked, carries the very stamp of the entry (nothing was committed since),
+    and the entry knows its row ids."""
+    entry = _CACHE.get((db.url, campaign.id))
+    if entry is None or entry.ids is None or entry.stamp != stamp_of(campaign):
+        return None
+    return entry
+
+
+def remember(db: Database, campaign: Campaign, state: CampaignState,
+             ids: dict[str, dict[Any, int]] | None = None) -> None:
     """After a write has committed: ``state`` is the campaign as it now stands in the database, and
     ``campaign`` its row as committed (its stamp the write's). The next read in this process is then
     served without a load.
@@ -205,7 +219,7 @@ def remember(db: Database, campaign: Campaign, state: CampaignState) -> None:
     if campaign.id is None or state.id != campaign.id:
         return
     row = Campaign.model_validate(copy.deepcopy(campaign.model_dump()))  # the caller's row may change again
-    _bounded_put(_CACHE, (db.url, campaign.id), CampaignRead(stamp_of(row), row, state), MAX_CAMPAIGNS)
+    _bounded_put(_CACHE, (db.url, campaign.id), CampaignRead(stamp_of(row), row, state, ids), MAX_CAMPAIGNS)
 
 
 _STAMP_SQL = {
