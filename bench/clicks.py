@@ -13,6 +13,7 @@ and its confirmation count as two actions). Prints each member's actions, the GM
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import json
 import logging
 import sys
@@ -27,47 +28,11 @@ import simcord
 
 from bot.app import create_bot
 from bot.engine.phases import Phase
-from bot.services import views
+from bot.services import campaigns, views
 from bot.services.actors import Actor
+from bot.services.loading import use_seed_source
 from bot.settings import Settings
-
-SCENARIO = """
-name: Skirmish at the bridge
-start_date: 1805-10-07
-map:
-  width: 8
-  height: 8
-  territories: {fr: ["A1:C8"], au: ["F1:H8"]}
-sides: [{key: fr, name: France, colour: "#1f4e9c"}, {key: au, name: Austria, colour: "#d9a400"}]
-forces:
-  - key: lannes
-    name: V Corps
-    side: fr
-    square: D4
-    leader: {name: Lannes, cv: 5}
-    units:
-      - {key: suchet, name: Suchet, sp: 10, type: infantry, quality: veteran}
-      - {key: hussars, name: 10th Hussars, sp: 4, type: cavalry, quality: average}
-  - key: mack
-    name: Army of Mack
-    side: au
-    square: E4
-    leader: {name: Mack, cv: 1}
-    units:
-      - {key: riesch, name: Riesch, sp: 12, type: infantry, quality: raw}
-      - {key: jaegers, name: Jaegers, sp: 2, type: infantry, quality: average}
-"""
-
-REPORT = {
-    "system": "cc", "banners_required": 7,
-    "sides": [
-        {"side": "fr", "outcome": "won", "banners": 7, "units": [{"unit": "suchet", "killed": 2}]},
-        {"side": "au", "outcome": "lost", "banners": 4,
-         "units": [{"unit": "riesch", "killed": 3, "rout": 2}, {"unit": "jaegers", "killed": 2}],
-         "leader_casualties": [{"leader": "Mack", "fell": "melee"}]},
-    ],
-    "melee_eliminations": [{"unit": "jaegers", "by": "hussars", "ordered": True, "took_ground": True}],
-}
+from tests.store.test_battle_flow import REPORT, SCENARIO  # the suite's bridge skirmish, played the same way
 
 
 class Counted:
@@ -89,6 +54,9 @@ class Counted:
 
 async def main() -> None:
     logging.disable(logging.WARNING)
+    # Turn seeds from a counter, as in the suite: the same dice (and weather) on every run.
+    counter = iter(range(1, 10_000))
+    use_seed_source(lambda: hashlib.sha256(f"test-seed-{next(counter)}".encode()).digest())
     tmp = Path(tempfile.mkdtemp(prefix="adc-clicks-"))
     bot = create_bot(Settings(database_url=f"sqlite+aiosqlite:///{tmp / 'clicks.db'}", data_dir=tmp),
                      background_tasks=False)
@@ -106,7 +74,7 @@ async def main() -> None:
         await au.member.slash(ch, "campaign join", side="au")
         card = await gm.member.slash(ch, "gm advance")  # the campaign's start: not part of the turn
         await gm.member.click(card.response, label="Resolve")
-        cid = await views_campaign(bot, ch.id)
+        cid = await campaigns.campaign_of_channel(bot.db, ch.id)
 
         async def position() -> tuple[int, Phase, bool]:
             sv = await views.status(bot.db, cid, Actor(gm.member.id), rules=bot.rules)
@@ -150,12 +118,6 @@ async def main() -> None:
     for who in ("GM", "France", "Austria"):
         print(f"  {who:8} {tally[who]:3}")
     print("  the GM's: " + ", ".join(line.split(": ", 1)[1] for line in listed if line.startswith("GM:")))
-
-
-async def views_campaign(bot: Any, channel_id: int) -> int:
-    from bot.services import campaigns
-
-    return await campaigns.campaign_of_channel(bot.db, channel_id)
 
 
 if __name__ == "__main__":

@@ -40,6 +40,16 @@ MIN_ID, MAX_ID = 10**14, 2**63 - 1
 _MENTION = {"role": re.compile(r"<@&(\d+)>|(\d+)"), "channel": re.compile(r"<#(\d+)>|(\d+)")}
 
 
+def stored(options: Mapping[str, Any] | None) -> Mapping[str, Any]:
+    """The bot settings kept in a campaign's ``options`` (under ``"_bot"``)."""
+    return (options or {}).get("_bot") or {}
+
+
+def storing(options: Mapping[str, Any] | None, name: str, value: Any) -> dict[str, Any]:
+    """``options`` with the bot setting ``name`` set to ``value`` (a new dict: the row sees the change)."""
+    return {**(options or {}), "_bot": {**stored(options), name: value}}
+
+
 def bot_setting_names() -> tuple[str, ...]:
     return (*BOT_DEFAULTS, *OTHER_SETTINGS)
 

@@ -10,7 +10,6 @@ dataclasses, tuples), so a read cache may share it between readers of the same s
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 
 from bot.engine.battle import field_works, general_retreat_brief
@@ -22,6 +21,7 @@ from bot.engine.seasons import season_of, turn_date
 from bot.engine.tables import RuleBook, default_rulebook
 from bot.engine.text import Msg
 
+from .aftermath import report_for
 from .events import PUBLIC, battle_visibility, side_visibility
 from .glory import ledger, spend_battle_of
 from .leaders import leader_command
@@ -100,19 +100,15 @@ def force_view(state: CampaignState, key: str, *, own: bool, todo: str = "") -> 
 
 def losses_to_roll(state: CampaignState, side: str) -> dict[str, int]:
     """Unit key -> SP out of the ranks in this turn's reported battles whose aftermath ``side`` has not
-    rolled yet (MC-7): the report's killed, routed and withdrawn SP, from the report as the GM gave it."""
+    rolled yet (MC-7): the report's killed, routed and withdrawn SP (BR)."""
     out: dict[str, int] = {}
     for b in state.turn_battles(status=BattleStatus.REPORTED):
         if side not in b.sides or b.aftermath.get("rolled", {}).get(side):
             continue
-        for entry in (b.report or {}).get("sides", []) or []:
-            if not isinstance(entry, Mapping) or entry.get("side") != side:
-                continue
-            for ul in entry.get("units", []) or []:
-                if isinstance(ul, Mapping) and isinstance(ul.get("unit"), str):
-                    lost = sum(v for k in ("killed", "rout", "other_order")
-                               if isinstance(v := ul.get(k, 0), int) and not isinstance(v, bool))
-                    out[ul["unit"]] = out.get(ul["unit"], 0) + lost
+        for part in report_for(b, b.report).sides:
+            if part.side == side:
+                for ul in part.units:
+                    out[ul.unit_id] = out.get(ul.unit_id, 0) + ul.killed + ul.rout + ul.other_order
     return out
 
 

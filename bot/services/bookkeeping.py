@@ -20,7 +20,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from bot.campaign import turn
+from bot.campaign import botsettings, turn
 from bot.campaign.authority import is_gm, require_gm
 from bot.campaign.botsettings import (  # noqa: F401 (BOT_CHOICES, JOIN_APPROVAL, LANGUAGES, id_setting_kind: read by the settings cog)
     BOT_CHOICES,
@@ -140,9 +140,7 @@ async def change_bot_setting(db: Database, campaign_id: int, gm: Actor, name: st
         shown: Any
         if name in BOT_CHOICES or name == DEADLINE_HOURS:
             shown = choice(name, value) if name in BOT_CHOICES else deadline_hours(value)
-            opts = dict(campaign.options or {})
-            opts["_bot"] = {**(opts.get("_bot") or {}), name: shown}
-            campaign.options = opts
+            campaign.options = botsettings.storing(campaign.options, name, shown)
         elif name == "language":
             campaign.language = shown = language(value)
         elif name == "gm_role":
@@ -164,9 +162,7 @@ async def note_deadline(db: Database, campaign_id: int) -> None:
     """Remember which campaign version the deadline just set belongs to."""
     async with db.transaction() as s:
         campaign = await get_campaign(s, campaign_id, lock=True)
-        opts = dict(campaign.options or {})
-        opts["_bot"] = {**(opts.get("_bot") or {}), "deadline_version": campaign.version}
-        campaign.options = opts
+        campaign.options = botsettings.storing(campaign.options, botsettings.DEADLINE_VERSION, campaign.version)
         s.add(campaign)
 
 

@@ -91,12 +91,11 @@ async def resolve_phase(db: Database, campaign_id: int, actor: Actor, *, expecte
 def next_deadline(campaign: Campaign, position: TurnPosition, now: dt.datetime) -> None:
     """The phase just entered gets the campaign's default deadline (the bot setting ``deadline_hours``),
     so that its reminders go and it never waits for ever; a new campaign's Phase 0 waits for the GM."""
-    hours = botsettings.phase_hours((campaign.options or {}).get("_bot") or {})
+    hours = botsettings.phase_hours(botsettings.stored(campaign.options))
     if not hours or position.phase is Phase.WEATHER:
         return
     campaign.deadline = now + dt.timedelta(hours=hours)
-    bot = {**((campaign.options or {}).get("_bot") or {}), botsettings.DEADLINE_VERSION: campaign.version}
-    campaign.options = {**(campaign.options or {}), "_bot": bot}
+    campaign.options = botsettings.storing(campaign.options, botsettings.DEADLINE_VERSION, campaign.version)
 
 
 def clear_deadline(campaign: Campaign) -> None:

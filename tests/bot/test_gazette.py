@@ -11,6 +11,7 @@ import re
 from tests.store.test_battle_flow import REPORT
 
 from .conftest import advance, shown, start, texts
+from .test_battle import to_battle
 from .test_turn_flows import bridge
 
 HASH = re.compile(r"[0-9a-f]{64}")
@@ -22,15 +23,7 @@ def gazettes(channel, viewer=None) -> list:
 
 async def a_turn_with_one_battle(table) -> None:
     """Bridge, turn 1: V Corps attacks the Army of Mack at E4; France wins (REPORT); Austria retreats to F4."""
-    await bridge(table)
-    odds = await table.fr.slash(table.channel, "order give", force="lannes", order="forced_march")
-    await table.fr.click(odds.response, label="Roll")
-    await table.fr.slash(table.channel, "order done")
-    await table.au.slash(table.channel, "order done")
-    odds = await table.fr.slash(table.channel, "order move", force="lannes", path="E4")
-    await table.fr.click(odds.response, label="Roll")
-    await table.fr.slash(table.channel, "order done")
-    await table.au.slash(table.channel, "order done")
+    await to_battle(table)  # V Corps marches into the Army of Mack: battle 1 at E4
     preview = await table.gm.slash(table.channel, "battle report", battle="1",
                                    file=("report.json", json.dumps(REPORT).encode()))
     await table.gm.click(preview.response, label="Confirm the report")

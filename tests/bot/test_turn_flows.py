@@ -10,6 +10,7 @@ import json
 from tests.store.test_battle_flow import REPORT, SCENARIO
 
 from .conftest import advance, domain_errors_only, shown, texts
+from .test_battle import to_battle
 
 
 def cards(channel, viewer=None) -> list:
@@ -113,15 +114,7 @@ async def test_a_member_mutes_and_unmutes_the_pings_of_a_campaign(table) -> None
 
 
 async def test_in_phase_3_the_gm_is_told_what_blocks_and_offered_no_button_that_would_be_refused(table) -> None:
-    await bridge(table)
-    odds = await table.fr.slash(table.channel, "order give", force="lannes", order="forced_march")
-    await table.fr.click(odds.response, label="Roll")
-    await table.fr.slash(table.channel, "order done")
-    await table.au.slash(table.channel, "order done")
-    odds = await table.fr.slash(table.channel, "order move", force="lannes", path="E4")
-    await table.fr.click(odds.response, label="Roll")
-    await table.fr.slash(table.channel, "order done")
-    await table.au.slash(table.channel, "order done")
+    await to_battle(table)  # V Corps marches into the Army of Mack: battle 1 at E4
 
     card = await table.gm.slash(table.channel, "gm advance")
     assert card.response.ephemeral and not card.response.components  # no "Resolve anyway" that cannot work
@@ -145,15 +138,7 @@ async def test_each_phase_gets_the_default_deadline_so_reminders_always_go(table
 
 async def test_after_the_report_a_unit_shows_the_sp_out_of_the_ranks_until_its_aftermath_is_rolled(table) -> None:
     """Issue 13, small things: a unit no longer looks whole between the report and its side's aftermath."""
-    await bridge(table)
-    odds = await table.fr.slash(table.channel, "order give", force="lannes", order="forced_march")
-    await table.fr.click(odds.response, label="Roll")
-    await table.fr.slash(table.channel, "order done")
-    await table.au.slash(table.channel, "order done")
-    odds = await table.fr.slash(table.channel, "order move", force="lannes", path="E4")
-    await table.fr.click(odds.response, label="Roll")
-    await table.fr.slash(table.channel, "order done")
-    await table.au.slash(table.channel, "order done")
+    await to_battle(table)  # V Corps marches into the Army of Mack: battle 1 at E4
     preview = await table.gm.slash(table.channel, "battle report", battle="1",
                                    file=("report.json", json.dumps(REPORT).encode()))
     await table.gm.click(preview.response, label="Confirm the report")
