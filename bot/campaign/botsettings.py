@@ -34,6 +34,9 @@ LANGUAGES = ("en", "it", "es")
 OTHER_SETTINGS = ("language", "gm_role")
 SIDE_CHANNEL = "channel:"
 DEADLINE_VERSION = "deadline_version"
+DEADLINE_SET = "deadline_set"
+"""When the current deadline was set (ISO time): a reminder is due only for a deadline set more than
+that long before it (a 2-hour deadline gets no "24 h" reminder)."""
 
 MIN_ID, MAX_ID = 10**14, 2**63 - 1
 """Discord ids (snowflakes) are 15 to 19 digits; the database keeps them as signed 64-bit integers."""
@@ -142,6 +145,9 @@ def check_stored(bot: Mapping[str, Any], where: str, max_int: int) -> None:
             if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= MAX_DEADLINE_HOURS:
                 raise InvalidInput("{where}: expected whole hours from 0 to {most}", where=f"{where}.{name}",
                                    most=MAX_DEADLINE_HOURS)
+        elif name == DEADLINE_SET:
+            if not isinstance(value, str) or len(value) > 40:
+                raise InvalidInput("{where}: not a bot setting with an allowed value", where=f"{where}.{name}")
         elif name == DEADLINE_VERSION:
             if isinstance(value, bool) or not isinstance(value, int) or abs(value) > max_int:
                 raise InvalidInput("{where}: expected a whole number (at most {max_int:,} in size), got {value!r}",

@@ -22,7 +22,6 @@ import datetime as dt
 import json
 import logging
 import os
-from dataclasses import replace
 from typing import Any
 
 import discord
@@ -46,9 +45,6 @@ REMINDERS = (("1h", dt.timedelta(hours=1)), ("24h", dt.timedelta(hours=24)))
 deadline set more than that long before it (a 2-hour deadline gets no "24 h" reminder)."""
 LAST_REMINDER = "1h"
 """After it, the GM is told who stalls the phase."""
-SEEN = "seen"
-"""Marks, with the reminders' tags, a deadline the scheduler has seen: the first pass that sees one
-(at most one interval after it was set) marks the reminders whose time had already come as done."""
 MAX_STRETCH = dt.timedelta(days=60)
 BACKOFF_BASE = 30.0
 """Seconds before a dead loop's first restart; doubled after each further death in a row."""
@@ -239,11 +235,9 @@ class Scheduler(commands.Cog):
         if now >= deadline:
             await self._expire(m, version)
             return
-        if SEEN not in m.reminded:  # a new deadline: set at most one interval ago
-            late = tuple(tag for tag, before in REMINDERS if deadline - now <= before - self.interval)
-            await state.claim(db, m.campaign_id, (SEEN, *late), version=version)
-            m = replace(m, reminded=(*m.reminded, SEEN, *late))
         for tag, before in REMINDERS:
+            if m.deadline_set is not None and m.deadline - m.deadline_set < before:
+                continue  # set less than that long before it: this reminder was never due
             if now >= deadline - before:
                 tags = tuple(name for name, delta in REMINDERS if delta >= before)
                 if tag not in m.reminded and await state.claim(db, m.campaign_id, tags, version=version):

@@ -77,6 +77,15 @@ class Meta:
         return self.bot.get(name, BOT_DEFAULTS.get(name))
 
     @property
+    def deadline_set(self) -> dt.datetime | None:
+        """When the current deadline was set (None for one set before this was kept)."""
+        v = self.bot.get(botsettings.DEADLINE_SET)
+        try:
+            return dt.datetime.fromisoformat(v) if isinstance(v, str) else None
+        except ValueError:
+            return None
+
+    @property
     def deadline_version(self) -> int | None:
         v = self.bot.get("deadline_version")
         return int(v) if isinstance(v, int) else None

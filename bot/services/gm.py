@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import datetime as dt
 
-from bot.campaign import edits
+from bot.campaign import botsettings, edits
 from bot.campaign.edits import MAX_AWAY_DAYS, MAX_DEADLINE_HOURS, Correction
 from bot.store import bookkeeping
 from bot.store.db import Database
@@ -33,10 +33,12 @@ async def set_deadline(db: Database, campaign_id: int, gm: Actor, hours: float,
     async with db.transaction() as s:
         loaded = await shell.load(s, campaign_id)
         journal = await loaded.journal()
-        deadline = edits.set_deadline(loaded.state, gm, hours, now or utcnow(), journal)
+        now = now or utcnow()
+        deadline = edits.set_deadline(loaded.state, gm, hours, now, journal)
         campaign = loaded.campaign
         campaign.deadline = deadline
-        campaign.options = {**campaign.options, "_reminded": []}
+        campaign.options = {**botsettings.storing(campaign.options, botsettings.DEADLINE_SET, now.isoformat()),
+                            "_reminded": []}
         saved = await shell.save(s, loaded, loaded.state, journal)
     shell.remember(db, saved)
     return deadline

@@ -95,7 +95,9 @@ def next_deadline(campaign: Campaign, position: TurnPosition, now: dt.datetime) 
     if not hours or position.phase is Phase.WEATHER:
         return
     campaign.deadline = now + dt.timedelta(hours=hours)
-    campaign.options = botsettings.storing(campaign.options, botsettings.DEADLINE_VERSION, campaign.version)
+    campaign.options = botsettings.storing(botsettings.storing(campaign.options, botsettings.DEADLINE_SET,
+                                                              now.isoformat()),
+                                           botsettings.DEADLINE_VERSION, campaign.version)
 
 
 def clear_deadline(campaign: Campaign) -> None:
