@@ -14,7 +14,7 @@ COPY pyproject.toml README.md ./
 COPY bot ./bot
 COPY rules ./rules
 COPY assets ./assets
-RUN pip install --no-cache-dir . && useradd --create-home --uid 10001 adc && mkdir -p /app/data && chown adc /app/data
+RUN pip install --no-cache-dir . && python -m bot.i18n compile && useradd --create-home --uid 10001 adc && mkdir -p /app/data && chown adc /app/data
 
 USER adc
 VOLUME ["/app/data"]

@@ -17,7 +17,7 @@ import discord
 
 from bot.campaign.odds import Odds
 from bot.engine.rolls import BatchRoll, Roll
-from bot.i18n import t
+from bot.i18n import locale, t
 from bot.i18n.text import tr
 from bot.services.views import ForceView, Gazette, StatusView, Waiting
 
@@ -229,14 +229,14 @@ def status_embed(sv: StatusView, lang: str, *, public: bool = False) -> discord.
         return phase_card(sv, lang)
     spec = sv.position.phase.spec
     names = {key: name for key, name, _ in sv.sides}
-    head = [f"**{spec.title}**"]
+    head = [f"**{tr(lang, spec.title)}**"]
     if sv.gm:
         head.append(t(lang, "status.you_gm"))
     elif sv.reader_side:
         head.append(t(lang, "status.you_side", side=names.get(sv.reader_side, sv.reader_side)))
     deadline = (f"{timestamp(sv.deadline)} ({timestamp(sv.deadline, 'R')})" if sv.deadline
                 else t(lang, "status.no_deadline"))
-    head.append(t(lang, "status.line", date=sv.date.isoformat(), season=tr(lang, sv.season),
+    head.append(t(lang, "status.line", date=locale.date(lang, sv.date), season=tr(lang, sv.season),
                   weather=tr(lang, sv.weather) or t(lang, "status.not_rolled"), deadline=deadline))
     if sv.status != "active":
         head.append(t(lang, "status.ended"))
@@ -269,13 +269,14 @@ def status_embed(sv: StatusView, lang: str, *, public: bool = False) -> discord.
 
 
 def waiting_lines(waiting: Sequence[Waiting], lang: str) -> str:
-    """Who the phase waits for, one line per thing awaited: ``**Austria**, **Piedmont**: give orders``."""
+    """Who the phase waits for, one line per thing awaited, the names listed the reader's way:
+    ``**Austria** and **Piedmont**: give orders`` (``**Austria** e **Piedmont**`` in Italian)."""
     by_what: dict[str, list[str]] = {}
     for w in waiting:
         whos = by_what.setdefault(tr(lang, w.what), [])
         if w.who not in whos:
             whos.append(w.who)
-    return "\n".join(", ".join(f"**{who}**" for who in whos) + f": {what}" for what, whos in by_what.items())
+    return "\n".join(locale.listing(lang, [f"**{who}**" for who in whos]) + f": {what}" for what, whos in by_what.items())
 
 
 def status_force_line(f: ForceView, lang: str) -> str:
@@ -299,9 +300,9 @@ def phase_card(sv: StatusView, lang: str) -> discord.Embed:
     """The phase card: where the campaign stands and who the phase still waits for, and for what
     (no Force: a card for the channel, whoever reads it)."""
     spec = sv.position.phase.spec
-    e = discord.Embed(title=f"{sv.name}: {t(lang, 'status.turn', turn=sv.position.turn)}", description=f"**{spec.title}**",
+    e = discord.Embed(title=f"{sv.name}: {t(lang, 'status.turn', turn=sv.position.turn)}", description=f"**{tr(lang, spec.title)}**",
                       colour=COLOUR if sv.status == "active" else NEUTRAL)
-    e.add_field(name=t(lang, "status.date"), value=f"{sv.date.isoformat()} ({tr(lang, sv.season)})", inline=True)
+    e.add_field(name=t(lang, "status.date"), value=f"{locale.date(lang, sv.date)} ({tr(lang, sv.season)})", inline=True)
     e.add_field(name=t(lang, "status.weather"), value=tr(lang, sv.weather) or t(lang, "status.not_rolled"),
                 inline=True)
     deadline = (f"{timestamp(sv.deadline)} ({timestamp(sv.deadline, 'R')})" if sv.deadline

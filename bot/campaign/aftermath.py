@@ -168,7 +168,7 @@ def report(state: CampaignState, number: int, data: Mapping[str, Any] | None, jo
             changed.append(replace(sd, battles_won=sd.battles_won + 1))
         elif outcome is Outcome.LOST:
             changed.append(replace(sd, battles_lost=sd.battles_lost + 1,
-                                   must_test=sd.must_test or "it lost a battle this turn (MC-9)"))
+                                   must_test=sd.must_test or Msg("it lost a battle this turn (MC-9)")))
     state = state.with_sides(changed)
     heroic_lost = [state.forces[k] for k in battle.forces if any(u.key in p.heroic_lost for u in state.forces[k].units)]
     state = state.with_forces([replace(f, units=tuple(replace(u, heroic=False) if u.key in p.heroic_lost else u

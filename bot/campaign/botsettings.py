@@ -30,7 +30,7 @@ DEADLINE_HOURS = "deadline_hours"
 reminders always go and the turn never waits for ever."""
 MAX_DEADLINE_HOURS = 24 * 60
 DEADLINE_HOURS_SUGGESTED = (0, 12, 24, 48, 72, 168)
-LANGUAGES = ("en", "it", "es")
+LANGUAGES = ("en", "it", "es", "fr", "de")
 OTHER_SETTINGS = ("language", "gm_role")
 SIDE_CHANNEL = "channel:"
 DEADLINE_VERSION = "deadline_version"

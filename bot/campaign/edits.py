@@ -152,6 +152,6 @@ def declare_away(state: CampaignState, member_id: int, who: str, days: int, now:
     check_absence(days)
     require_player(state, member_id)
     name = who or Msg("A player")
-    journal.say(state, Msg("{who} is away for {days} day(s).", who=name, days=days) if days
+    journal.say(state, Msg.plural(days, "{who} is away for {n} day.", "{who} is away for {n} days.", who=name) if days
                 else Msg("{who} is back.", who=name))
     return now + dt.timedelta(days=days) if days else None

@@ -14,4 +14,7 @@ FORMER_MESSAGES: tuple[Msg, ...] = (
     # Until the turn-end message pointed players at /campaign verify instead of a command line.
     Msg("Turn {turn} is over; its dice seed was {seed} (SHA-256 {sha256}). Check every roll "
         "with `python -m bot verify`.", turn=0, seed="", sha256=""),
+    # Until counts had their plural forms (issue 14: "1 battle(s)" in every language).
+    Msg("Phase 2 resolved: {battles} battle(s).", battles=0),
+    Msg("{who} is away for {days} day(s).", who="", days=0),
 )

@@ -183,7 +183,7 @@ def apply_fate(state: CampaignState, number: int, name: str, circumstance: Circu
     state = state.with_leaders([changed, *new_leaders])
     if fate.status is LeaderStatus.CAPTURED:
         side = next(sd for sd in battle.sides if state.camps.hostile(sd, force.side))  # RU-19: an enemy
-        state = state.plus_glory(GloryEntry(side, state.turn, 1, f"enemy leader {name} captured", "award", "CC-4",
+        state = state.plus_glory(GloryEntry(side, state.turn, 1, Msg("enemy leader {name} captured", name=name), "award", "CC-4",
                                             battle.number))
         lines.append(Msg("{side} gains 1 Glory for capturing {leader} (CC-4).", side=state.sides[side].name, leader=name))
     battle = state.battles[number]
@@ -250,7 +250,7 @@ def trophy(state: CampaignState, number: int, unit: str, target: str, journal: J
                  if result.taken else
                  Msg("{captor} tries for the flag of {victim}: no trophy.", captor=captor.name, victim=victim.name))
     if result.taken:
-        state = state.plus_glory(GloryEntry(side, state.turn, 1, f"trophy of {victim.name} taken", "award", "CC-4",
+        state = state.plus_glory(GloryEntry(side, state.turn, 1, Msg("trophy of {name} taken", name=victim.name), "award", "CC-4",
                                             battle.number))
         text = Msg.join(" ", [text, Msg("{side} gains 1 Glory (CC-4).", side=state.sides[side].name)])
     battle = state.battles[number]

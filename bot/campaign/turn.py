@@ -237,7 +237,8 @@ def _movement(state: CampaignState, journal: Journal, ctx: Context, battles: lis
             public=Msg("Battle {number} at {square} between {camps} (MC-6).", number=number, square=contact.square,
                        camps=camps)))
     state = update_holdings(state, journal)
-    journal.say(state, Msg("Phase 2 resolved: {battles} battle(s).", battles=number - max(before_battles, default=0)))
+    battles = number - max(before_battles, default=0)
+    journal.say(state, Msg.plural(battles, "Phase 2 resolved: {n} battle.", "Phase 2 resolved: {n} battles."))
     return state
 
 

@@ -14,7 +14,7 @@ import discord
 
 from bot.engine.errors import InvalidInput
 from bot.engine.uploads import bad_character
-from bot.i18n import COMMANDS, lang_of, t
+from bot.i18n import command_name, lang_of, t
 
 log = logging.getLogger("adc.edge")
 
@@ -43,8 +43,7 @@ def string_options(data: Any) -> Iterator[tuple[str, str, str]]:
 
 def option_label(lang: str, command: str, option: str) -> str:
     """The option's name as the member sees it (``nome`` for ``name`` in Italian)."""
-    entry = COMMANDS.get(lang, {}).get(f"{command}.{option}")
-    return entry[0] if entry else option
+    return command_name(lang, f"{command}.{option}", option)
 
 
 async def check_text_options(interaction: discord.Interaction) -> bool:

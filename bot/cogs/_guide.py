@@ -46,7 +46,7 @@ def how_to_play_embed(client: discord.Client, lc: str, sv: views.StatusView, set
             by_bot.append(f"**{int(stage.phase)}. {spec.name}** ({spec.rule}): {tr(lc, spec.needs)}")
             continue
         lines = [f"*{tr(lc, spec.needs)}*"] + [f"{mention(client, s.command)} {tr(lc, s.why)}" for s in stage.steps]
-        e.add_field(name=spec.title, value="\n".join(lines), inline=False)
+        e.add_field(name=tr(lc, spec.title), value="\n".join(lines), inline=False)
     e.add_field(name=t(lc, "howto.bot_phases"), value="\n".join(by_bot), inline=False)
     e.add_field(name=t(lc, "howto.any_time"),
                 value="\n".join(f"{mention(client, s.command)} {tr(lc, s.why)}" for s in core_guide.ANY_TIME),

@@ -16,7 +16,7 @@ import discord
 from bot import formatting as fmt
 from bot.engine.errors import EngineError
 from bot.engine.phases import Phase
-from bot.i18n import t
+from bot.i18n import locale, t
 from bot.i18n.text import tr, tr_lines
 from bot.services import battles, resolution, sight, views
 from bot.services import bookkeeping as state
@@ -81,17 +81,18 @@ def maps_module() -> Any | None:
 
 
 async def render_map(bot: AideBot, campaign_id: int, actor: Actor, *, view: str = "side",
-                     around: str | None = None) -> tuple[bytes, str] | None:
-    """PNG bytes and a text report, rendered off the event loop with at most ``bot.render_slots``
-    renders at once; None when the map service is not there."""
+                     around: str | None = None, lang: str = "en") -> tuple[bytes, str] | None:
+    """PNG bytes and a text report in the reader's language ``lang``, rendered off the event loop with
+    at most ``bot.render_slots`` renders at once; None when the map service is not there."""
     maps = maps_module()
     if maps is None:
         return None
     fn = maps.map_png
     async with bot.render_gate:
         if inspect.iscoroutinefunction(fn):
-            return await fn(bot.db, campaign_id, actor, view=view, around=around, rules=bot.rules)
-        return await asyncio.to_thread(fn, bot.db, campaign_id, actor, view=view, around=around, rules=bot.rules)
+            return await fn(bot.db, campaign_id, actor, view=view, around=around, rules=bot.rules, lang=lang)
+        return await asyncio.to_thread(fn, bot.db, campaign_id, actor, view=view, around=around, rules=bot.rules,
+                                       lang=lang)
 
 
 def map_file(png: bytes, name: str = "map.png") -> discord.File:
@@ -191,7 +192,7 @@ async def post_phase_card(bot: AideBot, campaign_id: int, lang: str,
     files: list[discord.File] = []
     if with_map:
         try:
-            rendered = await render_map(bot, campaign_id, PUBLIC, view="public")
+            rendered = await render_map(bot, campaign_id, PUBLIC, view="public", lang=lang)
         except EngineError as exc:
             log.warning("event=map_failed campaign=%s reason=%r", campaign_id, str(exc))
             rendered = None
@@ -253,7 +254,7 @@ async def post_turn_summary(bot: AideBot, campaign_id: int, turn: int, lang: str
     files: list[discord.File] = []
     around = g.battle_squares[0] if len(set(g.battle_squares)) == 1 else None
     try:
-        rendered = await render_map(bot, campaign_id, PUBLIC, view="public", around=around)
+        rendered = await render_map(bot, campaign_id, PUBLIC, view="public", around=around, lang=lang)
     except EngineError as exc:
         log.warning("event=map_failed campaign=%s reason=%r", campaign_id, str(exc))
         rendered = None
@@ -326,7 +327,7 @@ async def _side_names(bot: AideBot, campaign_id: int) -> list[tuple[str, str]]:
 def brief_embeds(brief: battles.Brief, lang: str) -> list[discord.Embed]:
     title = t(lang, "battle.brief_title", number=brief.number, square=brief.square)
     head = [t(lang, "battle.brief_terrain", terrain=tr(lang, brief.terrain),
-              features=", ".join(tr_lines(lang, brief.features)) or "-", weather=tr(lang, brief.weather))]
+              features=locale.listing(lang, tr_lines(lang, brief.features)) or "-", weather=tr(lang, brief.weather))]
     return fmt.paged_embeds(title, head + tr_lines(lang, brief.lines))
 
 

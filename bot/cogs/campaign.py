@@ -99,11 +99,11 @@ async def _map_embed(interaction: discord.Interaction, cid: int, who: Any, view:
                      sv: views.StatusView, lc: str) -> tuple[discord.Embed, discord.File] | None:
     """The map as ``who`` may see it, in an embed in language ``lc`` with its picture (None: no map service)."""
     bot = bot_of(interaction)
-    rendered = await publish.render_map(bot, cid, who, view=view, around=around)
+    rendered = await publish.render_map(bot, cid, who, view=view, around=around, lang=lc)
     if rendered is None:
         return None
     png, report = rendered
-    embed = discord.Embed(title=t(lc, "map.title", name=sv.name, position=str(sv.position)),
+    embed = discord.Embed(title=t(lc, "map.title", name=sv.name, position=tr(lc, str(sv.position))),
                           description=fmt.clip(report, fmt.DESCRIPTION), colour=fmt.COLOUR)
     embed.set_image(url="attachment://map.png")
     return fmt.fit(embed), publish.map_file(png)
@@ -335,7 +335,7 @@ class Campaign(commands.Cog):
             spec = await asyncio.to_thread(scenarios.load_bundled, scenario)
         created = await campaigns.create_campaign(bot.db, guild_id=guild_id, channel_id=channel_id, gm=actor,
                                                   name=name, scenario=scenario, spec=spec, rules=bot.rules,
-                                                  limits=limits)
+                                                  limits=limits, language=lc)
         embed = discord.Embed(title=t(lc, "campaign.created", name=created.name),
                               description=t(lc, "campaign.created_text", scenario=created.scenario,
                                             gm=interaction.user.mention), colour=fmt.COLOUR)

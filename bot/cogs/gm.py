@@ -127,12 +127,12 @@ class GM(commands.Cog):
         embed = fmt.status_embed(sv, lc, public=True)
         if sv.waiting and sv.position.phase is Phase.BATTLE:
             # No button that would be refused (MC-6: a battle cannot end without its report): say what blocks.
-            embed.title = t(lc, "gm.advance_missing_title", phase=sv.position.phase.spec.title)
+            embed.title = t(lc, "gm.advance_missing_title", phase=tr(lc, sv.position.phase.spec.title))
             embed.description = (embed.description or "") + "\n" + t(lc, "gm.advance_battle_note")
             await reply(interaction, embeds=[fmt.fit(embed)])
             return
         if sv.waiting:
-            embed.title = t(lc, "gm.advance_missing_title", phase=sv.position.phase.spec.title)
+            embed.title = t(lc, "gm.advance_missing_title", phase=tr(lc, sv.position.phase.spec.title))
             embed.description = (embed.description or "") + "\n" + t(lc, "gm.advance_forced_note")
             button = Advance(cid, sv.version, True, t(lc, "gm.resolve_anyway"))
         else:

@@ -74,8 +74,8 @@ class Supply(commands.Cog):
         cid = await campaign_id(interaction)
         out = await supply.buy(bot_of(interaction).db, cid, actor_of(interaction), kind, force, unit=unit,
                                reduced=reduced)
-        await reply(interaction, content=fmt.message_text(t(lc, "supply.done", force=out.force, text=tr(lc, out.text),
-                                                            cost=out.cost, left=out.left)))
+        await reply(interaction, content=fmt.message_text(t(lc, "supply.done", force=out.force, text=tr(lc, out.text), n=out.cost,
+                                                            left=out.left)))
 
 
 async def setup(bot: commands.Bot) -> None:

@@ -60,6 +60,16 @@ def _count(value: object, what: str) -> int:
     return value
 
 
+REASONS = (
+    "won the battle {won} banners to {enemy}: {winner_base} + {lead}/{winner_divisor} rounded down",
+    "{why} with {won} of the {required} banners required (at least {share})",
+    "{n} enemy leader captured", "{n} enemy leaders captured", "{n} trophy captured", "{n} trophies captured",
+    "enemy leader {name} captured", "trophy of {name} taken",
+)
+"""The templates of a Glory award's reason (CC-4), by which a reason kept as plain English is read
+back (:meth:`Msg.reparse`) to be said in the reader's language."""
+
+
 # --- the ledger -----------------------------------------------------------------------------
 
 

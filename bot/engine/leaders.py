@@ -46,9 +46,10 @@ def fate_checks(
 ) -> tuple[Check, Check]:
     """CC-1: the first 1D6 and the second ("roll again") 1D6 for a leader who fell so."""
     cc, table = _fate_table(circumstance, tables)
-    rule, name = cc.leaders.fate_rule, f"{cc.leaders.fate_name} ({table.name})"
+    rule = cc.leaders.fate_rule
+    name = Msg("{fate} ({circumstance})", fate=cc.leaders.fate_name, circumstance=table.name)
     first = Check(rule, name, (), table.first, subject=subject)
-    second = Check(rule, f"{name}, second roll", (), table.second, subject=subject)
+    second = Check(rule, Msg("{name}, second roll", name=name), (), table.second, subject=subject)
     return first, second
 
 

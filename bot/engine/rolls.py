@@ -37,7 +37,8 @@ class Modifier:
     """Why it applies, in a few words a player understands."""
 
     def __str__(self) -> str:
-        return Msg("{value:+d} {reason} ({rule})", value=self.value, reason=self.reason, rule=self.rule)
+        return Msg("{value:+d} {reason} ({rule})", value=self.value, reason=composed(self.reason, REASONS),
+                   rule=self.rule)
 
     def to_dict(self) -> dict[str, Any]:
         return {"value": self.value, "rule": self.rule, "reason": self.reason}
@@ -243,6 +244,25 @@ class Check:
         return {t: Fraction(c, n) for t, c in sorted(counts.items())}
 
 
+NAMES = ("{name}, second roll", "{fate} ({circumstance})")
+"""How a check's name is composed (CC-1's fate: its name and how the leader fell, and its second roll)."""
+REASONS = ("{name}'s Command Value",)
+"""How a modifier's reason is composed of a name (a leader's)."""
+
+
+def composed(text: str, templates: tuple[str, ...]) -> str:
+    """A name or reason read back from a stored record as plain English (``Leader casualty fate
+    (melee vs infantry or cavalry), second roll``) made a message again from the ``templates`` it is
+    composed of, so it is said in the reader's language. A :class:`Msg` is already one."""
+    if isinstance(text, Msg) or not isinstance(text, str):
+        return text
+    msg = Msg.reparse(text, templates)
+    if msg is None:
+        return text
+    params = {k: composed(v, templates) if isinstance(v, str) else v for k, v in msg.params.items()}
+    return Msg(msg.template, **params)  # i18n: passes a template on
+
+
 def _mods_text(modifiers: Sequence[Modifier]) -> str:
     return Msg.join("", (Msg(" {modifier}", modifier=str(m)) for m in modifiers))
 
@@ -270,8 +290,9 @@ class Roll:
     @property
     def title(self) -> str:
         if self.subject:
-            return Msg("{name} ({rule}) for {subject}", name=self.name, rule=self.rule, subject=self.subject)
-        return f"{self.name} ({self.rule})"
+            return Msg("{name} ({rule}) for {subject}", name=composed(self.name, NAMES), rule=self.rule,
+                       subject=self.subject)
+        return Msg("{name} ({rule})", name=composed(self.name, NAMES), rule=self.rule)
 
     def __str__(self) -> str:
         faces = "+".join(str(f) for f in self.dice)
@@ -350,8 +371,9 @@ class BatchRoll:
     @property
     def title(self) -> str:
         if self.subject:
-            return Msg("{name} ({rule}) for {subject}", name=self.name, rule=self.rule, subject=self.subject)
-        return f"{self.name} ({self.rule})"
+            return Msg("{name} ({rule}) for {subject}", name=composed(self.name, NAMES), rule=self.rule,
+                       subject=self.subject)
+        return Msg("{name} ({rule})", name=composed(self.name, NAMES), rule=self.rule)
 
     def __str__(self) -> str:
         shown = " ".join(str(f) for f in self.dice[: self.SHOWN_DICE])

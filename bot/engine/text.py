@@ -102,6 +102,18 @@ class Msg(str):
         """``one`` or ``many`` (templates with ``{n}``) for ``n``: each form is its own catalogue entry."""
         return cls(one if n == 1 else many, n=n, **params)  # i18n: passes a template on
 
+    @classmethod
+    def reparse(cls, text: str, templates: Iterable[str]) -> Msg | None:
+        """``text`` read back as one of ``templates`` (English kept as plain text, like a Glory reason
+        in its database column), so it can be said in another language; None if none fits.
+        Whole numbers come back as numbers (a plural's ``n``)."""
+        for template in templates:
+            match = _pattern(template).fullmatch(text)
+            if match:
+                params = {k: int(v) if v.isdigit() else v for k, v in match.groupdict().items()}
+                return cls(template, **params)
+        return None
+
     def to_json(self) -> dict[str, Any]:
         """The template and parameters as JSON (parameters that are not numbers become text)."""
         return {"t": self.template, "p": {k: _param_json(v) for k, v in self.params.items()}}
@@ -131,6 +143,16 @@ class Msg(str):
             return cls(template, **params)
         except (KeyError, IndexError, ValueError, TypeError) as exc:
             raise UnknownMessage(f"the parameters do not fit the template {template[:80]!r}: {exc}") from None
+
+
+@lru_cache(maxsize=256)
+def _pattern(template: str) -> re.Pattern[str]:
+    parts = []
+    for literal, name, _spec, _conv in _FORMATTER.parse(checked(template)):
+        parts.append(re.escape(literal))
+        if name is not None:
+            parts.append(f"(?P<{name}>.+?)")
+    return re.compile("".join(parts), re.DOTALL)
 
 
 def _param_json(value: Any) -> Any:

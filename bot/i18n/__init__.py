@@ -1,15 +1,17 @@
-"""Languages: English, Italian and Spanish, by the member's Discord locale.
+"""Languages: English, Italian, Spanish, French and German, by the member's Discord locale.
 
-Two catalogues per language (``en.py``, ``it.py``, ``es.py``):
+The translations are gettext catalogues (:mod:`bot.i18n.catalogues`, ``bot/locale``), which a
+translator edits with any ``.po`` editor:
 
-* ``MESSAGES``: every sentence the bot says, by key (``t(lang, key, **values)``);
-* ``COMMANDS`` (Italian and Spanish; English is the code's own text): localised names and
-  descriptions of commands (``"order give"``), their options (``"order give.force"``) and
-  choices (``"choice:forced_march"``), which :class:`Translator` hands to Discord at sync time.
+* the bot's own sentences, by key (``t(lang, key, **values)``): English in ``en.py``, the key the
+  message context of each translation;
+* what the engine and the services say (refusals, roll outcomes, summaries, the log), kept as a
+  template and its parameters and said in the reader's language by :mod:`bot.i18n.text`;
+* the slash commands' names, descriptions, options and choices, which :class:`Translator` hands to
+  Discord at sync time.
 
-Rule names and rule IDs (``Force test (MC-4)``) come from the rules' YAML and are the same in
-every language. What the engine and the services say (refusals, roll outcomes, summaries, the log)
-is translated by :mod:`bot.i18n.text` from its English template.
+Numbers, dates and lists are written the reader's way (:mod:`bot.i18n.locale`). Rule IDs
+(``MC-4``) are the same in every language.
 """
 
 from __future__ import annotations
@@ -19,36 +21,54 @@ from typing import Any
 import discord
 from discord import app_commands
 
-from . import en, es, it
+from . import en
+from .catalogues import translations
+from .locale import render_in
 
-LANGUAGES = ("en", "it", "es")
-MESSAGES: dict[str, dict[str, str]] = {"en": en.MESSAGES, "it": it.MESSAGES, "es": es.MESSAGES}
-COMMANDS: dict[str, dict[str, tuple[str, str]]] = {"it": it.COMMANDS, "es": es.COMMANDS}
-CHOICES: dict[str, dict[str, str]] = {"it": it.CHOICES, "es": es.CHOICES}
+LANGUAGES = ("en", "it", "es", "fr", "de")
+LANGUAGE_NAMES = {"en": "English", "it": "Italiano", "es": "Español", "fr": "Français", "de": "Deutsch"}
 
 _LOCALES = {
     discord.Locale.italian: "it",
     discord.Locale.spain_spanish: "es",
     discord.Locale.latin_american_spanish: "es",
+    discord.Locale.french: "fr",
+    discord.Locale.german: "de",
 }
 
 
 def lang_of(locale: discord.Locale | str | None) -> str:
-    """The catalogue for a Discord locale (``it``, ``es-ES``, ``es-419``...); English otherwise."""
+    """The catalogue for a Discord locale (``it``, ``es-ES``, ``fr``...); English otherwise."""
     if isinstance(locale, discord.Locale):
         return _LOCALES.get(locale, "en")
     text = str(locale or "").lower()
-    if text.startswith("it"):
-        return "it"
-    if text.startswith("es"):
-        return "es"
+    for lang in LANGUAGES:
+        if text.startswith(lang):
+            return lang
     return "en"
 
 
+def message(lang: str, key: str) -> str:
+    """The template of the message ``key`` in ``lang`` (English where the catalogue lacks it)."""
+    english = en.MESSAGES[key]
+    if isinstance(english, tuple):
+        english = english[1]
+    return translations(lang, "bot").pgettext(key, english)
+
+
 def t(lang: str, key: str, /, **values: Any) -> str:
-    """The message ``key`` in ``lang`` (English if missing), with ``values`` filled in."""
-    template = MESSAGES.get(lang, en.MESSAGES).get(key) or en.MESSAGES[key]
-    return template.format(**values) if values else template
+    """The message ``key`` in ``lang`` (English if missing), with ``values`` filled in the reader's way."""
+    english = en.MESSAGES[key]
+    if isinstance(english, tuple):  # a plural: (one, many), chosen by ``n`` in the reader's plural rules
+        template = translations(lang, "bot").npgettext(key, english[0], english[1], int(values.get("n", 0)))
+    else:
+        template = translations(lang, "bot").pgettext(key, english)
+    return render_in(lang, template, values) if values else template
+
+
+def command_name(lang: str, key: str, english: str) -> str:
+    """A command's or option's name as ``lang``'s Discord shows it (``key`` like ``order give.force``)."""
+    return translations(lang, "commands").pgettext(f"name:{key}", english)
 
 
 class Translator(app_commands.Translator):
@@ -62,20 +82,22 @@ class Translator(app_commands.Translator):
             return None
         where = context.location
         loc = app_commands.TranslationContextLocation
+        catalogue = translations(lang, "commands")
+        english = string.message
         if where is loc.choice_name:
             value = getattr(context.data, "value", None)
-            return CHOICES[lang].get(f"choice:{value}")
-        key = command_key(context.data)
-        if key is None:
-            return None
-        entry = COMMANDS[lang].get(key)
-        if entry is None:
-            return None
-        if where in (loc.command_name, loc.group_name, loc.parameter_name):
-            return entry[0]
-        if where in (loc.command_description, loc.group_description, loc.parameter_description):
-            return entry[1]
-        return None
+            said = catalogue.pgettext(f"choice:{value}", english)
+        else:
+            key = command_key(context.data)
+            if key is None:
+                return None
+            if where in (loc.command_name, loc.group_name, loc.parameter_name):
+                said = catalogue.pgettext(f"name:{key}", english)
+            elif where in (loc.command_description, loc.group_description, loc.parameter_description):
+                said = catalogue.pgettext(f"description:{key}", english)
+            else:
+                return None
+        return said if said != english else None
 
 
 def command_key(data: Any) -> str | None:

@@ -20,7 +20,7 @@ import yaml
 
 ROOT = Path(__file__).resolve().parents[2]
 CODE = ("bot/engine", "bot/campaign", "bot/services", "bot/scenario.py", "bot/freeroll.py", "bot/limits.py",
-        "bot/generate.py")
+        "bot/generate.py", "bot/render")
 CALLS = frozenset({
     "Msg", "InvalidInput", "RuleViolation", "NotFound", "PermissionDenied", "WrongPhase", "AlreadyResolved",
     "ImportRejected", "ServiceError",
@@ -30,7 +30,7 @@ FAIL_FILES = frozenset({"bot/scenario.py", "bot/engine/reports.py"})
 """Where `at.fail("...")` builds an error for a GM (scenario and report files)."""
 PASS_ON = "# i18n: passes a template on"
 """Marks a call whose text is a template made elsewhere (a Msg, a Msg.join): not a new message."""
-YAML_FIELDS = frozenset({"label", "reason", "meaning", "help", "wind"})
+YAML_FIELDS = frozenset({"label", "reason", "meaning", "help", "wind", "name"})
 
 
 def _code_files() -> Iterator[Path]:
@@ -47,34 +47,62 @@ def _name(func: ast.expr) -> str | None:
     return None
 
 
+def file_texts(rel: str, source: str) -> tuple[list[tuple[int, str | tuple[str, str]]], list[str]]:
+    """The templates written in one file, in order: ``(line, text)``, or ``(line, (one, many))`` for
+    the two forms of :meth:`Msg.plural`; and the calls whose text is not a literal."""
+    found: list[tuple[int, str | tuple[str, str]]] = []
+    dynamic: list[str] = []
+    lines = source.splitlines()
+    for node in ast.walk(ast.parse(source)):
+        if not isinstance(node, ast.Call):
+            continue
+        name = _name(node.func)
+        if not (name in CALLS or name in ("plural", "require_phase") or (name == "fail" and rel in FAIL_FILES)):
+            continue
+        if not node.args:
+            continue
+        if name == "plural":  # Msg.plural(n, "{n} die", "{n} dice"): one entry with its plural form
+            forms = [a.value for a in node.args[1:3] if isinstance(a, ast.Constant) and isinstance(a.value, str)]
+            if len(forms) == 2:
+                found.append((node.lineno, (forms[0], forms[1])))
+            continue
+        if name == "require_phase":  # require_phase(campaign, phase, "Scouting")
+            found.extend((node.lineno, a.value) for a in node.args[2:]
+                         if isinstance(a, ast.Constant) and isinstance(a.value, str))
+            continue
+        first = node.args[0]
+        if isinstance(first, ast.Constant) and isinstance(first.value, str):
+            found.append((node.lineno, first.value))
+        elif PASS_ON not in lines[node.lineno - 1]:
+            dynamic.append(f"{rel}:{node.lineno}")
+    found.sort(key=lambda item: item[0])
+    return found, dynamic
+
+
 def code_texts() -> tuple[dict[str, list[str]], list[str]]:
-    """(template -> where it is written, calls whose text is not a literal and so cannot be translated)."""
+    """(template -> where it is written, calls whose text is not a literal and so cannot be translated).
+    Both forms of a plural are listed."""
     found: dict[str, list[str]] = {}
     dynamic: list[str] = []
     for path in _code_files():
         rel = path.relative_to(ROOT).as_posix()
-        source = path.read_text(encoding="utf-8")
-        lines = source.splitlines()
-        for node in ast.walk(ast.parse(source)):
-            if not isinstance(node, ast.Call):
-                continue
-            name = _name(node.func)
-            if not (name in CALLS or name in ("plural", "require_phase") or (name == "fail" and rel in FAIL_FILES)):
-                continue
-            if not node.args:
-                continue
-            extra = {"plural": 1, "require_phase": 2}.get(name or "")
-            if extra is not None:  # Msg.plural(n, "{n} die", "{n} dice"); require_phase(campaign, phase, "Scouting")
-                for arg in node.args[extra:]:
-                    if isinstance(arg, ast.Constant) and isinstance(arg.value, str):
-                        found.setdefault(arg.value, []).append(f"{rel}:{node.lineno}")
-                continue
-            first = node.args[0]
-            if isinstance(first, ast.Constant) and isinstance(first.value, str):
-                found.setdefault(first.value, []).append(f"{rel}:{node.lineno}")
-            elif PASS_ON not in lines[node.lineno - 1]:
-                dynamic.append(f"{rel}:{node.lineno}")
+        texts, bad = file_texts(rel, path.read_text(encoding="utf-8"))
+        for line, text in texts:
+            for form in (text if isinstance(text, tuple) else (text,)):
+                found.setdefault(form, []).append(f"{rel}:{line}")
+        dynamic.extend(bad)
     return found, dynamic
+
+
+def plural_pairs() -> dict[str, tuple[str, str]]:
+    """Each form of a plural written in the code -> (singular, plural)."""
+    pairs: dict[str, tuple[str, str]] = {}
+    for path in _code_files():
+        rel = path.relative_to(ROOT).as_posix()
+        for _line, text in file_texts(rel, path.read_text(encoding="utf-8"))[0]:
+            if isinstance(text, tuple):
+                pairs[text[0]] = pairs[text[1]] = text
+    return pairs
 
 
 def yaml_texts() -> dict[str, list[str]]:
@@ -101,7 +129,7 @@ def phase_texts() -> dict[str, list[str]]:
 
     found: dict[str, list[str]] = {}
     for spec in PHASES.values():
-        for text in (spec.needs, spec.ends):
+        for text in (spec.title, spec.needs, spec.ends):
             found.setdefault(text, []).append(f"MC-3 phase {int(spec.phase)}")
     return found
 
@@ -136,10 +164,10 @@ def english_texts() -> dict[str, list[str]]:
 
 
 def main(argv: list[str]) -> int:
-    from bot.i18n.text import CATALOGUES
+    from bot.i18n.text import catalogue as engine_catalogue
 
     lang = argv[0] if argv else "it"
-    catalogue = CATALOGUES[lang]
+    catalogue = engine_catalogue(lang)
     missing = [(text, where) for text, where in english_texts().items() if text not in catalogue]
     for text, where in missing:
         print(f"    {text!r}: '',  # {where[0]}")

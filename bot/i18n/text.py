@@ -1,46 +1,60 @@
 """The engine's and the services' English, said in the member's language.
 
-The catalogues (``text_it.py``, ``text_es.py``) map an English template, exactly as the code or
-``rules/*.yaml`` writes it, to its translation with the same ``{placeholders}`` (gettext's way: the
-English is the key, so a reader finds a message's translations by searching for its text).
-:func:`tr` translates a :class:`~bot.engine.text.Msg` (template and parameters, the parameters
-translated in turn) or a plain string the catalogue knows (a table's label, a modifier's reason);
-anything else stays as it is. Rule names and rule IDs are never translated.
+A :class:`~bot.engine.text.Msg` keeps its English template and its parameters; :func:`tr` looks the
+template up in the ``engine`` gettext catalogue (:mod:`bot.i18n.catalogues`: the English is the
+message id, so a reader finds a message's translations by searching for its text), picks a plural's
+form by the reader's plural rules, translates the parameters in turn and fills them in the reader's
+way (:mod:`bot.i18n.locale`). A plain string the catalogue knows (a table's label, a modifier's
+reason, a word of the model) is translated too; anything else stays as it is. Rule IDs are never
+translated.
 """
 
 from __future__ import annotations
 
 import re
+from enum import Enum
+from functools import cache
 from typing import Any
 
 from bot.engine.errors import EngineError
-from bot.engine.text import Msg, render
+from bot.engine.text import Msg
 
-from . import es, it, text_es, text_it
-
-CATALOGUES: dict[str, dict[str, str]] = {"it": text_it.TEXT, "es": text_es.TEXT}
-
+from . import locale
+from .catalogues import TRANSLATED, plural_forms, pot_path, read, translations
+from .locale import render_in
 
 _COMMAND = re.compile(r"(?<![\w/])/([a-z]+)(?: ([a-z]+))?")
-_NAMES: dict[str, dict[str, tuple[str, str]]] = {"it": it.COMMANDS, "es": es.COMMANDS}
 
 
 def localise_commands(lang: str, text: str) -> str:
     """``/campaign status`` as the member's Discord shows it (``/campagna stato``)."""
-    names = _NAMES.get(lang)
-    if not names or "/" not in text:
+    if lang not in TRANSLATED or "/" not in text:
         return text
+    names = translations(lang, "commands")
+    known = _command_keys()
 
     def name(match: re.Match[str]) -> str:
         group, sub = match.group(1), match.group(2)
-        if group not in names:
+        if group not in known:
             return match.group(0)
-        head = "/" + names[group][0]
+        head = "/" + names.pgettext(f"name:{group}", group)
         if sub is None:
             return head
-        return f"{head} {names[f'{group} {sub}'][0]}" if f"{group} {sub}" in names else f"{head} {sub}"
+        key = f"{group} {sub}"
+        return f"{head} {names.pgettext(f'name:{key}', sub)}" if key in known else f"{head} {sub}"
 
     return _COMMAND.sub(name, text)
+
+
+@cache
+def _command_keys() -> frozenset[str]:
+    """The qualified names of every command and group (``campaign``, ``campaign status``)."""
+    keys = set()
+    for m in read(pot_path("commands")):
+        context = m.context or ""
+        if context.startswith("name:") and "." not in context:
+            keys.add(context[5:])
+    return frozenset(keys)
 
 
 def tr(lang: str, text: Any) -> str:
@@ -52,33 +66,76 @@ def tr(lang: str, text: Any) -> str:
 def _tr(lang: str, text: Any) -> str:
     if text is None:
         return ""
-    catalogue = CATALOGUES.get(lang)
-    if catalogue is None:
-        return str(text)
+    if lang not in TRANSLATED:
+        return str(text.text if isinstance(text, EngineError) else text)
     if isinstance(text, EngineError):
         text = text.text
+    catalogue = translations(lang, "engine")
     if isinstance(text, Msg):
+        template = _template(lang, text)
         if not text.params:
-            return catalogue.get(text.template, str(text))
-        template = catalogue.get(text.template, text.template)
-        params = {k: _tr(lang, v) if isinstance(v, str) else v for k, v in text.params.items()}
+            return template
+        params = {k: _param(lang, v) for k, v in text.params.items()}
         try:
-            return render(template, params)
+            return render_in(lang, template, params)
         except (KeyError, IndexError, ValueError):  # a faulty (or unsafe) translation must not hide the message
             return str(text)
+    if isinstance(text, Enum):
+        text = str(text.value)
     if isinstance(text, str):
-        return catalogue.get(text, text)
+        return catalogue.gettext(text) if text.strip() else text  # gettext("") is the catalogue's header
     return str(text)
 
 
+def _template(lang: str, msg: Msg) -> str:
+    """The template of ``msg`` in ``lang``: a plural's form chosen by ``n`` and the reader's rules."""
+    catalogue = translations(lang, "engine")
+    forms = plural_forms().get(msg.template)
+    n = msg.params.get("n")
+    if forms is not None and isinstance(n, int) and not isinstance(n, bool):
+        return catalogue.ngettext(forms[0], forms[1], n)
+    return catalogue.gettext(msg.template) if msg.template.strip() else msg.template
+
+
+_ISO_DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
+
+
+def _param(lang: str, value: Any) -> Any:
+    if isinstance(value, str) and _ISO_DATE.fullmatch(value):  # a campaign date: the reader's way
+        return locale.date(lang, value)
+    if isinstance(value, str | Enum):
+        return _tr(lang, value)
+    return value
+
+
+def catalogue(lang: str) -> dict[str, str]:
+    """The ``engine`` catalogue of ``lang`` as English -> translation (each plural form by itself):
+    for tests and tools that look a text up by its English."""
+    out: dict[str, str] = {}
+    path = pot_path("engine").parent / lang / "LC_MESSAGES" / "engine.po"
+    for m in read(path, lang):
+        if not m.id or not m.string:
+            continue
+        if isinstance(m.id, str):
+            out[m.id] = str(m.string)
+        else:
+            out[m.id[0]], out[m.id[1]] = m.string[0], m.string[-1]
+    return out
+
+
 def known_templates() -> frozenset[str]:
-    """Every message the code defines: the keys of the catalogues, which ``tests/i18n`` proves hold
-    every template of the code (``bot.i18n.sources``) and nothing else. Text read back from the
-    database or an upload is formatted only when its template is one of these."""
-    return _KNOWN
+    """Every message the code defines (the ``engine`` template, plural forms included). Text read back
+    from the database or an upload is formatted only when its template is one of these."""
+    return _known()
 
 
-_KNOWN = frozenset().union(*CATALOGUES.values())
+@cache
+def _known() -> frozenset[str]:
+    out: set[str] = set()
+    for m in read(pot_path("engine")):
+        if m.id:
+            out |= {m.id} if isinstance(m.id, str) else set(m.id)
+    return frozenset(out)
 
 
 def tr_lines(lang: str, lines: Any) -> list[str]:

@@ -22,7 +22,7 @@ from functools import cache
 from importlib import resources
 from types import MappingProxyType
 
-LANGUAGES = ("en", "it", "es")
+LANGUAGES = ("en", "it", "es", "fr", "de")
 SECTIONS = ("MC", "CC", "FC", "BR", "RU")
 ID = re.compile(r"(?:MC|CC|FC|RU)-\d+(?:\.\d+)?|MC|CC|FC|BR|RU")
 """A rule ID as RULES.md writes it."""

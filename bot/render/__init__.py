@@ -4,8 +4,10 @@
     png = render_png(snapshot, around=Square(5, 4), radius=2)  # a battle brief, or a phone
     text = text_report(snapshot)                          # the same situation in words
 
-The services build the :class:`MapSnapshot` (and apply fog of war); this package imports only
-Pillow, the standard library and the engine's map model.
+The services build the :class:`MapSnapshot` (and apply fog of war, and set the reader's language
+``lang``); this package imports only Pillow, the standard library and the engine's map model, and
+the translations (:mod:`bot.i18n`) when a map is not in English. Text is drawn with the bundled
+DejaVu Sans Condensed (:mod:`bot.render.fonts`), so accented names draw as written.
 """
 
 from .cache import CacheInfo, map_fingerprint

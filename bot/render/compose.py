@@ -13,6 +13,7 @@ from PIL import Image, ImageDraw
 
 from bot.engine.errors import InvalidInput
 from bot.engine.model import Square
+from bot.engine.text import Msg
 
 from .errors import InvalidSnapshot, RenderError
 from .furniture import draw_legend, draw_title, subtitle
@@ -21,6 +22,7 @@ from .model import MapSnapshot
 from .overlay import draw_overlays
 from .palette import PAPER, RGB, side_colours
 from .terrain import terrain_layer
+from .words import say
 
 MAX_PNG_BYTES = 2 * 1024 * 1024
 """Discord shows larger images, but a map over 2 MB is slow to open on a phone."""
@@ -39,13 +41,18 @@ def _square(snapshot: MapSnapshot, around: Square | str | None) -> Square | None
 def _view(snapshot: MapSnapshot, view: str | None, colours: dict[str, RGB]) -> tuple[str, RGB | None]:
     """The label of the view pill and its colour."""
     if view is None:
-        return snapshot.view, None
+        return say(snapshot, snapshot.view), None
     if view == GM:
-        return snapshot.view or "GM: all Forces", None
+        return say(snapshot, snapshot.view or Msg("GM: all Forces")), None
     if view not in colours:
         allowed = ", ".join([GM, *colours])
         raise InvalidSnapshot(f"Unknown view {view!r}: use a side key or {GM!r} ({allowed}).")
-    return snapshot.view or f"{snapshot.side(view).name}'s view", colours[view]
+    return say(snapshot, snapshot.view or view_label(snapshot.side(view).name)), colours[view]
+
+
+def view_label(name: str) -> Msg:
+    """``France's view``: whose view a picture is, in the title band and the text report."""
+    return Msg("{name}'s view", name=name)
 
 
 def render_layout(snapshot: MapSnapshot, *, view: str | None = None, around: Square | str | None = None,

@@ -13,13 +13,17 @@ from functools import lru_cache
 from PIL import Image, ImageDraw
 
 from bot.engine.model import Feature, Square, Terrain
+from bot.engine.text import Msg
 
 from . import fonts, symbols
 from .model import MapSnapshot
 from .palette import INK, PAPER, RGB, TERRAIN, TITLE_BAND, TITLE_SUBTEXT, TITLE_TEXT, mix, text_on
 from .textures import paint_square
+from .words import date, say, word
 
 GROUPS = ("Sides", "Terrain", "Map", "Marks")
+HEADINGS = {"Sides": Msg("Sides"), "Terrain": Msg("Terrain"), "Map": Msg("Map"), "Marks": Msg("Marks")}
+"""The legend's group headings (said in the reader's language)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -29,12 +33,15 @@ class LegendEntry:
     label: str
     key: str = ""
     """The side, terrain, order or reaction this entry is about."""
+    heading: str = ""
+    """The group's heading in the reader's language (the group's English name when empty)."""
 
 
 def legend_entries(snapshot: MapSnapshot, col0: int, row0: int, cols: int, rows: int) -> tuple[LegendEntry, ...]:
-    """What the legend explains for the squares (col0, row0) to (col0 + cols, row0 + rows)."""
+    """What the legend explains for the squares (col0, row0) to (col0 + cols, row0 + rows), in the
+    snapshot's language."""
     cmap = snapshot.cmap
-    out = [LegendEntry("Sides", "side", s.name, s.key) for s in snapshot.sides]
+    out = [("Sides", "side", s.name, s.key) for s in snapshot.sides]
     terrains: set[Terrain] = set()
     features: set[Feature] = set()
     borders = strongholds = capitals = False
@@ -49,15 +56,17 @@ def legend_entries(snapshot: MapSnapshot, col0: int, row0: int, cols: int, rows:
             capitals = capitals or cell.capital
     if listed < cols * rows:
         terrains.add(Terrain.OPEN)
-    out += [LegendEntry("Terrain", "terrain", t.label.title(), t.value) for t in Terrain if t in terrains]
+    out += [("Terrain", "terrain", word(snapshot, t.label), t.value) for t in Terrain if t in terrains]
     for present, kind, label in (
-        (Feature.RIVER in features, "river", "River, flowing"), (Feature.ROAD in features, "road", "Road"),
-        (Feature.CARAVAN_TRACK in features, "track", "Caravan track"), (Feature.BRIDGE in features, "bridge", "Bridge"),
-        (Feature.RAPIDS in features, "rapids", "Rapids"), (Feature.REEFS in features, "reefs", "Reefs"),
-        (borders, "border", "Border"), (strongholds, "stronghold", "Stronghold"), (capitals, "capital", "Capital"),
+        (Feature.RIVER in features, "river", Msg("River, flowing")), (Feature.ROAD in features, "road", "road"),
+        (Feature.CARAVAN_TRACK in features, "track", "caravan track"), (Feature.BRIDGE in features, "bridge", "bridge"),
+        (Feature.RAPIDS in features, "rapids", "rapids"), (Feature.REEFS in features, "reefs", "reefs"),
+        (borders, "border", Msg("Border")), (strongholds, "stronghold", Msg("Stronghold")),
+        (capitals, "capital", Msg("Capital")),
     ):
         if present:
-            out.append(LegendEntry("Map", kind, label))
+            out.append(("Map", kind, word(snapshot, label), ""))
+
     def inside(sq: Square) -> bool:
         return col0 <= sq.col < col0 + cols and row0 <= sq.row < row0 + rows
 
@@ -66,16 +75,26 @@ def legend_entries(snapshot: MapSnapshot, col0: int, row0: int, cols: int, rows:
     orders = {symbols.order_kind(c.order): c.order for c in counters if c.order}
     reactions = {symbols.order_kind(c.reaction): c.reaction for c in counters if c.reaction}
     marks = [
-        (bool(moves), "move", "Move this turn", ""), (any(inside(sq) for sq in snapshot.battles), "battle", "Battle", ""),
-        (any(c.faded for c in counters), "faded", "Last seen", ""),
-        (any(c.sp is None for c in counters), "unknown", "Strength unknown", ""),
+        (bool(moves), "move", Msg("Move this turn"), ""),
+        (any(inside(sq) for sq in snapshot.battles), "battle", Msg("Battle"), ""),
+        (any(c.faded for c in counters), "faded", Msg("Last seen"), ""),
+        (any(c.sp is None for c in counters), "unknown", Msg("Strength unknown"), ""),
     ]
-    marks += [(True, "order", symbols.ORDER_LABELS.get(k, fonts.drawable(v.strip().title())), v)
+    marks += [(True, "order", _mark(snapshot, k, v, symbols.ORDER_LABELS), v)
               for k, v in sorted(orders.items(), key=lambda kv: _rank(kv[0], symbols.ORDER_LABELS))]
-    marks += [(True, "reaction", v.strip().title(), v)
+    marks += [(True, "reaction", _mark(snapshot, k, v, symbols.REACTION_LETTERS), v)
               for k, v in sorted(reactions.items(), key=lambda kv: _rank(kv[0], symbols.REACTION_LETTERS))]
-    out += [LegendEntry("Marks", kind, label, key) for present, kind, label, key in marks if present]
-    return tuple(out)
+    out += [("Marks", kind, say(snapshot, label), key) for present, kind, label, key in marks if present]
+    headings = {g: say(snapshot, HEADINGS[g]) for g in GROUPS}
+    return tuple(LegendEntry(group, kind, label, key, headings[group]) for group, kind, label, key in out)
+
+
+def _mark(snapshot: MapSnapshot, kind: str, text: str, known: Mapping[str, str]) -> str:
+    """The label of an order or a reaction: a known one in the reader's words (``forced march`` ->
+    ``Forced march``, ``Marce Forzate``), free text as written."""
+    if kind in known:
+        return word(snapshot, kind.replace("_", " "))
+    return fonts.drawable(text.strip().title())
 
 
 def _rank(kind: str, known: Mapping[str, str]) -> tuple[int, str]:
@@ -93,10 +112,11 @@ def _flow(entries: Sequence[LegendEntry], width: int, px: int) -> tuple[list[tup
                                                                        list[tuple[LegendEntry, int, int]], int]:
     sw, row_h, gap, space = _metrics(px)
     groups = [g for g in GROUPS if any(e.group == g for e in entries)]
-    heading_w = max((fonts.width(g, px) for g in groups), default=0) + px
+    titles = {e.group: fonts.drawable(e.heading or e.group) for e in entries}
+    heading_w = max((fonts.width(titles[g], px) for g in groups), default=0) + px
     headings, placed, y = [], [], round(px * 0.7)
     for g in groups:
-        headings.append((g, 0, y))
+        headings.append((titles[g], 0, y))
         x = heading_w
         for e in (e for e in entries if e.group == g):
             w = sw + gap + fonts.width(fonts.drawable(e.label), px)
@@ -200,8 +220,10 @@ def _swatch(kind: str, key: str, size: int, colour: RGB, shape: str, borders: tu
 
 
 def subtitle(snapshot: MapSnapshot) -> str:
-    parts = [f"Turn {snapshot.turn}", snapshot.date, snapshot.season.strip().capitalize(), snapshot.weather,
-             snapshot.phase]
+    """The turn line in the snapshot's language: ``Turn 1  ·  Oct 7, 1805  ·  Autumn  ·  Fair  ·  Phase 1: ...``."""
+    parts = [say(snapshot, Msg("Turn {turn}", turn=snapshot.turn)), date(snapshot, snapshot.date),
+             word(snapshot, snapshot.season) if snapshot.season.strip() else "", say(snapshot, snapshot.weather),
+             say(snapshot, snapshot.phase)]
     return "  ·  ".join(p.strip() for p in parts if p and p.strip())
 
 

@@ -79,6 +79,9 @@ class MapSnapshot:
     """Heading of the picture; the campaign name when empty."""
     view: str = ""
     """Whose view this is, shown in the title band (``France``, ``GM``); nothing when empty."""
+    lang: str = "en"
+    """The reader's language (``en``, ``it``, ``es``, ``fr``, ``de``): the legend, the title band and the
+    text report are written in it (:mod:`bot.render.words`); names stay as they are."""
 
     def __post_init__(self) -> None:
         keys = [s.key for s in self.sides]

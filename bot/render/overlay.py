@@ -15,11 +15,13 @@ from collections.abc import Mapping, Sequence
 from PIL import Image, ImageDraw
 
 from bot.engine.model import Square
+from bot.engine.text import Msg
 
 from . import fonts, symbols
 from .layout import Layout
 from .model import Arrow, Counter, MapSnapshot
 from .palette import BATTLE, INK, PAPER, RGB, mix, text_on
+from .words import say
 
 Box = tuple[float, float, float, float]
 Pt = tuple[float, float]
@@ -68,14 +70,14 @@ def draw_overlays(canvas: Image.Image, layout: Layout, snapshot: MapSnapshot, co
     for arrow in snapshot.moves:
         _draw_arrow(d, layout, arrow, colours[arrow.side], regions)
     for sq, counters in shown.items():
-        _draw_stack(d, layout, regions[sq], counters, colours, shapes)
+        _draw_stack(d, layout, regions[sq], counters, colours, shapes, snapshot.lang)
     for sq in snapshot.battles:
         if layout.shows(sq):
             _draw_battle(canvas, d, layout, sq)
 
 
 def _draw_stack(d: ImageDraw.ImageDraw, layout: Layout, region: Box, counters: Sequence[Counter],
-                colours: Mapping[str, RGB], shapes: Mapping[str, str]) -> None:
+                colours: Mapping[str, RGB], shapes: Mapping[str, str], lang: str = "en") -> None:
     c = layout.cell
     if len(counters) == 1:
         _draw_counter(d, c, region, counters[0], colours[counters[0].side], shapes[counters[0].side])
@@ -90,7 +92,7 @@ def _draw_stack(d: ImageDraw.ImageDraw, layout: Layout, region: Box, counters: S
         top = y0 + i * (h + gap)
         box = (x0, top, x1, top + h)
         if i == n - 1 and len(counters) > n:
-            _draw_more(d, c, box, len(counters) - i)
+            _draw_more(d, c, box, len(counters) - i, lang)
         else:
             k = counters[i]
             _draw_strip(d, c, box, k, colours[k.side], shapes[k.side])
@@ -200,11 +202,11 @@ def _draw_strip(d: ImageDraw.ImageDraw, c: int, box: Box, counter: Counter, colo
         _text(d, (x0 + pad, cy), label, lpx, ink, "lm")
 
 
-def _draw_more(d: ImageDraw.ImageDraw, c: int, box: Box, more: int) -> None:
+def _draw_more(d: ImageDraw.ImageDraw, c: int, box: Box, more: int, lang: str = "en") -> None:
     fill = mix(PAPER, INK, 0.12)
     d.rectangle(box, fill=fill, outline=INK, width=max(1, round(c / 50)))
     h = box[3] - box[1]
-    text = f"+{more} more" if c >= LABELS_FROM else f"+{more}"
+    text = fonts.drawable(say(lang, Msg("+{n} more", n=more))) if c >= LABELS_FROM else f"+{more}"
     px = _shrink(text, max(6, min(round(c * 0.2), round(h * 0.72))), box[2] - box[0] - 4, 6)
     _text(d, ((box[0] + box[2]) / 2, (box[1] + box[3]) / 2), text, px, INK, "mm")
 

@@ -143,6 +143,7 @@ def order_kind(order: str) -> str:
 
 
 ORDER_LABELS = {"forced_march": "Forced march", "explore": "Explore", "defend": "Defend"}
+"""The orders with a mark of their own, in the legend's order (the legend says them in the reader's words)."""
 REACTION_LETTERS = {"confused": "C", "unsteady": "U", "routed": "R"}
 
 

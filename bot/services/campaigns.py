@@ -83,13 +83,15 @@ async def create_campaign(
     rules: RuleBook | None = None,
     limits: Limits | None = None,
     now: dt.datetime | None = None,
+    language: str = "en",
 ) -> Created:
     """A new campaign bound to a channel, from a bundled scenario or an uploaded YAML (or ``spec``,
     the scenario the caller already parsed off the event loop).
 
     ``limits`` (the bot passes ``bot.settings.limits``) refuses a scenario over the size limit and
     a campaign over the server's or the member's limits (:func:`check_new_campaign`); ``now`` is
-    the creation time (default: the clock)."""
+    the creation time (default: the clock); ``language`` the campaign's, in which its public posts are
+    written (the GM's own at creation; ``/campaign settings language`` changes it)."""
     rules = rules or default_rulebook()
     name = name.strip()
     if not 1 <= len(name) <= 100:
@@ -119,6 +121,7 @@ async def create_campaign(
             turn=pos.turn, phase=int(pos.phase),
             map_width=spec.map.width, map_height=spec.map.height,
             adjacency=int(opts.get("adjacency", spec.map.adjacency)), sight=spec.sight, created_at=now,
+            language=language,
         )
         await rows.insert_campaign(s, campaign, spec)
         await log_event(s, campaign, Msg("Campaign {name!r} created from scenario {scenario!r} by the GM.", name=name,

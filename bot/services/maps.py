@@ -6,6 +6,7 @@ rendering runs in a worker thread, a few at a time, off the event loop."""
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 
 from bot.campaign import views as core
 from bot.campaign.authority import Standing
@@ -16,6 +17,7 @@ from bot.engine.grid import CampaignMap
 from bot.engine.model import Square
 from bot.engine.seasons import season_of, turn_date
 from bot.engine.tables import RuleBook, default_rulebook
+from bot.engine.text import Msg
 from bot.render import Arrow, Counter, MapSnapshot, SideStyle, render_png, text_report
 from bot.store.db import Database
 
@@ -29,7 +31,7 @@ _renders = asyncio.Semaphore(RENDERS_AT_ONCE)
 VIEWS = ("side", "full", "public")
 
 
-def _reader(state: CampaignState, st: Standing, view: str) -> tuple[Reader, str | None, str]:
+def _reader(state: CampaignState, st: Standing, view: str) -> tuple[Reader, str | None, Msg]:
     """Who the picture is for: the fog-of-war reader, the render's view key (a side key, ``gm``, or
     None) and the picture's label. A GM on no side sees the full map as their side view."""
     if view not in VIEWS:
@@ -37,10 +39,10 @@ def _reader(state: CampaignState, st: Standing, view: str) -> tuple[Reader, str 
     if view == "full" and not st.gm:
         raise PermissionDenied("Only the GM may see the full map.")
     if view == "full" or (st.gm and st.side is None and view == "side"):
-        return GM, "gm", "GM"
+        return GM, "gm", Msg("GM")
     if view == "public" or st.side is None:
-        return Reader(), None, "public"
-    return Reader(side=st.side), st.side, f"{state.sides[st.side].name}'s view"
+        return Reader(), None, Msg("public")
+    return Reader(side=st.side), st.side, Msg("{name}'s view", name=state.sides[st.side].name)
 
 
 def _snapshot(state: CampaignState, reader: Reader, label: str, rules: RuleBook) -> MapSnapshot:
@@ -49,7 +51,7 @@ def _snapshot(state: CampaignState, reader: Reader, label: str, rules: RuleBook)
     weather = rules.weather.kinds.get(state.weather or "")
     return MapSnapshot(
         campaign=state.name, turn=state.turn, date=date.isoformat(), season=season_of(date, rules=rules).value,
-        weather=weather.label if weather else "weather not rolled", phase=state.phase.spec.title,
+        weather=weather.label if weather else Msg("weather not rolled"), phase=state.phase.spec.title,
         cmap=state.map, sides=tuple(SideStyle(key=k, name=sd.name, colour=sd.colour) for k, sd in state.sides.items()),
         counters=tuple(Counter(key=m.force, name=m.name, side=m.side, square=Square.parse(m.square), sp=m.sp,
                                order=m.order, reaction=m.reaction, faded=m.faded) for m in shown.markers),
@@ -65,18 +67,20 @@ async def campaign_map(db: Database, campaign_id: int) -> CampaignMap:
 
 
 async def snapshot(db: Database, campaign_id: int, actor: Actor, *, view: str = "side",
-                   rules: RuleBook | None = None) -> tuple[MapSnapshot, str | None]:
-    """The snapshot a reader may see, and the render view key (a side key, ``gm``, or None)."""
+                   rules: RuleBook | None = None, lang: str = "en") -> tuple[MapSnapshot, str | None]:
+    """The snapshot a reader may see, in the reader's language ``lang``, and the render view key (a
+    side key, ``gm``, or None)."""
     rules = rules or default_rulebook()
     cr = await readcache.read(db, campaign_id)
     reader, key, label = _reader(cr.state, cr.standing(actor), view)
-    return cr.memo(("map", reader, label), lambda: _snapshot(cr.state, reader, label, rules), pin=rules), key
+    snap = cr.memo(("map", reader, label), lambda: _snapshot(cr.state, reader, label, rules), pin=rules)
+    return (snap if snap.lang == lang else dataclasses.replace(snap, lang=lang)), key
 
 
 async def map_png(db: Database, campaign_id: int, actor: Actor, *, view: str = "side", around: str | None = None,
-                  radius: int = 3, rules: RuleBook | None = None) -> tuple[bytes, str]:
-    """The PNG a reader may see, and its text situation report."""
-    snap, key = await snapshot(db, campaign_id, actor, view=view, rules=rules)
+                  radius: int = 3, rules: RuleBook | None = None, lang: str = "en") -> tuple[bytes, str]:
+    """The PNG a reader may see, and its text situation report, both in the reader's language ``lang``."""
+    snap, key = await snapshot(db, campaign_id, actor, view=view, rules=rules, lang=lang)
     centre = snap.cmap.parse(around) if around else None
     async with _renders:
         png = await asyncio.to_thread(render_png, snap, view=key, around=centre, radius=radius)

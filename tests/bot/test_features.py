@@ -11,8 +11,8 @@ import simcord.interactions
 
 from bot.engine.phases import Phase
 from bot.engine.tables import default_rulebook
-from bot.i18n.text import CATALOGUES
 from bot.settings import Settings
+from tests.i18n import CATALOGUES
 from tests.store.test_battle_flow import REPORT
 
 from .conftest import Table, advance, make_bot, refused, shown, start, texts
@@ -46,10 +46,11 @@ async def test_each_member_reads_the_bot_in_their_own_language(table, locales) -
     refusal = await table.fr.slash(table.channel, "order done")
     # The refusal comes from the services: said in Italian, the phase's rule name and ID as written.
     title = Phase.WEATHER.spec.title
-    said = CATALOGUES["it"]["{title} does not wait for players to be done."].format(title=title)
+    said = CATALOGUES["it"]["{title} does not wait for players to be done."].format(title=CATALOGUES["it"][title])
     assert refused(refusal, said, "Guarda /campagna stato") and "does not wait" not in shown(refusal)
     spanish = await table.au.slash(table.channel, "order done")
-    assert refused(spanish, CATALOGUES["es"]["{title} does not wait for players to be done."].format(title=title))
+    assert refused(spanish, CATALOGUES["es"]["{title} does not wait for players to be done."].format(
+        title=CATALOGUES["es"][title]))
     await advance(table)
     card = await table.au.slash(table.channel, "campaign status")
     assert CATALOGUES["es"][Phase.ORDERS.spec.needs] in shown(card)  # what the phase needs (MC-3)
@@ -62,7 +63,7 @@ async def test_each_member_reads_the_bot_in_their_own_language(table, locales) -
     assert "serve 2 o più per " + CATALOGUES["it"][possible[0]] in shown(odds)
     rolled = await table.fr.click(odds.response, label="Tira")
     text = shown(rolled)
-    assert "Force test (MC-4)" in text and "IV Corps" in text and "Modificatori" in text
+    assert "Test della Forza (MC-4)" in text and "IV Corps" in text and "Modificatori" in text
     assert "Command Value" not in text and CATALOGUES["it"]["{name}'s Command Value"].split("{")[0] in text
     assert any(CATALOGUES["it"][label] in text for label in labels)
     assert not any(label in text for label in labels)  # no outcome left in English

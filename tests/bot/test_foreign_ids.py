@@ -7,8 +7,8 @@ from __future__ import annotations
 import discord
 import pytest
 
-from bot.i18n.text import CATALOGUES
 from bot.services import bookkeeping as state
+from tests.i18n import CATALOGUES
 
 from .conftest import domain_errors_only, refused, shown, start, texts
 from .test_features import locales  # noqa: F401 (a fixture)

@@ -328,7 +328,7 @@ def test_deadlines_and_absences_are_checked_and_announced(tutorial: CampaignStat
     journal = Journal()
     assert edits.declare_away(tutorial, FRENCH.member_id, "Pierre", 3, now, journal) == now + dt.timedelta(days=3)
     assert edits.declare_away(tutorial, FRENCH.member_id, "", 0, now, journal) is None
-    assert [str(e.text) for e in journal.events] == ["Pierre is away for 3 day(s).", "A player is back."]
+    assert [str(e.text) for e in journal.events] == ["Pierre is away for 3 days.", "A player is back."]
     with pytest.raises(PermissionDenied):
         edits.declare_away(tutorial, OUTSIDER.member_id, "Olga", 3, now, Journal())
 

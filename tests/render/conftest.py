@@ -53,6 +53,15 @@ def make_snapshot() -> Callable[..., MapSnapshot]:
     return make
 
 
+def render_words_translated(lang: str) -> bool:
+    """Whether the catalogue of ``lang`` has the map's own words yet (``Stronghold``, ``Turn {turn}``):
+    they come into it when ``python -m bot.i18n extract`` and ``update`` have run over bot/render."""
+    from bot.engine.text import Msg
+    from bot.i18n.text import tr
+
+    return tr(lang, Msg("Stronghold")) != "Stronghold" and tr(lang, Msg("Turn {turn}", turn=1)) != "Turn 1"
+
+
 def sq(name: str) -> Square:
     return Square.parse(name)
 

@@ -7,6 +7,7 @@ generates a 60x40 map with 200 Forces from a seeded generator, always the same.
 
 from __future__ import annotations
 
+import dataclasses
 import random
 
 from bot.engine.grid import CampaignMap
@@ -53,6 +54,12 @@ def tutorial_battle_snapshot() -> MapSnapshot:
                Arrow(sq("J5"), (sq("I5"), sq("H5"), sq("G5"), sq("F5")), "au")),
         battles=(sq("F5"),),
     )
+
+
+def tutorial_battle_snapshot_it() -> MapSnapshot:
+    """:func:`tutorial_battle_snapshot` for an Italian reader: the campaign's ISO date and the phase's
+    title as the services give them, said in Italian on the map."""
+    return dataclasses.replace(tutorial_battle_snapshot(), lang="it", date="1805-10-09", phase="Phase 3: Battle (MC-6)")
 
 
 SIDES = (SideStyle("fr", "France", "#1f4e9c"), SideStyle("au", "Austria", "#d9a400"),

@@ -42,7 +42,8 @@ def test_text_on_a_colour_is_black_or_white_whichever_reads_better():
 
 @pytest.mark.parametrize(
     ("name", "first"),
-    [("IV Corps", "IV"), ("Army of Mack", "Mack"), ("Werneck's Corps", "Werneck"), ("Imperial Guard", "Imperial Guard")],
+    [("IV Corps", "IV"), ("Army of Mack", "Mack"), ("Werneck's Corps", "Werneck"), ("Imperial Guard", "Imperial Guard"),
+     ("Armée d'Italie", "Italie"), ("Württemberg Korps", "Württemberg")],
 )
 def test_a_force_name_is_shortened_to_what_names_it(name, first):
     assert short_forms(name)[0] == first
@@ -54,6 +55,33 @@ def test_a_long_name_is_cut_to_fit_the_counter():
     assert label.startswith("Hohe")
 
 
-def test_text_is_folded_to_what_the_bundled_font_draws():
-    assert drawable("Württemberg — Lützen") == "Wurttemberg - Lutzen"
-    assert drawable("Москва") == "??????"
+@pytest.mark.parametrize("name", ["Armée d'Italie", "Württemberg — Lützen", "Mondovì", "Łódź", "Ségur», «Ñuño",
+                                  "Œuvres, Ærø, Şumnu, Dąbrowski"])
+def test_names_in_latin_scripts_draw_as_written(name):
+    assert drawable(name) == name
+    assert width(name, 16) > width("", 16)
+
+
+def test_an_accent_is_drawn_not_dropped():
+    assert width("Mondovì", 16) == width("Mondovi", 16)  # the same advance...
+    assert _ink("Mondovì") != _ink("Mondovi")  # ...but another picture: the grave is there
+
+
+def test_what_the_bundled_font_lacks_is_folded_or_marked():
+    assert drawable("Mondovi\u0300") == "Mondovì"  # composed, then drawn
+    assert drawable("中国") == "??"
+    assert drawable("a\u2029b\x07") == "a b?"  # line breaks and controls are never drawn
+
+
+def test_the_font_is_the_bundled_dejavu_with_its_licence():
+    from bot.render import fonts
+
+    assert fonts.FONT_FILE.exists() and (fonts.FONT_FILE.parent / "LICENSE-DejaVu.txt").exists()
+    assert "DejaVu" in fonts.font(16).getname()[0]
+    assert fonts.has("é") and fonts.has("ł") and not fonts.has("中")
+
+
+def _ink(text: str) -> bytes:
+    from bot.render.fonts import font
+
+    return bytes(font(24).getmask(text))

@@ -27,7 +27,7 @@ def test_the_report_keeps_the_fog_of_war(make_snapshot):
                          Counter("n", "VI Corps", "fr", sq("B2"), 10))
     report = text_report(snap, view="fr")
     assert "- Army of Mack last seen at F2 (open): strength unknown." in report
-    assert "Austria: 0 Forces and 1 last seen." in report
+    assert "Austria: 0 Forces and 1 Force last seen." in report
     assert report.splitlines()[1] == "France's view."
     assert report.index("France:") < report.index("Austria:")
 

@@ -1,0 +1,81 @@
+"""Numbers, dates and lists written the reader's way (Babel's CLDR data): ``1.234`` in German,
+``1 234`` in French, ``12 avr. 1796``, ``A, B e C``. Names are quoted one way in every language
+(:class:`bot.engine.text._OneQuote`)."""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from collections.abc import Iterable, Mapping
+from functools import cache
+from typing import Any
+
+from babel.dates import format_date
+from babel.lists import format_list
+from babel.numbers import format_decimal, format_percent
+
+from babel import Locale
+from bot.engine.text import _OneQuote, checked
+
+_FIXED = re.compile(r"(,?)\.(\d)([f%])")
+
+
+@cache
+def locale_of(lang: str) -> Locale:
+    return Locale.parse(lang if lang in ("en", "it", "es", "fr", "de") else "en")
+
+
+class _LocaleFormatter(_OneQuote):
+    """Fills a template like :func:`bot.engine.text.render`, numbers with the reader's separators."""
+
+    def __init__(self, lang: str) -> None:
+        self.locale = locale_of(lang)
+
+    def format_field(self, value: Any, format_spec: str) -> Any:
+        if isinstance(value, bool) or not isinstance(value, int | float):
+            return super().format_field(value, format_spec)
+        if format_spec in (",", ",d"):
+            return format_decimal(value, locale=self.locale)
+        fixed = _FIXED.fullmatch(format_spec)
+        if fixed:
+            digits = int(fixed.group(2))
+            pattern = ("#,##0" if fixed.group(1) else "0") + ("." + "0" * digits if digits else "")
+            if fixed.group(3) == "%":
+                return format_percent(value, format=pattern + "%", locale=self.locale)
+            return format_decimal(value, format=pattern, locale=self.locale)
+        return super().format_field(value, format_spec)
+
+
+@cache
+def _formatter(lang: str) -> _LocaleFormatter:
+    return _LocaleFormatter(lang)
+
+
+def render_in(lang: str, template: str, params: Mapping[str, Any]) -> str:
+    """``template`` (checked as every template is) filled with ``params`` the way ``lang`` writes them."""
+    return _formatter(lang).vformat(checked(template), (), params)
+
+
+def number(lang: str, value: float) -> str:
+    return format_decimal(value, locale=locale_of(lang))
+
+
+def date(lang: str, value: dt.date | str | None, *, form: str = "medium") -> str:
+    """A campaign date (a :class:`datetime.date` or its ISO text) as ``lang`` writes it: ``12 Apr 1796``,
+    ``12 apr 1796``, ``12 avr. 1796``, ``12.04.1796``. Text that is not a date stays as it is."""
+    if value is None:
+        return ""
+    if isinstance(value, str):
+        try:
+            value = dt.date.fromisoformat(value)
+        except ValueError:
+            return value
+    return format_date(value, format=form, locale=locale_of(lang))
+
+
+def listing(lang: str, items: Iterable[str], *, style: str = "standard") -> str:
+    """``A, B and C`` in ``lang`` (``style="or"`` for ``A, B or C``)."""
+    items = [str(i) for i in items]
+    if not items:
+        return ""
+    return format_list(items, style=style, locale=locale_of(lang))
