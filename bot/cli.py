@@ -1,4 +1,4 @@
-"""Command line: ``python -m bot [run|verify FILE|health|demo|scenario generate]``."""
+"""Command line: ``python -m bot [run|verify FILE|health|demo|scenario generate|paint|palette]``."""
 
 from __future__ import annotations
 
@@ -267,6 +267,52 @@ def cmd_generate(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_paint(args: argparse.Namespace) -> int:
+    """A scenario from a painted map and a small YAML (docs/scenario-format.md, "Painted maps"): YAML to
+    ``-o`` (or stdout), a summary line; a refusal names the colour or field, exit code 2."""
+    from bot.paint import painted_scenario
+    from bot.scenario import parse_scenario_text
+
+    try:
+        image = Path(args.image).read_bytes()
+        small = Path(args.yaml).read_bytes()
+    except OSError as exc:
+        print(f"Cannot read {exc.filename}: {exc.strerror or exc}", file=sys.stderr)
+        return EXIT_USAGE
+    try:
+        text = painted_scenario(image, small)
+        spec = parse_scenario_text(text, key="painted")  # what an upload goes through
+    except InvalidInput as exc:
+        print(f"python -m bot scenario paint: error: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    if args.output:
+        try:
+            Path(args.output).write_text(text, encoding="utf-8")
+        except OSError as exc:
+            print(f"Cannot write {args.output}: {exc.strerror or exc}", file=sys.stderr)
+            return EXIT_USAGE
+    else:
+        sys.stdout.write(text)
+    summary = (f"{spec.name}: {spec.map.width}x{spec.map.height} from {args.image}, {len(spec.sides)} sides "
+               f"({', '.join(s.key for s in spec.sides)}), {len(spec.forces)} Forces"
+               + (f" -> {args.output}" if args.output else ""))
+    print(summary, file=sys.stdout if args.output else sys.stderr)
+    return 0
+
+
+def cmd_palette(args: argparse.Namespace) -> int:
+    """The painted maps' palette as a PNG legend: a swatch, the terrain and its hex code per line."""
+    from bot.paint import palette_png
+
+    try:
+        Path(args.output).write_bytes(palette_png(args.scale))
+    except OSError as exc:
+        print(f"Cannot write {args.output}: {exc.strerror or exc}", file=sys.stderr)
+        return EXIT_USAGE
+    print(f"palette: {args.output}")
+    return 0
+
+
 def scenario_yaml(data: dict[str, object]) -> str:
     """A scenario as YAML, always the same text for the same data: keys in the order given, the map's
     rows one per line (a picture of the map), other short lists and mappings inline."""
@@ -298,9 +344,10 @@ def build_parser() -> argparse.ArgumentParser:
     health.add_argument("--file", help="the heartbeat file (default: ADC_HEARTBEAT, or heartbeat in ADC_DATA_DIR)")
     health.add_argument("--max-age", type=float, default=HEALTH_MAX_AGE, help="seconds (default %(default)s)")
     health.set_defaults(func=cmd_health)
-    scenario = sub.add_parser("scenario", help="scenario tools: generate")
+    scenario = sub.add_parser("scenario", help="scenario tools: generate, paint, palette")
     scenario_sub = scenario.add_subparsers(dest="scenario_command", required=True)
     _add_generate(scenario_sub)
+    _add_paint(scenario_sub)
     # Listed for --help; main() hands its arguments to bot.demo's own parser.
     sub.add_parser("demo", help="play scripted turns offline: a PNG per phase and a Markdown log (demo --help)")
     return parser
@@ -327,6 +374,22 @@ def _add_generate(sub: argparse._SubParsersAction) -> None:  # type: ignore[type
     gen.add_argument("--seed", type=int, help="a whole number from 0 (default: a random one, printed)")
     gen.add_argument("-o", "--output", help="write the YAML here (default: standard output)")
     gen.set_defaults(func=cmd_generate)
+
+
+def _add_paint(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    paint = sub.add_parser("paint", help="a scenario from a map painted in the terrain palette and a small YAML",
+                           description="Read the terrain of a painted map (one pixel per square, or a larger image "
+                                       "divided into map.width x map.height squares) and merge it into a YAML of "
+                                       "everything else: name, start date, sides, Forces, rivers, roads... "
+                                       "(docs/scenario-format.md, \"Painted maps\").")
+    paint.add_argument("image", help="the painted map: PNG (best), GIF, BMP, JPEG or WebP")
+    paint.add_argument("yaml", help="the scenario without map.rows")
+    paint.add_argument("-o", "--output", help="write the scenario YAML here (default: standard output)")
+    paint.set_defaults(func=cmd_paint)
+    palette = sub.add_parser("palette", help="write the painted maps' terrain palette as a PNG legend")
+    palette.add_argument("--scale", type=int, default=32, help="swatch size in pixels, 8 to 128 (default 32)")
+    palette.add_argument("-o", "--output", default="palette.png", help="the PNG to write (default palette.png)")
+    palette.set_defaults(func=cmd_palette)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -12,7 +12,9 @@ The map is drawn in the order MC-0 lists: climate zone, season (the start date),
 5. one capital per side, spread around the map, its territory the squares nearest it by march cost;
    more strongholds on good land, spaced out;
 6. roads by least-cost paths between the strongholds, with a bridge wherever a road crosses a river;
-7. each side's Forces next to its capital, on land, each under a leader of its nation.
+7. each side's Forces next to its capital, on land, each under a leader of its nation;
+8. a place name for every stronghold, from its nation's towns: the capital a ``town``, the others a
+   ``fortress`` (``map.places``).
 
 Everything comes from one ``random.Random(seed)``: the same parameters give the same scenario.
 Pure: the standard library and the engine's model only, no I/O, no global state.
@@ -31,7 +33,7 @@ from typing import Any
 
 from bot.engine.errors import InvalidInput
 from bot.engine.grid import COMPASS
-from bot.engine.model import Climate, Season, Square, Terrain
+from bot.engine.model import Climate, PlaceKind, Season, Square, Terrain
 from bot.engine.tables import RuleBook, default_rulebook
 from bot.scenario import DEFAULT_LEGEND, LIMITS
 
@@ -55,29 +57,45 @@ _WATER = frozenset({Terrain.SEA, Terrain.LAKE})
 
 @dataclass(frozen=True)
 class Nation:
-    """A side a generated scenario may hold: its key, name, colour, nation and leaders."""
+    """A side a generated scenario may hold: its key, name, colour, nation, leaders and towns."""
 
     key: str
     name: str
     colour: str
     adjective: str
     leaders: tuple[str, ...]
+    towns: tuple[str, ...] = ()
+    """Invented but plausible town names of the nation, for its strongholds (at least :data:`MOST_STRONGHOLDS`)."""
 
+
+MOST_STRONGHOLDS = 5
+"""Strongholds of one side at most: its capital and up to four more (:func:`_place_strongholds`)."""
 
 NATIONS: tuple[Nation, ...] = (
-    Nation("fr", "France", "#1f4e9c", "French", ("Davout", "Lannes", "Soult", "Ney", "Masséna", "Murat")),
+    Nation("fr", "France", "#1f4e9c", "French", ("Davout", "Lannes", "Soult", "Ney", "Masséna", "Murat"),
+           ("Villeneuve", "Beaumont", "Rochefort", "Montclair", "Saint-Aubin", "Châteaubourg", "Valmont",
+            "Belleville")),
     Nation("au", "Austria", "#d9a400", "Austrian", ("Archduke Charles", "Kienmayer", "Hiller", "Bellegarde",
-                                                    "Schwarzenberg", "Wurmser")),
+                                                    "Schwarzenberg", "Wurmser"),
+           ("Neustadt", "Waldkirchen", "Hohenau", "Steinbach", "Marienthal", "Feldkirch", "Rosenau", "Bergheim")),
     Nation("ru", "Russia", "#2e7d32", "Russian", ("Kutuzov", "Bagration", "Barclay", "Bennigsen", "Miloradovich",
-                                                  "Dokhturov")),
+                                                  "Dokhturov"),
+           ("Krasnoye", "Belaya Gora", "Dubrovka", "Sosnovka", "Pokrovskoye", "Troitsk", "Ivanovka", "Novoselki")),
     Nation("pr", "Prussia", "#37474f", "Prussian", ("Blücher", "Hohenlohe", "Yorck", "Bülow", "Kleist",
-                                                    "Tauentzien")),
-    Nation("gb", "Britain", "#c62828", "British", ("Wellington", "Moore", "Hill", "Picton", "Graham", "Craufurd")),
+                                                    "Tauentzien"),
+           ("Königsfeld", "Lindenau", "Friedrichsdorf", "Wusterhausen", "Eichwalde", "Grünheide", "Sandow",
+            "Brandau")),
+    Nation("gb", "Britain", "#c62828", "British", ("Wellington", "Moore", "Hill", "Picton", "Graham", "Craufurd"),
+           ("Kingsbridge", "Ashford", "Westbury", "Fairhaven", "Thornbury", "Hartley", "Longford", "Northam")),
     Nation("es", "Spain", "#8e24aa", "Spanish", ("Castaños", "Cuesta", "Blake", "Palafox", "La Romana",
-                                                 "Ballesteros")),
-    Nation("ba", "Bavaria", "#4fc3f7", "Bavarian", ("Wrede", "Deroy", "Siebein", "Raglovich", "Minucci", "Vincenti")),
+                                                 "Ballesteros"),
+           ("Villanueva", "Torrealta", "San Esteban", "Valdemora", "Castilblanco", "Puebla Nueva", "Almedina",
+            "Fuentelsaz")),
+    Nation("ba", "Bavaria", "#4fc3f7", "Bavarian", ("Wrede", "Deroy", "Siebein", "Raglovich", "Minucci", "Vincenti"),
+           ("Oberau", "Wasserburg", "Rottach", "Pfaffenhofen", "Mühldorf", "Kirchberg", "Aichach", "Haslach")),
     Nation("se", "Sweden", "#00897b", "Swedish", ("Stedingk", "Adlercreutz", "Cronstedt", "Döbeln", "Klingspor",
-                                                  "Sandels")),
+                                                  "Sandels"),
+           ("Norrby", "Lindholm", "Ekeby", "Stenhamra", "Björkvik", "Sundsvik", "Hammarby", "Östervik")),
 )
 """Side keys in the order sides are given: a scenario of ``n`` sides has the first ``n``."""
 
@@ -584,7 +602,7 @@ def _split_territories(world: World) -> None:
 def _place_strongholds(world: World, rng: random.Random, p: Params) -> None:
     """More strongholds (MC-0) in each side's territory, on good land, spaced out."""
     land = sum(1 for q in world.squares() if world.is_land(q))
-    extra = max(0, min(4, land // (p.sides * 160)))
+    extra = max(0, min(MOST_STRONGHOLDS - 1, land // (p.sides * 160)))
     for side in p.side_keys:
         own = [q for q, s in world.territory.items() if s == side and world.towns[q] >= 1.0]
         spacing = max(3, int(math.sqrt(len(own) / (extra + 1)) * 0.8)) if own else 3
@@ -728,7 +746,25 @@ def _map_data(world: World, p: Params) -> dict[str, Any]:
         "strongholds": {side: [_name(q) for q in sorted(world.strongholds, key=lambda q: (q[1], q[0]))
                                if world.strongholds[q] == side] for side in p.side_keys},
         "capitals": {side: _name(world.capitals[side]) for side in p.side_keys},
+        "places": _places(world, p),
     }
+
+
+def _places(world: World, p: Params) -> dict[str, Any]:
+    """A name for each stronghold (``map.places``), from its nation's towns in an order drawn from the
+    seed (its own stream: names never change the map): the capital a town, the others fortresses."""
+    rng = random.Random(f"places:{p.seed}")
+    out: dict[str, Any] = {}
+    for side in p.side_keys:
+        towns = list(NATIONS[SIDE_KEYS.index(side)].towns)
+        rng.shuffle(towns)
+        capital = world.capitals[side]
+        others = sorted((q for q, s in world.strongholds.items() if s == side and q != capital),
+                        key=lambda q: (q[1], q[0]))
+        for n, q in enumerate([capital, *others]):
+            name = towns[n % len(towns)] + ("" if n < len(towns) else f" {ROMAN[n // len(towns)]}")
+            out[_name(q)] = name if q == capital else {"name": name, "kind": PlaceKind.FORTRESS.value}
+    return dict(sorted(out.items(), key=lambda item: (Square.parse(item[0]).row, Square.parse(item[0]).col)))
 
 
 def _river_entries(world: World, river: list[Pos]) -> list[dict[str, Any]]:

@@ -24,7 +24,19 @@ from bot.engine.camps import Camps
 from bot.engine.cc_model import Theatre
 from bot.engine.errors import InvalidInput
 from bot.engine.grid import COMPASS, CampaignMap
-from bot.engine.model import Cell, Climate, Feature, Order, Quality, Square, Terrain, UnitType
+from bot.engine.model import (
+    PLACE_NAME_MAX,
+    Cell,
+    Climate,
+    Feature,
+    Order,
+    Place,
+    PlaceKind,
+    Quality,
+    Square,
+    Terrain,
+    UnitType,
+)
 from bot.engine.text import Msg
 from bot.engine.uploads import MAX_DEPTH, UploadProblem, bad_character, bad_character_msg, load_yaml
 
@@ -55,6 +67,8 @@ class ScenarioLimits:
     name: int = 100
     """Characters of a name (the scenario's, a side's, a Force's, a leader's, a unit's)."""
     nation: int = 40
+    place: int = PLACE_NAME_MAX
+    """Characters of a place's name (``map.places``)."""
     key: int = 32
     description: int = 4_000
     depth: int = MAX_DEPTH
@@ -507,15 +521,47 @@ def _parse_map(v: Any, at: _At, budget: _Budget) -> tuple[CampaignMap, int]:
         capitals[str(side)] = _square(w, h, sq, at / "capitals" / str(side))
         if stronghold.get(capitals[str(side)]) != str(side):
             raise (at / "capitals" / str(side)).fail("{capitals} must be one of {side}'s strongholds", capitals=capitals[str(side)], side=side)
+    places = _parse_places(m.get("places", {}), at / "places", w, h)
     cells: dict[Square, Cell] = {}
-    for sq in set(terrain) | set(features) | set(territory) | set(stronghold):
+    for sq in set(terrain) | set(features) | set(territory) | set(stronghold) | set(places):
         cell = Cell(
             terrain.get(sq, Terrain.OPEN), frozenset(features.get(sq, ())), territory.get(sq), stronghold.get(sq),
-            capitals.get(stronghold.get(sq, "")) == sq, flow.get(sq),
+            capitals.get(stronghold.get(sq, "")) == sq, flow.get(sq), places.get(sq),
         )
         if cell != _OPEN:  # a square with nothing on it is open ground anyway: not stored
             cells[sq] = cell
     return CampaignMap(w, h, cells, adjacency), sight
+
+
+def _parse_places(v: Any, at: _At, w: int, h: int) -> dict[Square, Place]:
+    """``map.places``: square -> a town's name, or ``{name: ..., kind: ...}`` (a :class:`PlaceKind`,
+    ``town`` by default); at most one place per square. Names may repeat (a river named on several
+    squares)."""
+    given = _map(v, at)
+    if len(given) > w * h:
+        raise at.fail("at most one place per square: {limit:,} on this map, got {n:,}", limit=w * h, n=len(given))
+    places: dict[Square, Place] = {}
+    named: dict[Square, str] = {}
+    for key, entry in given.items():
+        pat = at / str(key)
+        sq = _square(w, h, key, pat)
+        if sq in places:
+            raise pat.fail("{sq} is also {other}: at most one place per square", sq=sq,
+                           other=(at / named[sq]).path)
+        if isinstance(entry, dict):
+            if extra := sorted(set(map(str, entry)) - {"name", "kind"}):
+                raise pat.fail("unknown field(s) {extra}; allowed: {allowed}", extra=", ".join(extra),
+                               allowed="kind, name")
+            name = _str(entry.get("name"), pat / "name", max_len=LIMITS.place)
+            kind = _enum(PlaceKind, entry.get("kind", PlaceKind.TOWN.value), pat / "kind")
+        elif isinstance(entry, str):
+            name, kind = _str(entry, pat, max_len=LIMITS.place), PlaceKind.TOWN
+        else:
+            raise pat.fail("expected a name, or a mapping of name and kind, got {name}",
+                           name="null" if entry is None else type(entry).__name__)
+        places[sq] = Place(name, kind)
+        named[sq] = str(key)
+    return places
 
 
 def _check_side_refs(cmap: CampaignMap, side_keys: list[str], at: _At) -> None:

@@ -16,7 +16,8 @@ The document, version 2 (:data:`VERSION`)::
      "options": {"_bot": ..., ...},         # the bot's own bookkeeping kept with them
      "holdings": {square: side},
      "map": {"width", "height", "adjacency",
-             "cells": [{"square", "terrain", "features", "territory", "stronghold", "capital", "river_flow"}]},
+             "cells": [{"square", "terrain", "features", "territory", "stronghold", "capital", "river_flow",
+                        "place": null or {"name", "kind"}}]},
      "sides": [{"key", "name", "colour", "nation", "capital", "battles_won", "battles_lost",
                 "strongholds_taken", "strongholds_lost", "holds_enemy_capital", "lost_capital", "supply",
                 "supply_income", "movement_modifier", "done", "must_test", "defeated", "last_seen", "camp",
@@ -34,7 +35,9 @@ The document, version 2 (:data:`VERSION`)::
      "requests": [{"member", "side", "name"}]}   # members asking to join, waiting for the GM
 
 Every field is written, every time; lists keep the state's order, so ``encode(decode(doc)) == doc``.
-``requests`` came later within version 2: a document without it has no request waiting.
+``requests`` came later within version 2: a document without it has no request waiting; so did a
+cell's ``place`` (the name a scenario gives a square, :class:`~bot.engine.model.Place`): a cell without
+it names no place.
 
 **Fair play.** A turn's seed is written only once it is revealed (docs/dice.md): a document never holds
 the seed of a turn still being played, not even for the GM, and a seed a document gives for a turn not
@@ -71,6 +74,8 @@ from bot.engine.model import (
     Feature,
     LeaderStatus,
     Order,
+    Place,
+    PlaceKind,
     Quality,
     Reaction,
     Square,
@@ -153,7 +158,10 @@ DOCUMENT = ("version", "id", "name", "turn", "phase", "status", "climate", "thea
 DOCUMENT_OPTIONAL = ("requests",)
 """Fields a document of version 2 written before them leaves out."""
 MAP = ("width", "height", "adjacency", "cells")
-CELL = ("square", "terrain", "features", "territory", "stronghold", "capital", "river_flow")
+CELL = ("square", "terrain", "features", "territory", "stronghold", "capital", "river_flow", "place")
+CELL_OPTIONAL = ("place",)
+"""Fields of a cell that a document written before them leaves out."""
+PLACE = ("name", "kind")
 SIDE = ("key", "name", "colour", "nation", "capital", "battles_won", "battles_lost", "strongholds_taken",
         "strongholds_lost", "holds_enemy_capital", "lost_capital", "supply", "supply_income", "movement_modifier",
         "done", "must_test", "defeated", "last_seen", "camp", "purchases")
@@ -227,7 +235,8 @@ def encode(state: CampaignState) -> dict[str, Any]:
 
 def _encode_cell(sq: Square, c: Cell) -> dict[str, Any]:
     return {"square": str(sq), "terrain": c.terrain.value, "features": sorted(f.value for f in c.features),
-            "territory": c.territory, "stronghold": c.stronghold, "capital": c.capital, "river_flow": c.river_flow}
+            "territory": c.territory, "stronghold": c.stronghold, "capital": c.capital, "river_flow": c.river_flow,
+            "place": None if c.place is None else {"name": c.place.name, "kind": c.place.kind.value}}
 
 
 def _encode_side(s: SideState) -> dict[str, Any]:
@@ -382,6 +391,15 @@ def _square(value: Any, where: str, cmap: CampaignMap, *, optional: bool = False
     if str(sq) != value:
         raise fail(where, Msg("write the square as {square}", square=str(sq)), value)
     return value
+
+
+def _place(value: Any, where: str) -> Place | None:
+    """A cell's place: null, or its name (as a scenario's, :data:`LIMITS.place <bot.scenario.ScenarioLimits>`
+    characters at most) and kind."""
+    if value is None:
+        return None
+    p = _obj(value, where, PLACE)
+    return Place(_name(p["name"], _at(where, "name"), LIMITS.place), _enum(PlaceKind, p["kind"], _at(where, "kind")))
 
 
 def _hex64(value: Any, where: str, *, optional: bool = False) -> Any:
@@ -622,7 +640,7 @@ class _Decoder:
         cells_at = _at(where, "cells")
         for i, c in enumerate(_list(m["cells"], cells_at, width * height)):
             at = _at(cells_at, i)
-            c = _obj(c, at, CELL)
+            c = _obj(c, at, CELL, optional=CELL_OPTIONAL)
             sq = Square.parse(_square(c["square"], _at(at, "square"), grid))
             if sq in cells:
                 raise fail(_at(at, "square"), Msg("two rows share it"), c["square"])
@@ -634,7 +652,8 @@ class _Decoder:
                         _one_of(c["territory"], _at(at, "territory"), self.refs.sides, optional=True),
                         _one_of(c["stronghold"], _at(at, "stronghold"), self.refs.sides, optional=True),
                         _bool(c["capital"], _at(at, "capital")),
-                        _one_of(c["river_flow"], _at(at, "river_flow"), COMPASS, optional=True))
+                        _one_of(c["river_flow"], _at(at, "river_flow"), COMPASS, optional=True),
+                        _place(c.get("place"), _at(at, "place")))
             if cell.capital and cell.stronghold is None:
                 raise fail(_at(at, "capital"), Msg("a capital is a stronghold of its side"))
             if cell.river_flow is not None and Feature.RIVER not in kinds:

@@ -152,6 +152,7 @@ class Stage:
 ANY_TIME = (
     Step("campaign status", Msg("where the campaign stands and who it waits for")),
     Step("campaign map", Msg("the map as you may see it")),
+    Step("campaign timelapse", Msg("the campaign turn by turn, as your side saw it")),
     Step("order list", Msg("your side's Forces, their orders and what each still has to do")),
     Step("help", Msg("what you can do now, for your role and the phase")),
     Step("rules", Msg("the text of a rule: every roll names the one it applies, like MC-4")),

@@ -81,25 +81,53 @@ def maps_module() -> Any | None:
 
 
 async def render_map(bot: AideBot, campaign_id: int, actor: Actor, *, view: str = "side",
-                     around: str | None = None, lang: str = "en") -> tuple[bytes, str] | None:
+                     around: str | None = None, lang: str = "en", extent: str = "near") -> tuple[bytes, str] | None:
     """PNG bytes and a text report in the reader's language ``lang``, rendered off the event loop with
-    at most ``bot.render_slots`` renders at once; None when the map service is not there."""
+    at most ``bot.render_slots`` renders at once; None when the map service is not there. ``extent``:
+    ``near`` (legible on a phone: around ``around`` or the reader's Forces) or ``whole``."""
     maps = maps_module()
     if maps is None:
         return None
     fn = maps.map_png
+    kwargs: dict[str, Any] = {"view": view, "around": around, "rules": bot.rules, "lang": lang}
+    if "extent" in inspect.signature(fn).parameters:
+        kwargs["extent"] = extent
     async with bot.render_gate:
         if inspect.iscoroutinefunction(fn):
-            return await fn(bot.db, campaign_id, actor, view=view, around=around, rules=bot.rules, lang=lang)
-        return await asyncio.to_thread(fn, bot.db, campaign_id, actor, view=view, around=around, rules=bot.rules,
-                                       lang=lang)
+            return await fn(bot.db, campaign_id, actor, **kwargs)
+        return await asyncio.to_thread(fn, bot.db, campaign_id, actor, **kwargs)
 
 
-def map_file(png: bytes, name: str = "map.png") -> discord.File:
-    """A new discord.File around fresh bytes for every send (a File is consumed once)."""
+ALT_TEXT = 1024
+"""Discord's limit on an attachment's description (its alt text)."""
+
+
+def map_file(png: bytes, name: str = "map.png", description: str | None = None) -> discord.File:
+    """A new discord.File around fresh bytes for every send (a File is consumed once); ``description``
+    (the map's text report) is its alt text, clipped to Discord's 1,024 characters."""
     import io
 
-    return discord.File(io.BytesIO(png), filename=name)
+    alt = fmt.clip(description, ALT_TEXT) if description else None
+    return discord.File(io.BytesIO(png), filename=name, description=alt)
+
+
+async def public_map_changed(bot: AideBot, campaign_id: int) -> bool:
+    """Whether the phase card's public map shows anything the last card's did not (True when the map
+    service cannot tell); remembered across restarts among the campaign's options."""
+    maps = maps_module()
+    fn = getattr(maps, "public_map_changed", None)
+    if fn is None:
+        return True
+    try:
+        return bool(await fn(bot.db, campaign_id, rules=bot.rules))
+    except EngineError as exc:
+        log.warning("event=map_fingerprint_failed campaign=%s reason=%r", campaign_id, str(exc))
+        return True
+
+
+def map_unchanged_text(lang: str) -> str:
+    """The phase card's note that its map is the last card's."""
+    return t(lang, "card.map_unchanged")
 
 
 # --- resolution ------------------------------------------------------------------------------
@@ -190,14 +218,17 @@ async def post_phase_card(bot: AideBot, campaign_id: int, lang: str,
             content = t(lang, "card.calls", mentions=" ".join(f"<@{i}>" for i in calls))
     view = dynamic_view(MutePings(campaign_id, t(lang, "card.mute"))) if sv.status == "active" else None
     files: list[discord.File] = []
-    if with_map:
+    if with_map and not await public_map_changed(bot, campaign_id):
+        footer = embed.footer.text
+        embed.set_footer(text=f"{map_unchanged_text(lang)} · {footer}" if footer else map_unchanged_text(lang))
+    elif with_map:
         try:
-            rendered = await render_map(bot, campaign_id, PUBLIC, view="public", lang=lang)
+            rendered = await render_map(bot, campaign_id, PUBLIC, view="public", lang=lang, extent="whole")
         except EngineError as exc:
             log.warning("event=map_failed campaign=%s reason=%r", campaign_id, str(exc))
             rendered = None
         if rendered is not None:
-            files.append(map_file(rendered[0]))
+            files.append(map_file(rendered[0], description=rendered[1]))
             embed.set_image(url="attachment://map.png")
     kwargs: dict[str, Any] = {"view": view} if view is not None else {}
     await target.send(content=content, embed=fmt.fit(embed), files=files, allowed_mentions=pinging(calls), **kwargs)
@@ -259,7 +290,7 @@ async def post_turn_summary(bot: AideBot, campaign_id: int, turn: int, lang: str
         log.warning("event=map_failed campaign=%s reason=%r", campaign_id, str(exc))
         rendered = None
     if rendered is not None:
-        files.append(map_file(rendered[0], f"turn-{turn}.png"))
+        files.append(map_file(rendered[0], f"turn-{turn}.png", description=rendered[1]))
         embed.set_image(url=f"attachment://turn-{turn}.png")
     await target.send(embed=fmt.fit(embed), files=files)
 

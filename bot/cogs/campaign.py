@@ -13,7 +13,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot import formatting as fmt
-from bot import generate, limits
+from bot import generate, limits, paint
 from bot import scenario as scenarios
 from bot.engine.errors import InvalidInput
 from bot.engine.model import Climate, Season
@@ -22,6 +22,7 @@ from bot.scenario import bundled_scenarios
 from bot.services import bookkeeping as state
 from bot.services import campaigns, exchange, gm, logbook, views
 from bot.services.errors import PermissionDenied
+from bot.services.timelapse import timelapse_gif
 
 from . import _publish as publish
 from ._common import (
@@ -42,6 +43,8 @@ from ._common import (
 from ._guide import HowToPlay
 
 LOG_LINES = 300
+TIMELAPSE_PROGRESS = 6
+"""From this many frames, /campaign timelapse says it is drawing them (a few seconds) before it shows them."""
 
 
 async def scenario_names(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
@@ -96,17 +99,31 @@ async def _is_member(guild: discord.Guild | None, member_id: int) -> bool:
 
 
 async def _map_embed(interaction: discord.Interaction, cid: int, who: Any, view: str, around: str | None,
-                     sv: views.StatusView, lc: str) -> tuple[discord.Embed, discord.File] | None:
-    """The map as ``who`` may see it, in an embed in language ``lc`` with its picture (None: no map service)."""
+                     sv: views.StatusView, lc: str, extent: str = "near") -> tuple[discord.Embed, discord.File] | None:
+    """The map as ``who`` may see it, in an embed in language ``lc`` with its picture (None: no map service);
+    ``extent``: ``near`` (legible on a phone, around ``around`` or the reader's Forces) or ``whole``."""
     bot = bot_of(interaction)
-    rendered = await publish.render_map(bot, cid, who, view=view, around=around, lang=lc)
+    rendered = await publish.render_map(bot, cid, who, view=view, around=around, lang=lc, extent=extent)
     if rendered is None:
         return None
     png, report = rendered
     embed = discord.Embed(title=t(lc, "map.title", name=sv.name, position=tr(lc, str(sv.position))),
                           description=fmt.clip(report, fmt.DESCRIPTION), colour=fmt.COLOUR)
     embed.set_image(url="attachment://map.png")
-    return fmt.fit(embed), publish.map_file(png)
+    return fmt.fit(embed), publish.map_file(png, description=report)
+
+
+async def _battle_square(bot: Any, cid: int, channel_id: int | None) -> str | None:
+    """The square of this turn's battle whose thread ``channel_id`` is (None elsewhere): a map asked for in
+    a battle's thread is drawn around the battle."""
+    if channel_id is None:
+        return None
+    from bot.services import battles
+
+    for b in await battles.list_battles(bot.db, cid):
+        if await state.battle_thread(bot.db, cid, b.number) == channel_id:
+            return b.square
+    return None
 
 
 def _square_id(around: str | None) -> str:
@@ -294,6 +311,7 @@ class Campaign(commands.Cog):
     @campaign.command(name="create", description="Start a campaign in this channel from a scenario; you become its GM")
     @app_commands.describe(name="The campaign's name", scenario="A bundled scenario (or a name for your uploaded file)",
                            file="A scenario (YAML) or a campaign export (JSON) to load",
+                           map="A painted map (an image in the terrain palette) for the YAML file's sides and Forces",
                            climate="Scenario generated: its climate zone (MC-0)",
                            season="Scenario generated: the season it starts in",
                            size="Scenario generated: width x height in squares, like 36x26",
@@ -304,7 +322,7 @@ class Campaign(commands.Cog):
                           season=[app_commands.Choice(name=s.value, value=s.value) for s in Season])
     async def create(self, interaction: discord.Interaction, name: app_commands.Range[str, 1, 100],
                      scenario: app_commands.Range[str, 1, 32], file: discord.Attachment | None = None,
-                     climate: str | None = None, season: str | None = None,
+                     map: discord.Attachment | None = None, climate: str | None = None, season: str | None = None,
                      size: app_commands.Range[str, 3, 9] | None = None, sides: app_commands.Range[int, 2, 8] | None = None,
                      seed: app_commands.Range[int, 0, 999_999_999] | None = None) -> None:
         bot, actor, lc = bot_of(interaction), actor_of(interaction), lang(interaction)
@@ -317,7 +335,14 @@ class Campaign(commands.Cog):
         # Acknowledge first (Discord waits 3 s), privately: a refusal below stays private. Reading and
         # checking a scenario is CPU-bound (up to about a second): it runs in a worker thread.
         await interaction.response.defer(ephemeral=True, thinking=True)
-        if file is not None:
+        if map is not None:  # a painted map: the image's terrain with the file's sides and Forces
+            if file is None:
+                raise InvalidInput(t(lc, "campaign.paint_needs_file"))
+            raw = await file.read()
+            campaigns.check_upload_size(len(raw), limits, kind="scenario")
+            text = await asyncio.to_thread(paint.painted_scenario, await map.read(), raw)
+            spec = await asyncio.to_thread(scenarios.parse_scenario_text, text, key=scenario)
+        elif file is not None:
             raw = await file.read()
             if await asyncio.to_thread(_is_export, raw):
                 campaigns.check_upload_size(len(raw), limits, kind="import")
@@ -399,14 +424,19 @@ class Campaign(commands.Cog):
 
     @campaign.command(name="map", description="The map: your side's view, or the GM's full view (private)")
     @app_commands.describe(view="mine: what you may see (private); public: what everybody sees; full: GM only, private",
-                           around="Centre on this square (a closer view)")
+                           around="Centre on this square (a closer view)",
+                           extent="near: around your Forces or the square, legible on a phone (default); whole: the whole map")
     @app_commands.choices(view=[app_commands.Choice(name="mine", value="side"),
                                 app_commands.Choice(name="public", value="public"),
-                                app_commands.Choice(name="full", value="full")])
+                                app_commands.Choice(name="full", value="full")],
+                          extent=[app_commands.Choice(name="near", value="near"),
+                                  app_commands.Choice(name="whole", value="whole")])
     async def map(self, interaction: discord.Interaction, view: str = "side",
-                  around: app_commands.Range[str, 2, 8] | None = None) -> None:
+                  around: app_commands.Range[str, 2, 8] | None = None, extent: str = "near") -> None:
         """Every view is answered privately. The GM's full view shows every Force, hidden ones included:
-        it is posted in the channel only from its button, under a warning that says so."""
+        it is posted in the channel only from its button, under a warning that says so. By default the
+        map is drawn near (a few squares around ``around`` or the reader's Forces, legible on a phone);
+        ``extent: whole`` draws the whole map."""
         bot, actor, lc = bot_of(interaction), actor_of(interaction), lang(interaction)
         cid = await campaign_id(interaction)
         sv = await views.status(bot.db, cid, actor, rules=bot.rules)
@@ -414,7 +444,9 @@ class Campaign(commands.Cog):
             raise PermissionDenied(t(lc, "map.full_gm_only"))
         who = publish.PUBLIC if view == "public" else actor
         await interaction.response.defer(ephemeral=True, thinking=True)
-        shown = await _map_embed(interaction, cid, who, view, around, sv, lc)
+        if around is None and extent == "near" and isinstance(interaction.channel, discord.Thread):
+            around = await _battle_square(bot, cid, interaction.channel_id)
+        shown = await _map_embed(interaction, cid, who, view, around, sv, lc, extent)
         if shown is None:
             await interaction.followup.send(t(lc, "map.unavailable"), ephemeral=True)
             return
@@ -434,6 +466,27 @@ class Campaign(commands.Cog):
         except Exception:  # suggestions only
             return []
         return choices(((f"{f.square} ({f.name})", f.square) for f in sv.forces if f.square), current)
+
+    @campaign.command(name="timelapse", description="An animated map of the campaign turn by turn, as your side saw it")
+    async def timelapse(self, interaction: discord.Interaction) -> None:
+        """Privately: the map at the end of every turn since frames are kept, then now, each drawn for the
+        member's fog of war (a player's side, the GM on no side everything, anybody else the public view)."""
+        bot, actor, lc = bot_of(interaction), actor_of(interaction), lang(interaction)
+        cid = await campaign_id(interaction)
+        await interaction.response.defer(ephemeral=True, thinking=True)
+
+        async def drawing(frames: int) -> None:
+            if frames >= TIMELAPSE_PROGRESS:
+                await interaction.edit_original_response(content=t(lc, "timelapse.drawing", frames=frames))
+
+        async with bot.render_gate:
+            lapse = await timelapse_gif(bot.db, cid, actor, lang=lc, rules=bot.rules, progress=drawing)
+        if lapse is None:
+            await interaction.edit_original_response(content=t(lc, "timelapse.none"))
+            return
+        await interaction.edit_original_response(
+            content=t(lc, "timelapse.done", first=lapse.first_turn, last=lapse.last_turn, frames=lapse.frames),
+            attachments=[publish.map_file(lapse.gif, "timelapse.gif")])
 
     @campaign.command(name="log", description="The event and roll log (players also see their side's private entries)")
     @app_commands.describe(turn="Only this turn")
@@ -472,6 +525,21 @@ class Campaign(commands.Cog):
                     files=[discord.File(io.BytesIO(raw), filename=f"campaign-{cid}.json"),
                            discord.File(io.BytesIO(logbook.verifier_page(data["roll_log"], data["campaign"]["name"])),
                                         filename=f"campaign-{cid}-verify.html")])
+
+    @campaign.command(name="save",
+                      description="GM: the map and Forces as they stand now, as a scenario to start another campaign")
+    async def save(self, interaction: discord.Interaction) -> None:
+        """The running campaign as a scenario file (issue 15): its map and its Forces as they stand, to
+        upload with /campaign create. GM only: it shows every Force, hidden ones included."""
+        import io
+
+        cid = await campaign_id(interaction)
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        filename, raw = await exchange.save_scenario(bot_of(interaction).db, cid, actor_of(interaction),
+                                                     rules=bot_of(interaction).rules)
+        sv = await views.status(bot_of(interaction).db, cid, actor_of(interaction), rules=bot_of(interaction).rules)
+        await interaction.followup.send(t(lang(interaction), "save.done", turn=sv.position.turn, size=len(raw)),
+                                        file=discord.File(io.BytesIO(raw), filename=filename), ephemeral=True)
 
     @campaign.command(name="verify", description="The roll log of ended turns, with a page that checks it offline in a browser")
     async def verify(self, interaction: discord.Interaction) -> None:

@@ -6,7 +6,7 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from .errors import InvalidInput
-from .model import Cell, Square
+from .model import Cell, Place, Square
 from .text import Msg
 
 DIRECTIONS_8 = ((-1, -1), (0, -1), (1, -1), (-1, 0), (1, 0), (-1, 1), (0, 1), (1, 1))
@@ -48,6 +48,13 @@ class CampaignMap:
 
     def parse(self, text: str) -> Square:
         return self.require(Square.parse(text))
+
+    def places(self) -> Iterator[tuple[Square, Place]]:
+        """The named places (:attr:`Cell.place`), by square, top row first and left to right."""
+        for sq in sorted(self.cells, key=lambda q: (q.row, q.col)):
+            place = self.cells[sq].place
+            if place is not None:
+                yield sq, place
 
     def squares(self) -> Iterator[Square]:
         for row in range(self.height):

@@ -272,6 +272,29 @@ class Square:
         return self.name
 
 
+class PlaceKind(StrEnum):
+    """What a named place on the map is, for the map to draw its name (a town's name beside a dot, a
+    river's along the water...). It changes no rule: strongholds and capitals are the map's own fields."""
+
+    TOWN = "town"
+    FORTRESS = "fortress"
+    RIVER = "river"
+    PASS = "pass"
+    REGION = "region"
+
+
+PLACE_NAME_MAX = 40
+"""Characters of a place name, at most."""
+
+
+@dataclass(frozen=True, slots=True)
+class Place:
+    """A name the scenario gives one square (``Genoa``, the river ``Po``), and what it names."""
+
+    name: str
+    kind: PlaceKind = PlaceKind.TOWN
+
+
 @dataclass(frozen=True, slots=True)
 class Cell:
     """What the scenario says about one square (MC-0)."""
@@ -285,6 +308,8 @@ class Cell:
     capital: bool = False
     river_flow: str | None = None
     """Compass direction the river flows towards (N, NE, ... W), for up/downstream (MC-5.3)."""
+    place: Place | None = None
+    """The place the scenario names on this square, if any (drawn on the map; no rule reads it)."""
 
     def has(self, feature: Feature) -> bool:
         return feature in self.features

@@ -305,4 +305,14 @@ MESSAGES: dict[str, str] = {
     "about.error_title": "Error {id}",
     "about.error_value": "{command} in {campaign}, {when}: {kind}",
     "about.error_hint": "GM: /about error:ID shows what failed, for an error ID shown in your campaign.",
+    # /campaign timelapse
+    "timelapse.none": "No turn has ended yet: the timelapse starts when one does.",
+    "timelapse.drawing": "Drawing the campaign's {frames} frames, one per turn…",
+    "timelapse.done": "The campaign from turn {first} to turn {last} in {frames} frames, as you may see it.",
+    # phase cards
+    "card.map_unchanged": "Map unchanged since the last phase card.",
+    # /campaign save
+    "save.done": "The campaign at turn {turn} as a scenario ({size:,} bytes): upload it with /campaign create to start another campaign from here.",
+    # /campaign create with a painted map
+    "campaign.paint_needs_file": "A painted map gives the terrain only: upload the YAML with the sides and Forces as `file` too (docs/scenario-format.md, \"Painted maps\").",
 }

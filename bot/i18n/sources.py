@@ -20,7 +20,7 @@ import yaml
 
 ROOT = Path(__file__).resolve().parents[2]
 CODE = ("bot/engine", "bot/campaign", "bot/services", "bot/scenario.py", "bot/freeroll.py", "bot/limits.py",
-        "bot/generate.py", "bot/render")
+        "bot/generate.py", "bot/render", "bot/paint.py")
 CALLS = frozenset({
     "Msg", "InvalidInput", "RuleViolation", "NotFound", "PermissionDenied", "WrongPhase", "AlreadyResolved",
     "ImportRejected", "ServiceError",

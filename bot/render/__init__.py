@@ -1,11 +1,13 @@
 """Map rendering (Pillow): plain snapshots in, PNG bytes out.
 
     png = render_png(snapshot, view="fr")                 # the whole map, as France sees it
-    png = render_png(snapshot, around=Square(5, 4), radius=2)  # a battle brief, or a phone
+    png = render_png(snapshot, around=Square(5, 4), radius=2)  # a battle brief
+    png = render_png(snapshot, view="fr", phone=True)     # legible at 480 px: around France's Forces
     text = text_report(snapshot)                          # the same situation in words
 
-The services build the :class:`MapSnapshot` (and apply fog of war, and set the reader's language
-``lang``); this package imports only Pillow, the standard library and the engine's map model, and
+The services build the :class:`MapSnapshot` (and apply fog of war: the Forces shown and the squares
+in sight, ``visible``, the others veiled; and set the reader's language ``lang``); place names
+(``Cell.place``) are drawn where they fit; this package imports only Pillow, the standard library and the engine's map model, and
 the translations (:mod:`bot.i18n`) when a map is not in English. Text is drawn with the bundled
 DejaVu Sans Condensed (:mod:`bot.render.fonts`), so accented names draw as written.
 """

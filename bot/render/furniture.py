@@ -19,6 +19,7 @@ from . import fonts, symbols
 from .model import MapSnapshot
 from .palette import INK, PAPER, RGB, TERRAIN, TITLE_BAND, TITLE_SUBTEXT, TITLE_TEXT, mix, text_on
 from .textures import paint_square
+from .veil import veil
 from .words import date, say, word
 
 GROUPS = ("Sides", "Terrain", "Map", "Marks")
@@ -79,6 +80,10 @@ def legend_entries(snapshot: MapSnapshot, col0: int, row0: int, cols: int, rows:
         (any(inside(sq) for sq in snapshot.battles), "battle", Msg("Battle"), ""),
         (any(c.faded for c in counters), "faded", Msg("Last seen"), ""),
         (any(c.sp is None for c in counters), "unknown", Msg("Strength unknown"), ""),
+        (snapshot.visible is not None and any(inside(Square(col, row)) and Square(col, row) not in snapshot.visible
+                                              for col in range(col0, min(col0 + cols, cmap.width))
+                                              for row in range(row0, min(row0 + rows, cmap.height))),
+         "fog", Msg("Out of sight"), ""),
     ]
     marks += [(True, "order", _mark(snapshot, k, v, symbols.ORDER_LABELS), v)
               for k, v in sorted(orders.items(), key=lambda kv: _rank(kv[0], symbols.ORDER_LABELS))]
@@ -133,7 +138,7 @@ def legend_height(entries: Sequence[LegendEntry], width: int, px: int) -> int:
 
 
 def draw_legend(canvas: Image.Image, d: ImageDraw.ImageDraw, entries: Sequence[LegendEntry], *, x: int, y: int,
-                width: int, px: int, colours: Mapping[str, RGB], side_order: Sequence[str]) -> None:
+                width: int, px: int, colours: Mapping[str, RGB], side_order: Sequence[str], min_px: int = 0) -> None:
     if not entries:
         return
     d.line([(x, y), (x + width, y)], fill=mix(PAPER, INK, 0.35), width=1)
@@ -147,14 +152,15 @@ def draw_legend(canvas: Image.Image, d: ImageDraw.ImageDraw, entries: Sequence[L
     for e, ex, ey in placed:
         shape = symbols.shape_of(side_order.index(e.key)) if e.kind == "side" else ""
         colour = colours.get(e.key, (150, 150, 150)) if e.kind == "side" else (0, 0, 0)
-        tile = _swatch(e.kind, e.key, sw, colour, shape, first_two)
+        tile = _swatch(e.kind, e.key, sw, colour, shape, first_two, min_px)
         canvas.paste(tile, (x + ex, y + ey), tile)
         d.text((x + ex + sw + gap, y + ey + sw / 2), fonts.drawable(e.label), font=f, fill=INK, anchor="lm")
 
 
 @lru_cache(maxsize=256)
-def _swatch(kind: str, key: str, size: int, colour: RGB, shape: str, borders: tuple[RGB, ...]) -> Image.Image:
-    """A legend sample, drawn at 4x and shrunk (RGBA, read-only)."""
+def _swatch(kind: str, key: str, size: int, colour: RGB, shape: str, borders: tuple[RGB, ...],
+            min_px: int = 0) -> Image.Image:
+    """A legend sample, drawn at 4x and shrunk (RGBA, read-only); no text in it under ``min_px``."""
     k = symbols.SS
     s = size * k
     im = Image.new("RGBA", (s, s), (*INK, 0))
@@ -211,11 +217,17 @@ def _swatch(kind: str, key: str, size: int, colour: RGB, shape: str, borders: tu
     elif kind == "unknown":
         box = (s * 0.04, s * 0.16, s * 0.96, s * 0.84)
         d.rectangle(box, fill=(150, 150, 150), outline=INK, width=line)
-        d.text((s * 0.5, s * 0.5), "?", font=fonts.font(round(s * 0.5)), fill=text_on((150, 150, 150)), anchor="mm")
+        d.text((s * 0.5, s * 0.5), "?", font=fonts.font(max(round(s * 0.5), min_px * k)), fill=text_on((150, 150, 150)),
+               anchor="mm")
+    elif kind == "fog":
+        ground()
+        fog_tile = veil(s, s, s)
+        im.alpha_composite(fog_tile)
+        d.rectangle([0, 0, s - 1, s - 1], outline=INK, width=max(1, s // 40))
     elif kind == "order":
-        symbols.draw_order(d, key, (s * 0.1, s * 0.1, s * 0.9, s * 0.9), INK)
+        symbols.draw_order(d, key, (s * 0.1, s * 0.1, s * 0.9, s * 0.9), INK, min_px=max(6, min_px * k))
     elif kind == "reaction":
-        symbols.draw_reaction(d, key, (s * 0.08, s * 0.06, s * 0.92, s * 0.9))
+        symbols.draw_reaction(d, key, (s * 0.08, s * 0.06, s * 0.92, s * 0.9), min_px=max(6, min_px * k))
     return im.reduce(k)
 
 

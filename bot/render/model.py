@@ -79,6 +79,11 @@ class MapSnapshot:
     """Heading of the picture; the campaign name when empty."""
     view: str = ""
     """Whose view this is, shown in the title band (``France``, ``GM``); nothing when empty."""
+    visible: frozenset[Square] | None = None
+    """The squares the reader sees (fog of war): the others are veiled, and an enemy Force there is at
+    most a last-seen marker. ``None``: nothing is veiled (the GM; the public view, which shows no Force
+    at all, only the map and the battles, which are public news, so a veil would tell nothing).
+    """
     lang: str = "en"
     """The reader's language (``en``, ``it``, ``es``, ``fr``, ``de``): the legend, the title band and the
     text report are written in it (:mod:`bot.render.words`); names stay as they are."""
@@ -109,6 +114,8 @@ class MapSnapshot:
                 self._on_map(sq, f"The move from {a.start}")
         for sq in self.battles:
             self._on_map(sq, "A battle")
+        if self.visible is not None and not isinstance(self.visible, frozenset):
+            raise InvalidSnapshot("visible is a frozenset of squares, or None for everything.")
 
     def _on_map(self, sq: Square, what: str) -> None:
         if not self.cmap.contains(sq):

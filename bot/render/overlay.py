@@ -70,21 +70,22 @@ def draw_overlays(canvas: Image.Image, layout: Layout, snapshot: MapSnapshot, co
     for arrow in snapshot.moves:
         _draw_arrow(d, layout, arrow, colours[arrow.side], regions)
     for sq, counters in shown.items():
-        _draw_stack(d, layout, regions[sq], counters, colours, shapes, snapshot.lang)
+        _draw_stack(d, layout, regions[sq], counters, colours, shapes, snapshot.lang, layout.min_px)
     for sq in snapshot.battles:
         if layout.shows(sq):
             _draw_battle(canvas, d, layout, sq)
 
 
 def _draw_stack(d: ImageDraw.ImageDraw, layout: Layout, region: Box, counters: Sequence[Counter],
-                colours: Mapping[str, RGB], shapes: Mapping[str, str], lang: str = "en") -> None:
+                colours: Mapping[str, RGB], shapes: Mapping[str, str], lang: str = "en", lo: int = 0) -> None:
+    """``lo``: the smallest text to draw (a phone layout), 0 for none."""
     c = layout.cell
     if len(counters) == 1:
-        _draw_counter(d, c, region, counters[0], colours[counters[0].side], shapes[counters[0].side])
+        _draw_counter(d, c, region, counters[0], colours[counters[0].side], shapes[counters[0].side], lo)
         return
     x0, y0, x1, y1 = region
     gap = max(1, round(c * 0.03))
-    min_h = max(12, c * 0.19) if c >= LABELS_FROM else max(6, c * 0.2)
+    min_h = max(12, c * 0.19, lo / 0.66) if c >= LABELS_FROM else max(6, c * 0.2, lo / 0.8)
     fit = max(1, int((y1 - y0 + gap) // (min_h + gap)))
     n = min(len(counters), fit)
     h = (y1 - y0 - gap * (n - 1)) / n
@@ -92,10 +93,10 @@ def _draw_stack(d: ImageDraw.ImageDraw, layout: Layout, region: Box, counters: S
         top = y0 + i * (h + gap)
         box = (x0, top, x1, top + h)
         if i == n - 1 and len(counters) > n:
-            _draw_more(d, c, box, len(counters) - i, lang)
+            _draw_more(d, c, box, len(counters) - i, lang, lo)
         else:
             k = counters[i]
-            _draw_strip(d, c, box, k, colours[k.side], shapes[k.side])
+            _draw_strip(d, c, box, k, colours[k.side], shapes[k.side], lo)
 
 
 def _style(counter: Counter, colour: RGB) -> tuple[RGB, RGB]:
@@ -131,10 +132,11 @@ def _text(d: ImageDraw.ImageDraw, xy: Pt, text: str, px: int, fill: RGB, anchor:
            stroke_width=1 if bold and px >= 15 else 0, stroke_fill=fill)
 
 
-def _fit_label(counter: Counter, px: int, max_width: float) -> tuple[str, int]:
+def _fit_label(counter: Counter, px: int, max_width: float, lo: int = 0) -> tuple[str, int]:
     """The counter's label and font size: its short name a little smaller if that fits, else shorter."""
     first = fonts.short_forms(counter.short or counter.name)[0]
-    for p in (px, round(px * 0.9), round(px * 0.82)):
+    px = max(px, lo)
+    for p in (px, max(lo, round(px * 0.9)), max(lo, round(px * 0.82))):
         if fonts.width(first, p) <= max_width:
             return first, p
     return fonts.fit(_label(counter), px, max_width), px
@@ -146,7 +148,8 @@ def _shrink(text: str, px: int, max_width: float, low: int) -> int:
     return px
 
 
-def _draw_counter(d: ImageDraw.ImageDraw, c: int, box: Box, counter: Counter, colour: RGB, shape: str) -> None:
+def _draw_counter(d: ImageDraw.ImageDraw, c: int, box: Box, counter: Counter, colour: RGB, shape: str,
+                  lo: int = 0) -> None:
     x0, y0, x1, y1 = box
     fill, ink = _style(counter, colour)
     _body(d, c, box, counter, fill, shape)
@@ -154,25 +157,29 @@ def _draw_counter(d: ImageDraw.ImageDraw, c: int, box: Box, counter: Counter, co
     cx = (x0 + x1) / 2
     sp = _sp(counter)
     if c < LABELS_FROM:
-        px = _shrink(sp, max(7, round(h * 0.7)), w * 0.9, 6)
+        px = _shrink(sp, max(7, lo, round(h * 0.7)), w * 0.9, max(6, lo))
         _text(d, (cx, (y0 + y1) / 2), sp, px, ink, "mm")
         return
     pad = max(2.0, w * 0.06)
-    name_px = max(10, round(c * 0.2))
+    name_px = max(10, lo, round(c * 0.2))
     inner = w - 2 * pad - (h * 0.12 if shape.rstrip("+") in ("octagon", "hexagon") else 0)
-    label, name_px = _fit_label(counter, name_px, inner)
+    label, name_px = _fit_label(counter, name_px, inner, lo)
     _text(d, (cx, y0 + h * 0.29), label, name_px, ink, "mm")
-    mark = h * 0.34
+    mark = max(h * 0.34, lo / 0.55)  # a reaction's letter is 0.55 of its mark
     line2 = y0 + h * 0.71
-    sp_px = _shrink(sp, max(11, round(c * 0.27)), w - 2 * (pad + mark + 2), 8)
+    sp_px = _shrink(sp, max(11, lo, round(c * 0.27)), w - 2 * (pad + mark + 2), max(8, lo))
     _text(d, (cx, line2), sp, sp_px, ink, "mm", bold=True)
+    low = max(6, lo)
     if counter.order:
-        symbols.draw_order(d, counter.order, (x1 - pad - mark, line2 - mark / 2, x1 - pad, line2 + mark / 2), ink)
+        symbols.draw_order(d, counter.order, (x1 - pad - mark, line2 - mark / 2, x1 - pad, line2 + mark / 2), ink,
+                           min_px=low)
     if counter.reaction:
-        symbols.draw_reaction(d, counter.reaction, (x0 + pad, line2 - mark / 2, x0 + pad + mark, line2 + mark / 2))
+        symbols.draw_reaction(d, counter.reaction, (x0 + pad, line2 - mark / 2, x0 + pad + mark, line2 + mark / 2),
+                              min_px=low)
 
 
-def _draw_strip(d: ImageDraw.ImageDraw, c: int, box: Box, counter: Counter, colour: RGB, shape: str) -> None:
+def _draw_strip(d: ImageDraw.ImageDraw, c: int, box: Box, counter: Counter, colour: RGB, shape: str,
+                lo: int = 0) -> None:
     x0, y0, x1, y1 = box
     fill, ink = _style(counter, colour)
     _body(d, c, box, counter, fill, shape)
@@ -180,34 +187,36 @@ def _draw_strip(d: ImageDraw.ImageDraw, c: int, box: Box, counter: Counter, colo
     cy = (y0 + y1) / 2
     sp = _sp(counter)
     if c < LABELS_FROM:
-        _text(d, ((x0 + x1) / 2, cy), sp, _shrink(sp, max(6, round(h * 0.8)), x1 - x0, 6), ink, "mm")
+        _text(d, ((x0 + x1) / 2, cy), sp, _shrink(sp, max(6, lo, round(h * 0.8)), x1 - x0, max(6, lo)), ink, "mm")
         return
     pad = max(2.0, h * (0.28 if shape.rstrip("+") != "square" else 0.2))
-    px = max(9, min(round(c * 0.18), round(h * 0.66)))
+    px = max(9, lo, min(round(c * 0.18), round(h * 0.66)))
     right = x1 - pad
     _text(d, (right, cy), sp, px, ink, "rm", bold=True)
     right -= fonts.width(sp, px) + max(2, px * 0.25)
-    mark = h * 0.58
+    mark = max(h * 0.58, lo / 0.55)
     step = mark + max(1, px * 0.15)
     if counter.reaction and right - mark >= x0 + pad:  # a reaction matters more than the name
-        symbols.draw_reaction(d, counter.reaction, (right - mark, cy - mark / 2, right, cy + mark / 2))
+        symbols.draw_reaction(d, counter.reaction, (right - mark, cy - mark / 2, right, cy + mark / 2),
+                              min_px=max(6, lo))
         right -= step
     room = right - step - x0 - pad - px * 0.3  # for the name if the order mark is drawn too
     name = fonts.short_forms(_label(counter))[0]
-    if counter.order and (room >= px * 1.6 or fonts.width(name, round(px * 0.82)) <= room):
-        symbols.draw_order(d, counter.order, (right - mark, cy - mark / 2, right, cy + mark / 2), ink)
+    if counter.order and (room >= px * 1.6 or fonts.width(name, max(lo, round(px * 0.82))) <= room):
+        symbols.draw_order(d, counter.order, (right - mark, cy - mark / 2, right, cy + mark / 2), ink,
+                           min_px=max(6, lo))
         right -= step
-    label, lpx = _fit_label(counter, px, right - x0 - pad - px * 0.3)
+    label, lpx = _fit_label(counter, px, right - x0 - pad - px * 0.3, lo)
     if fonts.width(label, lpx) <= right - x0 - pad:
         _text(d, (x0 + pad, cy), label, lpx, ink, "lm")
 
 
-def _draw_more(d: ImageDraw.ImageDraw, c: int, box: Box, more: int, lang: str = "en") -> None:
+def _draw_more(d: ImageDraw.ImageDraw, c: int, box: Box, more: int, lang: str = "en", lo: int = 0) -> None:
     fill = mix(PAPER, INK, 0.12)
     d.rectangle(box, fill=fill, outline=INK, width=max(1, round(c / 50)))
     h = box[3] - box[1]
     text = fonts.drawable(say(lang, Msg("+{n} more", n=more))) if c >= LABELS_FROM else f"+{more}"
-    px = _shrink(text, max(6, min(round(c * 0.2), round(h * 0.72))), box[2] - box[0] - 4, 6)
+    px = _shrink(text, max(6, lo, min(round(c * 0.2), round(h * 0.72))), box[2] - box[0] - 4, max(6, lo))
     _text(d, ((box[0] + box[2]) / 2, (box[1] + box[3]) / 2), text, px, INK, "mm")
 
 

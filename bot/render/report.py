@@ -19,7 +19,9 @@ from .words import say
 
 def _where(snapshot: MapSnapshot, sq: Square) -> str:
     cell = snapshot.cmap.cell(sq)
-    parts = [say(snapshot, cell.terrain.label)]
+    place = getattr(cell, "place", None)
+    parts = [place.name] if place is not None and getattr(place, "name", "") else []
+    parts.append(say(snapshot, cell.terrain.label))
     parts += [say(snapshot, f.value.replace("_", " "))
               for f in (Feature.RIVER, Feature.BRIDGE, Feature.ROAD, Feature.CARAVAN_TRACK) if cell.has(f)]
     if cell.stronghold:

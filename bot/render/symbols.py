@@ -147,7 +147,7 @@ ORDER_LABELS = {"forced_march": "Forced march", "explore": "Explore", "defend": 
 REACTION_LETTERS = {"confused": "C", "unsteady": "U", "routed": "R"}
 
 
-def draw_order(d: ImageDraw.ImageDraw, order: str, box: Box, colour: RGB) -> None:
+def draw_order(d: ImageDraw.ImageDraw, order: str, box: Box, colour: RGB, *, min_px: int = 6) -> None:
     """The mark of an order inside ``box``: ›› forced march, an eye for explore, a shield for defend."""
     x0, y0, x1, y1 = box
     s = min(x1 - x0, y1 - y0)
@@ -171,11 +171,11 @@ def draw_order(d: ImageDraw.ImageDraw, order: str, box: Box, colour: RGB) -> Non
         d.polygon([(cx - hw, top), (cx + hw, top), (cx + hw, cy + s * 0.05), (cx, bot), (cx - hw, cy + s * 0.05)],
                   fill=colour)
     else:
-        px = max(6, round(s * 0.8))
+        px = max(min_px, round(s * 0.8))
         d.text((cx, cy), fonts.drawable(order.strip()[:2].title()), font=fonts.font(px), fill=colour, anchor="mm")
 
 
-def draw_reaction(d: ImageDraw.ImageDraw, reaction: str, box: Box) -> None:
+def draw_reaction(d: ImageDraw.ImageDraw, reaction: str, box: Box, *, min_px: int = 6) -> None:
     """A warning triangle with the reaction's letter; the worse the reaction, the darker."""
     x0, y0, x1, y1 = box
     kind = order_kind(reaction)
@@ -185,7 +185,7 @@ def draw_reaction(d: ImageDraw.ImageDraw, reaction: str, box: Box) -> None:
     d.polygon([(cx, y0), (cx + s * 0.56, y0 + s), (cx - s * 0.56, y0 + s)], fill=fill,
               outline=INK if fill != INK else (255, 255, 255), width=max(1, round(s / 12)))
     letter = REACTION_LETTERS.get(kind) or fonts.drawable(reaction.strip()[:1].upper() or "?")
-    d.text((cx, y0 + s * 0.66), letter, font=fonts.font(max(6, round(s * 0.55))), fill=text, anchor="mm")
+    d.text((cx, y0 + s * 0.66), letter, font=fonts.font(max(min_px, round(s * 0.55))), fill=text, anchor="mm")
 
 
 def _unit(dx: float, dy: float) -> Point:

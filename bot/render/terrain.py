@@ -42,7 +42,8 @@ Pt = tuple[float, float]
 
 def terrain_layer(cmap: CampaignMap, layout: Layout, colours: Mapping[str, RGB]) -> Image.Image:
     """The cached panel for this map and layout. Shared between threads: never draw on it, copy it."""
-    key = (map_fingerprint(cmap), layout.cell, layout.window, layout.margin, layout.coord_px, colour_key(colours))
+    key = (map_fingerprint(cmap), layout.cell, layout.window, layout.margin, layout.coord_px, layout.min_px,
+           colour_key(colours))
     return _cache.get(key, lambda: build_panel(cmap, layout, colours))
 
 
@@ -84,7 +85,7 @@ def build_panel(cmap: CampaignMap, layout: Layout, colours: Mapping[str, RGB]) -
         pd.text((m / 2, y), str(win.row0 + j + 1), font=f, fill=INK, anchor="mm")
         pd.text((m + gw + m / 2, y), str(win.row0 + j + 1), font=f, fill=INK, anchor="mm")
     if c >= SQUARE_NAMES_FROM:
-        nf = fonts.font(max(9, round(c * 0.14)))
+        nf = fonts.font(max(9, layout.min_px, round(c * 0.14)))
         for sq in _squares(win):
             fill = mix(TERRAIN[(cmap.cells.get(sq) or _OPEN).terrain].fill, INK, 0.5)
             pd.text((m + (sq.col - win.col0 + 0.5) * c, m + (sq.row - win.row0) * c + c * 0.13), sq.name, font=nf,

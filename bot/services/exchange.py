@@ -10,6 +10,9 @@ and every logged message one of the code's own templates, every roll re-derived 
 the bot's settings checked; players kept only when they are members of the importing server; the ids
 of the exporting server's channels, threads and roles never read. The current turn's dice come from a
 fresh seed, announced publicly. All in one transaction; a refusal names the field.
+
+:func:`save_scenario` is the other way out: the campaign's map and Forces as they stand, as a scenario
+file (YAML, docs/scenario-format.md) to start another campaign from (:mod:`bot.campaign.save`).
 """
 
 from __future__ import annotations
@@ -19,18 +22,23 @@ from collections.abc import Container
 from dataclasses import dataclass, replace
 from typing import Any
 
-from bot.campaign import codec, exports
+from bot.campaign import codec, exports, save
 from bot.campaign.dice import turn_dice
 from bot.campaign.events import EventKind
 from bot.campaign.exports import export_bytes, parse_export, player_ids  # noqa: F401 (the cog's and the tests')
+from bot.campaign.state import CampaignState
+from bot.engine.errors import InvalidInput
+from bot.engine.tables import RuleBook, default_rulebook
 from bot.engine.text import Msg
+from bot.i18n.text import tr
 from bot.limits import Limits
+from bot.scenario import parse_scenario_text
 from bot.store import campaigns as store_campaigns
 from bot.store import importing, repository
 from bot.store.db import Database
 from bot.store.rolllog import roll_log
 
-from . import shell
+from . import readcache, shell
 from .actors import Actor, require_gm
 from .campaigns import check_new_campaign
 from .errors import ImportRejected
@@ -111,3 +119,29 @@ async def import_campaign(db: Database, raw: bytes | str | dict[str, Any], *, gu
         saved = await repository.save(s, loaded, state, journal.events)
     repository.remember_map(saved.state.id, saved.state.map)
     return Imported(saved.state.id, dropped)
+
+
+async def save_scenario(db: Database, campaign_id: int, actor: Actor, *,
+                        rules: RuleBook | None = None) -> tuple[str, bytes]:
+    """GM: the campaign's map and Forces as they stand now, as a scenario file to start another campaign
+    from: (file name, UTF-8 YAML). The full state, hidden Forces included (a GM's download); its
+    description, in the campaign's language, names the campaign and the turn. The file is read back
+    by the scenario parser before it is handed over; refused, naming the Forces, when some stand where a
+    scenario cannot start them (enemies on one square, a Force on water: :mod:`bot.campaign.save`)."""
+    cr = await readcache.read(db, campaign_id)
+    state = cr.state
+    require_gm(state, actor)
+    rules = rules or default_rulebook()
+    description = tr(cr.campaign.language or "en", save.saved_description(state, rules=rules))
+    text = await asyncio.to_thread(_saved_yaml, state, description, rules)
+    return f"campaign-{campaign_id}-turn-{state.turn}.yaml", text.encode("utf-8")
+
+
+def _saved_yaml(state: CampaignState, description: str, rules: RuleBook) -> str:
+    """The scenario file, proved readable by the parser (CPU-bound: off the event loop)."""
+    text = save.scenario_yaml(state, description=description, rules=rules)
+    try:
+        parse_scenario_text(text, key="saved")
+    except InvalidInput as exc:
+        raise InvalidInput("The campaign cannot be saved as a scenario: {problem}", problem=exc.text) from None
+    return text

@@ -1,16 +1,23 @@
 """Map pictures for a reader: the GM's full view, a side's fog-of-war view (enemies in sight, and
-faded markers where enemies were last seen), a public view (the map and the battles), and a crop
-around a square. What each reader's map shows is decided in :func:`bot.campaign.views.map_view`;
-rendering runs in a worker thread, a few at a time, off the event loop."""
+faded markers where enemies were last seen, the squares out of sight veiled), a public view (the map
+and the battles), each either near (legible on a phone: a few squares around a given square or the
+reader's own Forces) or the whole map. What each reader's map shows is decided in
+:func:`bot.campaign.views.map_view` and :mod:`bot.campaign.sight`; rendering runs in a worker thread,
+a few at a time, off the event loop.
+
+The public view veils nothing: it shows no Force at all, only the map and the battles (public news),
+so there is nothing a veil would tell apart. The phase card's public map is posted only when what it
+shows changed since the last card (:func:`public_map_changed`)."""
 
 from __future__ import annotations
 
 import asyncio
 import dataclasses
+import hashlib
 
 from bot.campaign import views as core
 from bot.campaign.authority import Standing
-from bot.campaign.sight import GM, Reader
+from bot.campaign.sight import GM, Reader, own_squares, within_sight
 from bot.campaign.state import CampaignState
 from bot.engine.errors import InvalidInput
 from bot.engine.grid import CampaignMap
@@ -18,17 +25,25 @@ from bot.engine.model import Square
 from bot.engine.seasons import season_of, turn_date
 from bot.engine.tables import RuleBook, default_rulebook
 from bot.engine.text import Msg
-from bot.render import Arrow, Counter, MapSnapshot, SideStyle, render_png, text_report
+from bot.render import Arrow, Counter, MapSnapshot, SideStyle, map_fingerprint, render_png, text_report
 from bot.store.db import Database
 
 from . import readcache
 from .actors import Actor
 from .errors import PermissionDenied
+from .loading import get_campaign
 
 RENDERS_AT_ONCE = 2
 _renders = asyncio.Semaphore(RENDERS_AT_ONCE)
 
 VIEWS = ("side", "full", "public")
+EXTENTS = ("near", "whole")
+"""``near``: legible on a phone, around the square asked for or the reader's own Forces (the whole map
+for a reader with none); ``whole``: the whole map."""
+MAP_CARD = "_map_card"
+"""The campaign option that keeps the fingerprint of the last phase card's public map: one of the bot's
+own ``_`` keys, which no rule reads; not exported (an import refuses bot settings it does not know),
+so an imported campaign's first card carries its map."""
 
 
 def _reader(state: CampaignState, st: Standing, view: str) -> tuple[Reader, str | None, Msg]:
@@ -45,6 +60,20 @@ def _reader(state: CampaignState, st: Standing, view: str) -> tuple[Reader, str 
     return Reader(side=st.side), st.side, Msg("{name}'s view", name=state.sides[st.side].name)
 
 
+def visible_squares(state: CampaignState, reader: Reader) -> frozenset[Square] | None:
+    """The squares ``reader`` sees (:func:`bot.campaign.sight.within_sight` of their side's Forces, the
+    rule that decides which enemy Forces they see); None for the GM and for a reader on no side (whose
+    map shows no Force, so nothing is veiled)."""
+    if reader.gm or reader.side is None:
+        return None
+    own = own_squares(state, reader.side)
+    seen = within_sight(state, own)
+    cmap, r = state.map, state.sight
+    near = {(sq.col + dc, sq.row + dr) for sq in own for dc in range(-r, r + 1) for dr in range(-r, r + 1)}
+    return frozenset(sq for sq in (Square(c, w) for c, w in near if 0 <= c < cmap.width and 0 <= w < cmap.height)
+                     if seen(sq))
+
+
 def _snapshot(state: CampaignState, reader: Reader, label: str, rules: RuleBook) -> MapSnapshot:
     shown = core.map_view(state, reader)
     date = turn_date(state.start_date, state.turn, rules=rules)
@@ -58,7 +87,16 @@ def _snapshot(state: CampaignState, reader: Reader, label: str, rules: RuleBook)
         moves=tuple(Arrow(start=Square.parse(m.start), path=tuple(Square.parse(p) for p in m.path), side=m.side)
                     for m in shown.moves),
         battles=tuple(Square.parse(sq) for sq in shown.battles), view=label,
+        visible=visible_squares(state, reader),
     )
+
+
+def content_hash(snap: MapSnapshot) -> str:
+    """A fingerprint of what a map shows (the ground, the sides, the Forces, moves, battles and the squares
+    in sight), not of its title band: the turn, date, weather and phase change every phase."""
+    parts = (map_fingerprint(snap.cmap), snap.sides, sorted(snap.counters, key=lambda c: c.key), snap.moves,
+             sorted(snap.battles), None if snap.visible is None else sorted(snap.visible))
+    return hashlib.sha256(repr(parts).encode()).hexdigest()[:32]
 
 
 async def campaign_map(db: Database, campaign_id: int) -> CampaignMap:
@@ -78,10 +116,34 @@ async def snapshot(db: Database, campaign_id: int, actor: Actor, *, view: str = 
 
 
 async def map_png(db: Database, campaign_id: int, actor: Actor, *, view: str = "side", around: str | None = None,
-                  radius: int = 3, rules: RuleBook | None = None, lang: str = "en") -> tuple[bytes, str]:
-    """The PNG a reader may see, and its text situation report, both in the reader's language ``lang``."""
+                  radius: int = 3, rules: RuleBook | None = None, lang: str = "en",
+                  extent: str = "near") -> tuple[bytes, str]:
+    """The PNG a reader may see, and its text situation report, both in the reader's language ``lang``.
+    ``extent`` (:data:`EXTENTS`): ``near`` draws the squares around ``around``, else around the reader's
+    own Forces, legible on a phone (``radius`` is then not used); ``whole`` the whole map (or the
+    ``radius`` squares around ``around``)."""
+    if extent not in EXTENTS:
+        raise InvalidInput("Unknown map extent {extent!r}: near or whole.", extent=extent)
     snap, key = await snapshot(db, campaign_id, actor, view=view, rules=rules, lang=lang)
     centre = snap.cmap.parse(around) if around else None
     async with _renders:
-        png = await asyncio.to_thread(render_png, snap, view=key, around=centre, radius=radius)
+        png = await asyncio.to_thread(render_png, snap, view=key, around=centre, radius=radius,
+                                      phone=extent == "near")
     return png, text_report(snap, view=key)
+
+
+async def public_map_changed(db: Database, campaign_id: int, *, rules: RuleBook | None = None) -> bool:
+    """Whether the public map shows anything the last phase card's did not (True the first time), and
+    remember what it shows now (among the campaign's options, so a restart does not forget it)."""
+    rules = rules or default_rulebook()
+    cr = await readcache.read(db, campaign_id)
+    reader, _, label = _reader(cr.state, Standing(gm=False, side=None), "public")
+    snap = cr.memo(("map", reader, label), lambda: _snapshot(cr.state, reader, label, rules), pin=rules)
+    now = content_hash(snap)
+    async with db.transaction() as s:
+        campaign = await get_campaign(s, campaign_id, lock=True)
+        if (campaign.options or {}).get(MAP_CARD) == now:
+            return False
+        campaign.options = {**(campaign.options or {}), MAP_CARD: now}
+        s.add(campaign)
+    return True

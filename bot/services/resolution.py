@@ -15,13 +15,14 @@ from dataclasses import dataclass, field
 from bot.campaign import botsettings, turn
 from bot.campaign.authority import require_gm
 from bot.campaign.events import news
+from bot.campaign.frames import end_of_turn
 from bot.engine.errors import RuleViolation
 from bot.engine.phases import Phase, TurnPosition
 from bot.engine.rolls import BatchRoll, Roll
 from bot.engine.tables import RuleBook
 from bot.engine.text import Msg
+from bot.store import frames, repository, snapshots
 from bot.store import log as store_log
-from bot.store import repository, snapshots
 from bot.store.db import Database
 from bot.store.log import log_event
 from bot.store.models import Campaign, utcnow
@@ -78,6 +79,8 @@ async def resolve_phase(db: Database, campaign_id: int, actor: Actor, *, expecte
             await s.flush()  # push the half-done work to the database, uncommitted, before the crash test
             faults.checkpoint("resolution")
         saved = await repository.save(s, loaded, done.state, journal.events)
+        if done.turn_ended:  # the timelapse's frame of the turn just ended, in the same transaction
+            await frames.save_frame(s, campaign_id, end_of_turn(loaded.state, done.state, ctx.rules))
         clear_deadline(campaign)
         next_deadline(campaign, done.after, now or utcnow())
         s.add(campaign)

@@ -12,7 +12,7 @@ import sqlalchemy as sa
 from sqlmodel import func, insert, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from .models import Campaign, ForceRow, LeaderRow, MapSquare, SideRow, UnitRow
+from .models import Campaign, ForceRow, LeaderRow, MapSquare, SideRow, UnitRow, place_row
 
 if TYPE_CHECKING:
     from bot.scenario import Scenario
@@ -104,7 +104,8 @@ async def _populate(s: AsyncSession, campaign: Campaign, spec: Scenario) -> None
                         camp=_camp(spec, side.key)) for side in spec.sides]),
         (MapSquare, [dict(campaign_id=cid, col=sq.col, row=sq.row, terrain=cell.terrain.value,
                           features=sorted(f.value for f in cell.features), territory=cell.territory,
-                          stronghold=cell.stronghold, capital=cell.capital, river_flow=cell.river_flow)
+                          stronghold=cell.stronghold, capital=cell.capital, river_flow=cell.river_flow,
+                          **place_row(cell.place))
                      for sq, cell in spec.map.cells.items()]),
         (ForceRow, [dict(campaign_id=cid, side_key=f.side, key=f.key, name=f.name, square=str(f.square),
                          order=f.order.value, scouts=f.scouts, state="pending" if f.arrives_turn is not None else "active",

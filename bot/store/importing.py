@@ -20,7 +20,7 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 from bot.campaign.state import CampaignState
 
 from . import repository
-from .models import Campaign, LogEntry, MapSquare, Player
+from .models import Campaign, LogEntry, MapSquare, Player, place_row
 from .repository import Loaded
 
 BATCH = 500
@@ -62,7 +62,7 @@ async def insert_new(s: AsyncSession, state: CampaignState, *, guild_id: int, ch
     await _insert(s, MapSquare, [
         {"campaign_id": cid, "col": sq.col, "row": sq.row, "terrain": c.terrain.value,
          "features": sorted(f.value for f in c.features), "territory": c.territory, "stronghold": c.stronghold,
-         "capital": c.capital, "river_flow": c.river_flow} for sq, c in state.map.cells.items()])
+         "capital": c.capital, "river_flow": c.river_flow, **place_row(c.place)} for sq, c in state.map.cells.items()])
     await _insert(s, Player, [{"campaign_id": cid, "member_id": m, "side_key": side, "away_until": None}
                               for m, side in state.players.items()])
     await _insert(s, LogEntry, [{"campaign_id": cid, "version": 0, **{k: e[k] for k in LOG_FIELDS}} for e in log])

@@ -14,6 +14,8 @@ import sqlalchemy as sa
 from sqlalchemy.types import TypeDecorator
 from sqlmodel import Field, SQLModel
 
+from bot.engine.model import Place, PlaceKind
+
 SQLModel.metadata.naming_convention = {
     "ix": "ix_%(column_0_label)s",
     "uq": "uq_%(table_name)s_%(column_0_name)s",
@@ -184,6 +186,22 @@ class MapSquare(SQLModel, table=True):
     stronghold: str | None = Field(default=None, max_length=32)
     capital: bool = False
     river_flow: str | None = Field(default=None, max_length=2)
+    place: str | None = Field(default=None, max_length=40)
+    """The name the scenario gives this square (``map.places``), if any."""
+    place_kind: str | None = Field(default=None, max_length=20)
+    """What that place is (a PlaceKind: town, fortress, river, pass, region); set with ``place``."""
+
+
+def place_row(place: Place | None) -> dict[str, str | None]:
+    """A square's place as :class:`MapSquare`'s columns (``place``, ``place_kind``)."""
+    return {"place": None, "place_kind": None} if place is None else {"place": place.name,
+                                                                      "place_kind": place.kind.value}
+
+
+def place_from_row(name: str | None, kind: str | None) -> Place | None:
+    """:class:`MapSquare`'s ``place`` and ``place_kind`` as a Place (none without a name; a town
+    without a kind)."""
+    return None if name is None else Place(name, PlaceKind(kind) if kind else PlaceKind.TOWN)
 
 
 class ForceRow(SQLModel, table=True):
@@ -342,6 +360,21 @@ class Snapshot(SQLModel, table=True):
     turn: int
     phase: int
     state: dict[str, Any] = Field(sa_type=sa.JSON)
+    created_at: dt.datetime = _ts()
+
+
+class TurnFrame(SQLModel, table=True):
+    """The campaign at the end of a turn, for its timelapse (:mod:`bot.campaign.frames`): written with the
+    resolution that ended the turn. Not part of the campaign's state (never snapshotted, exported or
+    undone: a resolution that ends a turn cannot be undone)."""
+
+    __tablename__ = "turn_frame"
+    __table_args__ = (sa.UniqueConstraint("campaign_id", "turn"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    campaign_id: int = _campaign_fk()
+    turn: int
+    frame: dict[str, Any] = Field(sa_type=sa.JSON)
     created_at: dt.datetime = _ts()
 
 

@@ -58,6 +58,7 @@ from .models import (
     Player,
     SideRow,
     UnitRow,
+    place_from_row,
 )
 from .models import Declaration as DeclarationRow
 from .models import (
@@ -92,13 +93,14 @@ async def load_map(session: AsyncSession, campaign: Campaign) -> CampaignMap:
     # Plain column tuples, not ORM objects, in partitions: a 100x100 map is 10,000 rows, and other
     # members' commands run between partitions.
     stmt = select(MapSquare.col, MapSquare.row, MapSquare.terrain, MapSquare.features, MapSquare.territory,
-                  MapSquare.stronghold, MapSquare.capital, MapSquare.river_flow).where(MapSquare.campaign_id == campaign.id)
+                  MapSquare.stronghold, MapSquare.capital, MapSquare.river_flow, MapSquare.place,
+                  MapSquare.place_kind).where(MapSquare.campaign_id == campaign.id)
     cells: dict[Square, Cell] = {}
     result = await session.stream(stmt.execution_options(yield_per=MAP_PARTITION))
     async for rows in result.partitions():
-        for col_, row, terrain, features, territory, stronghold, capital, river_flow in rows:
+        for col_, row, terrain, features, territory, stronghold, capital, river_flow, place, place_kind in rows:
             cells[Square(col_, row)] = Cell(Terrain(terrain), frozenset(Feature(f) for f in features), territory,
-                                            stronghold, capital, river_flow)
+                                            stronghold, capital, river_flow, place_from_row(place, place_kind))
     cmap = CampaignMap(campaign.map_width, campaign.map_height, cells, campaign.adjacency)
     _MAPS[campaign.id] = cmap
     return cmap

@@ -7,8 +7,10 @@ generates a 60x40 map with 200 Forces from a seeded generator, always the same.
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import random
+from collections.abc import Iterator
 
 from bot.engine.grid import CampaignMap
 from bot.engine.model import Cell, Feature, Square, Terrain
@@ -60,6 +62,51 @@ def tutorial_battle_snapshot_it() -> MapSnapshot:
     """:func:`tutorial_battle_snapshot` for an Italian reader: the campaign's ISO date and the phase's
     title as the services give them, said in Italian on the map."""
     return dataclasses.replace(tutorial_battle_snapshot(), lang="it", date="1805-10-09", phase="Phase 3: Battle (MC-6)")
+
+
+ITALY_PLACES = {"J18": ("Dego", "town"), "K18": ("Montenotte", "town"), "L19": ("Savona", "fortress"),
+                "I19": ("Bormida", "river"), "K20": ("Cadibona", "pass"), "L22": ("Ligurian Sea", "region"),
+                "J23": ("Vado", "town"), "M17": ("Sassello", "town")}
+"""Place names for the Italy 1796 samples, the same whatever the bundled scenario names (goldens stay put)."""
+
+
+def with_places(snapshot: MapSnapshot, places: dict[str, tuple[str, str]]) -> MapSnapshot:
+    """``snapshot`` with only ``places`` named on its map (square -> (name, kind))."""
+    from bot.engine.model import Place, PlaceKind
+
+    cmap = snapshot.cmap
+    cells = {sq: dataclasses.replace(c, place=None) for sq, c in cmap.cells.items()}
+    for name, (text, kind) in places.items():
+        sq = Square.parse(name)
+        cells[sq] = dataclasses.replace(cells.get(sq, Cell()), place=Place(text, PlaceKind(kind)))
+    return dataclasses.replace(snapshot, cmap=CampaignMap(cmap.width, cmap.height, cells, adjacency=cmap.adjacency))
+
+
+def fogged(snapshot: MapSnapshot, side: str, sight: int = 2) -> MapSnapshot:
+    """``snapshot`` as ``side`` sees it: the squares within ``sight`` of its Forces, enemies there with
+    their strength hidden, and the enemies out of sight as last-seen markers where they stand."""
+    cmap = snapshot.cmap
+    own = [c.square for c in snapshot.counters if c.side == side and not c.faded]
+    visible = frozenset(Square(col, row) for col in range(cmap.width) for row in range(cmap.height)
+                        if any(cmap.distance(Square(col, row), o) <= sight for o in own))
+    counters = tuple(c if c.side == side else dataclasses.replace(c, sp=None, order=None, faded=c.square not in visible)
+                     for c in snapshot.counters)
+    return dataclasses.replace(snapshot, counters=counters, visible=visible, view="")
+
+
+def italy_snapshot() -> MapSnapshot:
+    """Italy 1796 at its start (every Force, the GM's view), with :data:`ITALY_PLACES` named."""
+    return with_places(scenario_snapshot(load_bundled("italy1796")), ITALY_PLACES)
+
+
+def italy_phone_snapshot() -> MapSnapshot:
+    """Italy 1796 as France sees it (fog of war), for a phone."""
+    return fogged(italy_snapshot(), "fr")
+
+
+def tutorial_fog_snapshot() -> MapSnapshot:
+    """The tutorial on turn 3 as France sees it (fog of war: Austria's Forces out of sight are last seen)."""
+    return fogged(tutorial_battle_snapshot(), "fr")
 
 
 SIDES = (SideStyle("fr", "France", "#1f4e9c"), SideStyle("au", "Austria", "#d9a400"),
@@ -158,3 +205,32 @@ def _roman(n: int) -> str:
         while n >= value:
             out, n = out + letters, n - value
     return out
+
+
+@contextlib.contextmanager
+def drawn_text_sizes() -> Iterator[list[tuple[float, str]]]:
+    """Every text Pillow draws meanwhile, as (font size in pixels on the final picture, text). Legend
+    samples are drawn at 4x and shrunk (square images of 4x a legend swatch), so theirs count a quarter.
+    The legend samples and the slanted river names are cached: their caches are emptied first."""
+    from PIL import ImageDraw
+
+    from bot.render import furniture, places
+
+    drawn: list[tuple[float, str]] = []
+    original = ImageDraw.ImageDraw.text
+
+    def record(self, xy, text, fill=None, font=None, *args, **kwargs):  # type: ignore[no-untyped-def]
+        w, h = self.im.size
+        scale = 1 / 4 if w == h and w % 4 == 0 and 40 <= w <= 4 * 4 * 22 else 1
+        drawn.append((getattr(font, "size", 10) * scale, str(text)))
+        return original(self, xy, text, fill, font, *args, **kwargs)
+
+    furniture._swatch.cache_clear()
+    places._slanted.cache_clear()
+    ImageDraw.ImageDraw.text = record  # type: ignore[method-assign]
+    try:
+        yield drawn
+    finally:
+        ImageDraw.ImageDraw.text = original  # type: ignore[method-assign]
+        furniture._swatch.cache_clear()
+        places._slanted.cache_clear()

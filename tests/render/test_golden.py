@@ -1,5 +1,7 @@
 """Golden pictures: the bundled tutorial as players first see it, a battle brief cropped from
-it on turn 3 and the whole turn 3 map as an Italian reader sees it, compared with committed PNGs within a tolerance (font rasterising may differ a
+it on turn 3, the whole turn 3 map as an Italian reader sees it and as France sees it through the fog
+of war, and Italy 1796 on a phone as France sees it (a crop around its Forces, place names, the
+veil), compared with committed PNGs within a tolerance (font rasterising may differ a
 little between FreeType builds). After an intended change of look, regenerate them with
 
     ADC_UPDATE_GOLDEN=1 .venv/bin/python -m pytest tests/render/test_golden.py
@@ -20,7 +22,13 @@ from PIL import Image, ImageChops, ImageStat
 from bot.render import MapSnapshot, render_image
 
 from .conftest import render_words_translated
-from .samples import tutorial_battle_snapshot, tutorial_battle_snapshot_it, tutorial_snapshot
+from .samples import (
+    italy_phone_snapshot,
+    tutorial_battle_snapshot,
+    tutorial_battle_snapshot_it,
+    tutorial_fog_snapshot,
+    tutorial_snapshot,
+)
 
 GOLDEN = Path(__file__).parent / "golden"
 TOLERANCE = 2.0
@@ -31,6 +39,8 @@ CASES: list[tuple[str, Callable[[], MapSnapshot], dict[str, Any]]] = [
     ("tutorial", tutorial_snapshot, {}),
     ("tutorial-battle", tutorial_battle_snapshot, {"view": "fr", "around": "F5", "radius": 2}),
     ("tutorial-battle-it", tutorial_battle_snapshot_it, {"view": "au"}),
+    ("tutorial-fog", tutorial_fog_snapshot, {"view": "fr"}),
+    ("italy-phone-fr", italy_phone_snapshot, {"view": "fr", "phone": True}),
 ]
 
 
