@@ -18,8 +18,8 @@ from bot.services.campaigns import check_options
 BUNDLED = sorted(bundled_scenarios())
 
 
-def test_the_bundled_scenarios_include_the_tutorial_and_italy() -> None:
-    assert {"tutorial", "italy1796"} <= set(BUNDLED)
+def test_the_bundled_scenarios_include_the_tutorial_and_the_historical_campaigns() -> None:
+    assert {"tutorial", "italy1796", "peninsula1810", "danube1809"} <= set(BUNDLED)
 
 
 @pytest.mark.parametrize("key", BUNDLED)
