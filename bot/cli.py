@@ -249,14 +249,8 @@ def cmd_generate(args: argparse.Namespace) -> int:
     data = generate.scenario_data(world, params)
     spec = parse_scenario(data, key="generated")  # what an upload goes through: a generator defect shows here
     text = scenario_yaml(data)
-    if args.output:
-        try:
-            Path(args.output).write_text(text, encoding="utf-8")
-        except OSError as exc:
-            print(f"Cannot write {args.output}: {exc.strerror or exc}", file=sys.stderr)
-            return EXIT_USAGE
-    else:
-        sys.stdout.write(text)
+    if not _written(text, args.output):
+        return EXIT_USAGE
     summary = (f"{spec.name}: {params.width}x{params.height}, {params.season.value} {spec.start_date}, "
                f"{len(spec.sides)} sides ({', '.join(s.key for s in spec.sides)}), {len(world.rivers)} rivers, "
                f"{len(data['map']['roads'])} road squares, {len(data['map']['bridges'])} bridges, "
@@ -265,6 +259,19 @@ def cmd_generate(args: argparse.Namespace) -> int:
     # With -o the summary is the output; without, the YAML is, and the summary goes to stderr.
     print(summary, file=sys.stdout if args.output else sys.stderr)
     return 0
+
+
+def _written(text: str, output: str | None) -> bool:
+    """``text`` written to ``output`` (stdout when None); False, said on stderr, when it cannot be."""
+    if not output:
+        sys.stdout.write(text)
+        return True
+    try:
+        Path(output).write_text(text, encoding="utf-8")
+    except OSError as exc:
+        print(f"Cannot write {output}: {exc.strerror or exc}", file=sys.stderr)
+        return False
+    return True
 
 
 def cmd_paint(args: argparse.Namespace) -> int:
@@ -285,14 +292,8 @@ def cmd_paint(args: argparse.Namespace) -> int:
     except InvalidInput as exc:
         print(f"python -m bot scenario paint: error: {exc}", file=sys.stderr)
         return EXIT_USAGE
-    if args.output:
-        try:
-            Path(args.output).write_text(text, encoding="utf-8")
-        except OSError as exc:
-            print(f"Cannot write {args.output}: {exc.strerror or exc}", file=sys.stderr)
-            return EXIT_USAGE
-    else:
-        sys.stdout.write(text)
+    if not _written(text, args.output):
+        return EXIT_USAGE
     summary = (f"{spec.name}: {spec.map.width}x{spec.map.height} from {args.image}, {len(spec.sides)} sides "
                f"({', '.join(s.key for s in spec.sides)}), {len(spec.forces)} Forces"
                + (f" -> {args.output}" if args.output else ""))

@@ -36,8 +36,7 @@ from PIL import Image, ImageChops, ImageDraw, ImageFont, UnidentifiedImageError
 from bot.engine.errors import InvalidInput
 from bot.engine.model import Square, Terrain
 from bot.engine.text import Msg
-from bot.engine.uploads import UploadProblem, load_yaml
-from bot.scenario import DEFAULT_LEGEND, LIMITS, parse_scenario
+from bot.scenario import DEFAULT_LEGEND, LIMITS, parse_scenario, read_yaml_text
 
 RGB = tuple[int, int, int]
 
@@ -236,26 +235,7 @@ def painted_scenario(png: bytes, yaml_text: str | bytes) -> str:
 
 def _load(text: str | bytes) -> Any:
     """The small YAML as plain data, read and refused exactly as an uploaded scenario is."""
-    if len(text) > LIMITS.file_bytes:
-        raise InvalidInput("The scenario file is {n_text:,} bytes: at most {max_bytes:,} are accepted.",
-                           n_text=len(text), max_bytes=LIMITS.file_bytes)
-    if isinstance(text, bytes):
-        try:
-            text = text.decode("utf-8")
-        except UnicodeDecodeError:
-            raise InvalidInput("The scenario file is not UTF-8 text.") from None
-    try:
-        return load_yaml(text)
-    except UploadProblem as p:
-        if p.line:
-            raise InvalidInput("Scenario field {field} (line {line}): {what}", field=p.field or "(top)", line=p.line,
-                               what=p.what) from None
-        raise InvalidInput("Scenario field {field}: {what}", field=p.field or "(top)", what=p.what) from None
-    except yaml.YAMLError as exc:
-        where = getattr(exc, "problem_mark", None)
-        line = f" (line {where.line + 1})" if where else ""
-        raise InvalidInput("The scenario is not valid YAML{line}: {value}", line=line,
-                           value=getattr(exc, "problem", None) or exc) from None
+    return read_yaml_text(text)
 
 
 _ORDER = ("name", "description", "climate", "theatre", "start_date", "map")

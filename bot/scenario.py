@@ -304,6 +304,12 @@ def _squares(w: int, h: int, v: Any, at: _At, budget: _Budget) -> list[Square]:
 def parse_scenario_text(text: str | bytes, *, key: str = "uploaded") -> Scenario:
     """Parse an uploaded or bundled scenario; every problem names its field. CPU-bound (up to about a
     second for the largest legal scenario): the bot calls it off the event loop."""
+    return parse_scenario(read_yaml_text(text), key=key)
+
+
+def read_yaml_text(text: str | bytes) -> Any:
+    """A scenario file (or a painted map's small YAML) as plain data: its size, encoding and YAML
+    checked, each refusal naming the field and line."""
     if len(text) > LIMITS.file_bytes:
         raise InvalidInput("The scenario file is {n_text:,} bytes: at most {max_bytes:,} are accepted.", n_text=len(text), max_bytes=LIMITS.file_bytes)
     if isinstance(text, bytes):
@@ -312,7 +318,7 @@ def parse_scenario_text(text: str | bytes, *, key: str = "uploaded") -> Scenario
         except UnicodeDecodeError:
             raise InvalidInput("The scenario file is not UTF-8 text.") from None
     try:
-        data = load_yaml(text)
+        return load_yaml(text)
     except UploadProblem as p:
         if p.line:
             raise InvalidInput("Scenario field {field} (line {line}): {what}", field=p.field or "(top)", line=p.line,
@@ -321,8 +327,8 @@ def parse_scenario_text(text: str | bytes, *, key: str = "uploaded") -> Scenario
     except yaml.YAMLError as exc:
         where = getattr(exc, "problem_mark", None)
         line = f" (line {where.line + 1})" if where else ""
-        raise InvalidInput("The scenario is not valid YAML{line}: {value}", line=line, value=getattr(exc, 'problem', None) or exc) from None
-    return parse_scenario(data, key=key)
+        raise InvalidInput("The scenario is not valid YAML{line}: {value}", line=line,
+                           value=getattr(exc, "problem", None) or exc) from None
 
 
 def parse_scenario(data: Any, *, key: str = "uploaded") -> Scenario:

@@ -190,24 +190,9 @@ def layout_for(snapshot: MapSnapshot, *, around: Square | None = None, radius: i
     last_row = str(window.row0 + window.rows)
     margin = max(round(coord_px * 1.9), math.ceil(fonts.width(last_row, coord_px)) + coord_px)
     panel_w = window.cols * cell + 2 * margin
-    panel_h = window.rows * cell + 2 * margin
     pad = _clamp(panel_w / 80, 8, 24)
     width = max(panel_w + 2 * pad, MIN_WIDTH)
-    title_px = _clamp(width / 28, 20, 44)
-    subtitle_px = max(12, round(title_px * 0.6))
-    title_height = round(title_px * 1.25 + subtitle_px * 1.35 + 1.6 * pad)
-    legend_px = _clamp(width / 50, 13, 22)
-    entries = legend_entries(snapshot, window.col0, window.row0, window.cols, window.rows)
-    legend_h = legend_height(entries, width - 2 * pad, legend_px)
-    panel_x = (width - panel_w) // 2
-    panel_y = title_height + pad
-    legend_y = panel_y + panel_h + pad
-    return Layout(
-        cell=cell, window=window, margin=margin, panel_x=panel_x, panel_y=panel_y, width=width,
-        height=legend_y + legend_h + pad, pad=pad, title_height=title_height, legend_y=legend_y,
-        legend_height=legend_h, coord_px=coord_px, title_px=title_px, subtitle_px=subtitle_px,
-        legend_px=legend_px, legend=entries,
-    )
+    return _assemble(snapshot, window, cell=cell, margin=margin, pad=pad, width=width, coord_px=coord_px)
 
 
 def _phone_layout(snapshot: MapSnapshot, window: Window) -> Layout:
@@ -221,10 +206,18 @@ def _phone_layout(snapshot: MapSnapshot, window: Window) -> Layout:
     pad = 10
     cell = min(MAX_CELL, (width - 2 * pad - 2 * margin) // max(PHONE_COLS, window.cols))
     coord_px = max(min_px, _clamp(cell * 0.3, 11, 20))
+    return _assemble(snapshot, window, cell=cell, margin=margin, pad=pad, width=width, coord_px=coord_px,
+                     min_px=min_px)
+
+
+def _assemble(snapshot: MapSnapshot, window: Window, *, cell: int, margin: int, pad: int, width: int,
+              coord_px: int, min_px: int = 0) -> Layout:
+    """The layout of a picture ``width`` wide with squares of ``cell`` pixels: the title band, the
+    panel of squares and the legend below, every font at least ``min_px`` (0: the usual sizes)."""
     panel_w = window.cols * cell + 2 * margin
     panel_h = window.rows * cell + 2 * margin
     title_px = max(min_px, _clamp(width / 28, 20, 44))
-    subtitle_px = max(min_px, round(title_px * 0.6))
+    subtitle_px = max(min_px, 12, round(title_px * 0.6))
     title_height = round(title_px * 1.25 + subtitle_px * 1.35 + 1.6 * pad)
     legend_px = max(min_px, _clamp(width / 50, 13, 22))
     entries = legend_entries(snapshot, window.col0, window.row0, window.cols, window.rows)
