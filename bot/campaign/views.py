@@ -14,8 +14,7 @@ from dataclasses import dataclass, field, replace
 
 from bot.engine.battle import field_works, general_retreat_brief
 from bot.engine.cc_model import SPEND_KINDS, Presence
-from bot.engine.glory import REASONS as GLORY_REASONS
-from bot.engine.glory import BattleState, GloryEntry, spend_problem, stragglers_allowance
+from bot.engine.glory import BattleState, spend_problem, stragglers_allowance
 from bot.engine.model import Order, Square
 from bot.engine.phases import Phase, PhaseFacts, TurnPosition, pending
 from bot.engine.seasons import season_of, turn_date
@@ -395,22 +394,13 @@ def glory_balances(state: CampaignState, reader: Reader = GM) -> tuple[SideGlory
     out = []
     for key, sd in state.sides.items():
         book = ledger(state, key)
-        lines = [_said(e) if reader.side == key or not _hidden_battle(state, e.battle_id, reader)
+        lines = [str(e) if reader.side == key or not _hidden_battle(state, e.battle_id, reader)
                  else Msg("{amount:+d} Glory in battle {battle} ({rule})", amount=e.amount, battle=e.battle_id,
                           rule=e.rule)
                  for e in book.entries]
         lines.append(Msg("Balance: {balance} Glory", balance=book.balance))
         out.append(SideGlory(key, sd.name, book.balance, tuple(lines)))
     return tuple(out)
-
-
-def _said(e: GloryEntry) -> str:
-    """A ledger line, its reason read back as a message (kept as plain English in the store)."""
-    reason = e.reason if isinstance(e.reason, Msg) else Msg.reparse(e.reason, GLORY_REASONS) or e.reason
-    if e.battle_id:
-        return Msg("{amount:+d} {reason} ({rule}) [battle {battle}]", amount=e.amount, reason=reason, rule=e.rule,
-                   battle=e.battle_id)
-    return Msg("{amount:+d} {reason} ({rule})", amount=e.amount, reason=reason, rule=e.rule)
 
 
 def _hidden_battle(state: CampaignState, battle_id: str | None, reader: Reader) -> bool:

@@ -125,11 +125,6 @@ async def public_map_changed(bot: AideBot, campaign_id: int) -> bool:
         return True
 
 
-def map_unchanged_text(lang: str) -> str:
-    """The phase card's note that its map is the last card's."""
-    return t(lang, "card.map_unchanged")
-
-
 # --- resolution ------------------------------------------------------------------------------
 
 
@@ -220,7 +215,8 @@ async def post_phase_card(bot: AideBot, campaign_id: int, lang: str,
     files: list[discord.File] = []
     if with_map and not await public_map_changed(bot, campaign_id):
         footer = embed.footer.text
-        embed.set_footer(text=f"{map_unchanged_text(lang)} · {footer}" if footer else map_unchanged_text(lang))
+        unchanged = t(lang, "card.map_unchanged")
+        embed.set_footer(text=f"{unchanged} · {footer}" if footer else unchanged)
     elif with_map:
         try:
             rendered = await render_map(bot, campaign_id, PUBLIC, view="public", lang=lang, extent="whole")

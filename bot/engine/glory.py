@@ -49,7 +49,7 @@ from .dice import DiceSource
 from .errors import InvalidInput, RuleViolation
 from .model import Outcome, Unit, UnitType, parse_enum
 from .phases import Phase
-from .rolls import BatchRoll
+from .rolls import BatchRoll, composed
 from .text import Msg
 from .trophies import roll_battle_dice
 
@@ -95,10 +95,11 @@ class GloryEntry:
             raise InvalidInput("A Glory award adds points and a spend removes them; got {amount:+d} for {value}.", amount=self.amount, value=self.kind.value)
 
     def __str__(self) -> str:
+        reason = composed(self.reason, REASONS)  # kept as plain English in the store: said in any language
         if self.battle_id:
-            return Msg("{amount:+d} {reason} ({rule}) [battle {battle}]", amount=self.amount, reason=self.reason,
+            return Msg("{amount:+d} {reason} ({rule}) [battle {battle}]", amount=self.amount, reason=reason,
                        rule=self.rule, battle=self.battle_id)
-        return Msg("{amount:+d} {reason} ({rule})", amount=self.amount, reason=self.reason, rule=self.rule)
+        return Msg("{amount:+d} {reason} ({rule})", amount=self.amount, reason=reason, rule=self.rule)
 
     def to_dict(self) -> dict[str, Any]:
         return {

@@ -26,7 +26,6 @@ from .catalogues import translations
 from .locale import render_in
 
 LANGUAGES = ("en", "it", "es", "fr", "de")
-LANGUAGE_NAMES = {"en": "English", "it": "Italiano", "es": "Español", "fr": "Français", "de": "Deutsch"}
 
 _LOCALES = {
     discord.Locale.italian: "it",
@@ -48,21 +47,18 @@ def lang_of(locale: discord.Locale | str | None) -> str:
     return "en"
 
 
-def message(lang: str, key: str) -> str:
-    """The template of the message ``key`` in ``lang`` (English where the catalogue lacks it)."""
+def message(lang: str, key: str, n: int = 1) -> str:
+    """The template of the message ``key`` in ``lang`` (English where the catalogue lacks it); for a
+    plural message (``(one, many)`` in ``en.py``), the form for ``n`` by the reader's plural rules."""
     english = en.MESSAGES[key]
     if isinstance(english, tuple):
-        english = english[1]
+        return translations(lang, "bot").npgettext(key, english[0], english[1], n)
     return translations(lang, "bot").pgettext(key, english)
 
 
 def t(lang: str, key: str, /, **values: Any) -> str:
     """The message ``key`` in ``lang`` (English if missing), with ``values`` filled in the reader's way."""
-    english = en.MESSAGES[key]
-    if isinstance(english, tuple):  # a plural: (one, many), chosen by ``n`` in the reader's plural rules
-        template = translations(lang, "bot").npgettext(key, english[0], english[1], int(values.get("n", 0)))
-    else:
-        template = translations(lang, "bot").pgettext(key, english)
+    template = message(lang, key, int(values.get("n", 0)))
     return render_in(lang, template, values) if values else template
 
 

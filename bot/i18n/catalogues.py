@@ -99,7 +99,7 @@ def extract(domain: str) -> Catalog:
     return catalog
 
 
-def write(catalog: Catalog, path: Path, *, template: bool = False) -> None:
+def write(catalog: Catalog, path: Path) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     with path.open("wb") as f:
         write_po(f, catalog, width=120, omit_header=False, sort_output=False, ignore_obsolete=True,
@@ -204,7 +204,7 @@ def main(argv: list[str]) -> int:
     command = argv[0] if argv else "check"
     if command == "extract":
         for domain in DOMAINS:
-            write(extract(domain), pot_path(domain), template=True)
+            write(extract(domain), pot_path(domain))
         command = "update"
     if command == "update":
         for lang in TRANSLATED:

@@ -56,10 +56,6 @@ def render_in(lang: str, template: str, params: Mapping[str, Any]) -> str:
     return _formatter(lang).vformat(checked(template), (), params)
 
 
-def number(lang: str, value: float) -> str:
-    return format_decimal(value, locale=locale_of(lang))
-
-
 def date(lang: str, value: dt.date | str | None, *, form: str = "medium") -> str:
     """A campaign date (a :class:`datetime.date` or its ISO text) as ``lang`` writes it: ``12 Apr 1796``,
     ``12 apr 1796``, ``12 avr. 1796``, ``12.04.1796``. Text that is not a date stays as it is."""

@@ -6,13 +6,13 @@
 * what each phase needs and what ends it (MC-3);
 * the model's words (orders, terrain, qualities, leader statuses...).
 
-``python -m bot.i18n.sources it`` prints the entries ``text_it.py`` still lacks, ready to fill in.
+Babel's extraction (:mod:`bot.i18n.extract`) reads the code through :func:`file_texts`;
+``python -m bot.i18n check`` lists what each catalogue still lacks.
 """
 
 from __future__ import annotations
 
 import ast
-import sys
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -161,19 +161,3 @@ def english_texts() -> dict[str, list[str]]:
         for text, where in part.items():
             out.setdefault(text, []).extend(where)
     return out
-
-
-def main(argv: list[str]) -> int:
-    from bot.i18n.text import catalogue as engine_catalogue
-
-    lang = argv[0] if argv else "it"
-    catalogue = engine_catalogue(lang)
-    missing = [(text, where) for text, where in english_texts().items() if text not in catalogue]
-    for text, where in missing:
-        print(f"    {text!r}: '',  # {where[0]}")
-    print(f"# {len(missing)} missing in {lang}", file=sys.stderr)
-    return 1 if missing else 0
-
-
-if __name__ == "__main__":
-    raise SystemExit(main(sys.argv[1:]))

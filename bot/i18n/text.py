@@ -20,7 +20,7 @@ from bot.engine.errors import EngineError
 from bot.engine.text import Msg
 
 from . import locale
-from .catalogues import TRANSLATED, plural_forms, pot_path, read, translations
+from .catalogues import TRANSLATED, plural_forms, po_path, pot_path, read, translations
 from .locale import render_in
 
 _COMMAND = re.compile(r"(?<![\w/])/([a-z]+)(?: ([a-z]+))?")
@@ -112,8 +112,7 @@ def catalogue(lang: str) -> dict[str, str]:
     """The ``engine`` catalogue of ``lang`` as English -> translation (each plural form by itself):
     for tests and tools that look a text up by its English."""
     out: dict[str, str] = {}
-    path = pot_path("engine").parent / lang / "LC_MESSAGES" / "engine.po"
-    for m in read(path, lang):
+    for m in read(po_path(lang, "engine"), lang):
         if not m.id or not m.string:
             continue
         if isinstance(m.id, str):
