@@ -20,16 +20,11 @@ from typing import Any
 from bot.engine.aftermath import Retreating, UnitAftermath, check_retreat, choose_retreats, unit_aftermath
 from bot.engine.dice import roll_key
 from bot.engine.errors import RuleViolation
-from bot.engine.glory import battle_glory
-from bot.engine.model import Force, Leader, Outcome, Reaction, Square, territory_for
+from bot.engine.model import Outcome, Reaction, Square, territory_for
 from bot.engine.phases import Phase
 from bot.engine.reports import (
     AftermathPlan,
     BattleReport,
-    ValidatedReport,
-    parse_report,
-    plan_aftermath,
-    validate_report,
 )
 from bot.engine.text import Msg
 
@@ -39,32 +34,9 @@ from .dice import Context, turn_dice
 from .errors import NotFound, PermissionDenied
 from .events import Journal, battle_visibility
 from .leaders import leaders_after_battle, roll_pending_fates_and_trophies
+from .reported import battle_forces, plan, report_for
 from .scouting import find_battle
 from .state import Battle, BattleStatus, CampaignState, ForceState, ForceStatus, GloryEntry
-
-
-def report_for(battle: Battle, data: Any) -> BattleReport:
-    if isinstance(data, Mapping):
-        data = {"battle": str(battle.number), **data}
-    return parse_report(data)
-
-
-def battle_forces(state: CampaignState, battle: Battle) -> dict[str, Force]:
-    """The Forces as they fought: once reported, units keep the SP they had in the battle and each
-    Force the leader who led it (RU-18: a replacement who took command since does not change who
-    fell), so the report still validates after the aftermath has changed them."""
-    before = battle.aftermath.get("sp_before", {})
-    led = battle.aftermath.get("commanders", {})
-    forces = {}
-    for k in battle.forces:
-        if state.forces[k].status is not ForceStatus.ACTIVE and not before:
-            continue
-        f = state.engine_force(k)
-        f = replace(f, units=tuple(u.with_sp(before.get(u.id, u.sp)) for u in f.units))
-        if k in led and led[k]["name"] != f.leader.name:
-            f = replace(f, leader=Leader(led[k]["name"], f.leader.cv))
-        forces[k] = f
-    return forces
 
 
 def commanders_now(state: CampaignState, battle: Battle) -> dict[str, dict[str, str]]:
@@ -87,21 +59,6 @@ def commanders(state: CampaignState, battle: Battle) -> tuple[CampaignState, Bat
                 led[k] = {"key": ld.key, "name": ld.name}
     battle = replace(battle, aftermath={**battle.aftermath, "commanders": led})
     return state.with_battle(battle), battle, led
-
-
-def plan(state: CampaignState, battle: Battle, report: BattleReport) -> tuple[AftermathPlan, ValidatedReport]:
-    forces = battle_forces(state, battle)
-    validated = validate_report(report, forces.values(), camps=state.camps)
-    holders = []
-    cell = state.map.cell(Square.parse(battle.square))
-    for side in battle.sides:
-        holder = state.holdings.get(battle.square, cell.stronghold)
-        if cell.stronghold is not None and holder == side:
-            holders.append(side)
-    heroic = [u.key for k in forces for u in state.forces[k].units if u.heroic]
-    p = plan_aftermath(validated, mercenary=state.settings.mercenary_desertion.value, holds_stronghold=holders,
-                       heroic_units=heroic)
-    return p, validated
 
 
 def summarise(state: CampaignState, p: AftermathPlan) -> tuple[str, ...]:
@@ -173,12 +130,9 @@ def report(state: CampaignState, number: int, data: Mapping[str, Any] | None, jo
     heroic_lost = [state.forces[k] for k in battle.forces if any(u.key in p.heroic_lost for u in state.forces[k].units)]
     state = state.with_forces([replace(f, units=tuple(replace(u, heroic=False) if u.key in p.heroic_lost else u
                                                       for u in f.units)) for f in heroic_lost])
-    for due in p.glory:
-        award = battle_glory(due.side, due.outcome, battle_id=str(battle.number), banners_required=due.banners_required,
-                             banners_won=due.banners, enemy_banners=due.enemy_banners,
-                             leaders_captured=due.leaders_captured)
-        state = state.plus_glory(*(GloryEntry(due.side, state.turn, e.amount, e.reason, "award", e.rule, battle.number)
-                                   for e in award.entries))
+    for award in p.glory_awards():  # CC-4, RU-23: each camp's award once, captures to the side that took them
+        state = state.plus_glory(*(GloryEntry(award.side, state.turn, e.amount, e.reason, "award", e.rule,
+                                              battle.number) for e in award.entries))
     state, back = leaders_after_battle(state, battle)
     lines = summarise(before, p) + tuple(back)
     # The outcome is public news; the Forces and their losses go to those who see the battle (fog of war).

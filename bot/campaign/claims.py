@@ -73,11 +73,34 @@ def merge(state: CampaignState, battle: Battle, claims: Mapping[str, Mapping[str
     doc["sides"] = [s for side in battle.sides for s in claims[side].get("sides", [])]
     doc["melee_eliminations"] = [m for side in battle.sides for m in claims[side].get("melee_eliminations", [])]
     doc["lost_block"] = [u for side in battle.sides for u in claims[side].get("lost_block", [])]
+    if overfull := _overfull_camps(state, doc):
+        return Merged(None, tuple(overfull))
     try:  # outcomes, banners and melee eliminations against the losses (BR, CC-3, RU-20)
         plan(state, battle, parse_report({"battle": str(battle.number), **doc}))
     except InvalidInput as exc:
         return Merged(None, (exc.text,))
     return Merged(doc)
+
+
+def _overfull_camps(state: CampaignState, doc: Mapping[str, Any]) -> list[str]:
+    """RU-23: allies each enter their own side's Victory Banners, which their camp adds up. A camp whose
+    sides' banners add up to more than the battle requires was most likely given the camp's total by each:
+    said so, by name, for the GM and the players to correct."""
+    required = doc.get("banners_required")
+    if not isinstance(required, int):
+        return []
+    by_camp: dict[str, list[tuple[str, int]]] = {}
+    for part in doc.get("sides", []):
+        side, banners = part.get("side"), part.get("banners")
+        if side in state.sides and isinstance(banners, int):
+            by_camp.setdefault(state.camps.camp_of(side), []).append((side, banners))
+    out = []
+    for entries in by_camp.values():
+        if len(entries) > 1 and sum(n for _, n in entries) > required:
+            said = Msg.join(", ", (Msg("{side} {banners}", side=state.sides[k].name, banners=n) for k, n in entries))
+            out.append(Msg("The allies' Victory Banners add up to more than the {required} required ({said}): each ally "
+                           "enters its own banners, and its camp adds them up (RU-23).", required=required, said=said))
+    return out
 
 
 # --- a side's claim --------------------------------------------------------------------------------

@@ -31,7 +31,7 @@ from bot.engine.text import Msg
 
 from . import sight
 from .aftermath import battle_forces, report_for
-from .authority import Acting, require_player
+from .authority import Acting, require_in_play
 from .dice import Context, turn_dice
 from .errors import NotFound, WrongPhase
 from .events import Journal, battle_visibility
@@ -58,13 +58,14 @@ def spend_battle_of(state: CampaignState, battle: Battle) -> SpendBattle:
     units = {u.key: state.forces[fk].side for fk in battle.forces for u in state.forces[fk].units}
     return SpendBattle(str(battle.number), battle.turn, parse_enum(BattleState, battle.status.value, "battle state"),
                        {k: state.sides[k].nation for k in battle.sides}, units, outcomes(battle),
-                       {k: state.sides[k].name for k in battle.sides})
+                       {k: state.sides[k].name for k in battle.sides}, state.camps)
 
 
 def as_fought(state: CampaignState, battle: Battle, unit: UnitState) -> Unit:
     """``unit`` with the SP it had left at the end of a reported battle (its SP before, less what the report
     says it lost), or as it is now if it did not fight there."""
-    validated = validate_report(report_for(battle, battle.report), battle_forces(state, battle).values())
+    validated = validate_report(report_for(battle, battle.report), battle_forces(state, battle).values(),
+                                camps=state.camps)  # RU-19, RU-23: allies share their camp's outcome
     if unit.key not in validated.force_of_unit:
         return unit.engine()
     before = validated.unit(unit.key)
@@ -122,12 +123,14 @@ def spend(state: CampaignState, ask: Spend, journal: Journal, ctx: Context) -> t
     unit: UnitState | None = None
     owner = None
     if ask.unit:
-        for f in state.forces.values():
-            if f.side == side:
-                unit = next((u for u in f.units if u.key == ask.unit), None)
-                if unit is not None:
-                    owner = f.key
-                    break
+        # Heroic: a unit of the winning camp that fought in the battle (RU-23); any other spend: the side's own.
+        forces = ([state.forces[k] for k in battle.forces if state.camps.friendly(state.forces[k].side, side)]
+                  if what is GloryKind.HEROIC else [f for f in state.forces.values() if f.side == side])
+        for f in forces:
+            unit = next((u for u in f.units if u.key == ask.unit), None)
+            if unit is not None:
+                owner = f.key
+                break
         if unit is None:
             raise NotYourUnit(ask.unit)
     roll = None
@@ -183,7 +186,7 @@ def spend_by(state: CampaignState, actor: Acting, kind: str, journal: Journal, c
     """A player spends their side's Glory (CC-4) for one of its battles (RU-17): ``kind`` as typed;
     without ``battle``, the one battle where the spend may be made now."""
     what = spend_kind_of(kind)
-    side = require_player(state, actor.member_id)
+    side = require_in_play(state, actor.member_id)
     number = None if battle is None else find_battle(state, battle).number
     try:
         return spend(state, Spend(what, side, number, unit, points, ordered, terrain_reduces_dice), journal, ctx)

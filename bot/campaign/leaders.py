@@ -24,10 +24,11 @@ from bot.engine.text import Msg
 from bot.engine.trophies import TrophyResult, roll_trophy
 
 from . import sight
-from .authority import Acting, is_gm, require_phase, require_player, side_of
+from .authority import Acting, is_gm, require_in_play, require_phase, side_of
 from .dice import Context, turn_dice
 from .errors import NotFound
 from .events import Journal, battle_visibility
+from .reported import plan, report_for
 from .scouting import find_battle
 from .state import Battle, BattleStatus, CampaignState, ForceStatus, GloryEntry, LeaderEvent, LeaderKind, LeaderState
 
@@ -181,8 +182,8 @@ def apply_fate(state: CampaignState, number: int, name: str, circumstance: Circu
     elif fate.status is LeaderStatus.SERIOUS_WOUND:
         lines.append(Msg("{leader} commands from an open carriage until the campaign ends (CC-2).", leader=name))
     state = state.with_leaders([changed, *new_leaders])
-    if fate.status is LeaderStatus.CAPTURED:
-        side = next(sd for sd in battle.sides if state.camps.hostile(sd, force.side))  # RU-19: an enemy
+    if fate.status is LeaderStatus.CAPTURED:  # RU-23: the winning camp's when an enemy camp won
+        side = plan(state, battle, report_for(battle, battle.report))[0].captor_of(force.side)
         state = state.plus_glory(GloryEntry(side, state.turn, 1, Msg("enemy leader {name} captured", name=name), "award", "CC-4",
                                             battle.number))
         lines.append(Msg("{side} gains 1 Glory for capturing {leader} (CC-4).", side=state.sides[side].name, leader=name))
@@ -329,7 +330,7 @@ def trophy_by(state: CampaignState, actor: Acting, battle: int | str, unit: str,
               ctx: Context) -> tuple[CampaignState, TrophyOutcome]:
     """Phase 4: a player's unit that eliminated an enemy in melee tries for its flag (CC-3); told as fates are."""
     require_phase(state, Phase.AFTERMATH, "Trophy rolls")
-    side = require_player(state, actor.member_id)
+    side = require_in_play(state, actor.member_id)
     b = find_battle(state, battle)
     owner = unit_owner(state, unit)
     if owner is None or state.forces[owner].side != side:  # fog of war: one answer for any other unit

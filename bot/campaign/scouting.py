@@ -12,7 +12,7 @@ from bot.engine.phases import Phase
 from bot.engine.rolls import Roll
 from bot.engine.text import Msg
 
-from .authority import require_phase, require_player
+from .authority import require_in_play, require_phase
 from .dice import Context, turn_dice
 from .errors import NotFound, PermissionDenied
 from .events import Journal, side_visibility
@@ -46,6 +46,11 @@ def find_battle(state: CampaignState, number: int | str) -> Battle:
     return battle
 
 
+def camp_in_battle(state: CampaignState, battle: Battle, side: str) -> Msg:
+    """``side``'s camp as it fought ``battle``: the names of its sides there (RU-23)."""
+    return Msg.join(", ", (state.sides[k].name for k in battle.sides if state.camps.friendly(k, side)))
+
+
 def exploration_key(turn: int, force: str, battle: int) -> str:
     return roll_key(turn, 3, f"force:{force}", f"battle{battle}-exploration")
 
@@ -56,7 +61,7 @@ def scout(state: CampaignState, member_id: int, battle: int | str, journal: Jour
     tests; the side scores its best result. Its rolls are logged for the side; the contest's winner,
     once every side has scouted, for all."""
     require_phase(state, Phase.BATTLE, "Scouting")
-    side = require_player(state, member_id)
+    side = require_in_play(state, member_id)
     row = find_battle(state, battle)
     if side not in row.sides:
         raise PermissionDenied("Your side does not fight battle {number}.", number=row.number)
@@ -78,12 +83,12 @@ def scout(state: CampaignState, member_id: int, battle: int | str, journal: Jour
             journal.roll(state, ex.roll, visibility=side_visibility(side))
     scouting = {**row.scouting, side: best}
     complete = set(scouting) >= set(row.sides)
-    winner = scouting_winner(scouting) if complete else None
+    winner = scouting_winner(scouting, camps=state.camps) if complete else None  # RU-23: between camps
     if complete:
         scouting = {**scouting, WINNER: winner}
     state = state.with_battle(replace(row, scouting=scouting))
     if complete:
-        who = state.sides[winner].name if winner else Msg("nobody (a tie)")
+        who = camp_in_battle(state, row, winner) if winner else Msg("nobody (a tie)")
         journal.say(state, Msg("Battle {number}: the scouting contest goes to {who} (RU-5).", number=row.number,
                                who=who))
     return state, ScoutingOutcome(row.number, side, best, tuple(rolls), tuple(reasons), winner, complete)

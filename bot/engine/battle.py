@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
+from .camps import NO_CAMPS, Camps
 from .dice import DiceSource
 from .errors import InvalidInput
 from .model import Cell, Force, Order, Reaction, Square, Territory, territory_for
@@ -77,12 +78,19 @@ def explore(
     return Exploration(force.side, roll.total, roll, ability.reason)
 
 
-def scouting_winner(scores: Mapping[str, int]) -> str | None:
-    """RU-5: the side with the higher result wins the scouting contest; a tie gives nobody."""
+def scouting_winner(scores: Mapping[str, int], *, camps: Camps = NO_CAMPS) -> str | None:
+    """RU-5: the higher result wins the scouting contest; a tie gives nobody. RU-23: the contest is between
+    camps, each scoring its best side's result; the winner is given as that side (the first of its camp
+    with the camp's score), for the camp."""
     if not scores:
         raise InvalidInput("A scouting contest needs the scores of the sides in the battle.")
+    best_of: dict[str, str] = {}
+    for side, score in scores.items():
+        camp = camps.camp_of(side)
+        if camp not in best_of or score > scores[best_of[camp]]:
+            best_of[camp] = side
     best = max(scores.values())
-    leaders = [s for s, v in scores.items() if v == best]
+    leaders = [side for side in best_of.values() if scores[side] == best]
     return leaders[0] if len(leaders) == 1 else None
 
 

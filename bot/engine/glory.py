@@ -241,9 +241,23 @@ def battle_glory(
         why = Msg("lost the battle") if result is Outcome.LOST else Msg("drew the battle")
         share = "half" if aw.loser_banner_share == Fraction(1, 2) else str(aw.loser_banner_share)
         add(aw.loser, Msg("{why} with {won} of the {required} banners required (at least {share})", why=why, won=won, required=required, share=share))
-    add(leaders * aw.per_leader_captured, Msg.plural(leaders, "{n} enemy leader captured", "{n} enemy leaders captured"))
-    add(flags * aw.per_trophy, Msg.plural(flags, "{n} trophy captured", "{n} trophies captured"))
+    entries += capture_glory(side, result, battle_id=battle_id, leaders_captured=leaders, trophies=flags,
+                             tables=tables).entries
     return GloryAward(side, battle_id, result, tuple(entries))
+
+
+def capture_glory(side: str, outcome: Outcome | str, *, battle_id: str, leaders_captured: int = 0, trophies: int = 0,
+                  tables: CcTables | None = None) -> GloryAward:
+    """CC-4: +1 per enemy leader captured and per trophy captured, for the side whose units took them (RU-23),
+    whoever receives its camp's award."""
+    aw = (tables or default_cc_tables()).glory.award
+    rule = (tables or default_cc_tables()).glory.rule
+    leaders = _count(leaders_captured, "Enemy leaders captured")
+    flags = _count(trophies, "Trophies captured")
+    entries = [GloryEntry(amount, GloryKind.AWARD, reason, rule, battle_id) for amount, reason in (
+        (leaders * aw.per_leader_captured, Msg.plural(leaders, "{n} enemy leader captured", "{n} enemy leaders captured")),
+        (flags * aw.per_trophy, Msg.plural(flags, "{n} trophy captured", "{n} trophies captured"))) if amount]
+    return GloryAward(side, battle_id, parse_enum(Outcome, outcome, "battle outcome"), tuple(entries))
 
 
 # --- when and where a spend belongs (RU-17) --------------------------------------------------
@@ -290,6 +304,10 @@ class SpendBattle:
         """The sides of the battle of another camp than ``side``'s (RU-19)."""
         return frozenset(s for s in self.sides if self.camps.hostile(s, side))
 
+    def won(self, side: str) -> bool:
+        """Whether ``side``'s camp won the battle (RU-20, RU-23: allies share their camp's outcome)."""
+        return any(o is Outcome.WON and self.camps.friendly(s, side) for s, o in self.outcomes.items())
+
 
 PENDING_SPENDS = frozenset({GloryKind.RALLY, GloryKind.LEADERSHIP, GloryKind.STRAGGLERS, GloryKind.ANTI_GUERRILLA,
                             GloryKind.ORDENANZA})
@@ -326,7 +344,7 @@ def spend_problem(kind: GloryKind, side: str, battle: SpendBattle, *, turn: int,
         if battle.state is BattleState.DONE or battle.turn != turn or phase not in (Phase.BATTLE, Phase.AFTERMATH):
             return Msg("Heroic status is bought from the battle's report until Phase 4 ends (RU-17): that time is over "
                        "for battle {battle}.", battle=battle.id)
-        if battle.outcomes.get(side) is not Outcome.WON:
+        if not battle.won(side):
             return Msg("Only the winner may make a unit Heroic (CC-4): {side} did not win battle {battle}.",
                        side=battle.name(side), battle=battle.id)
         return None
@@ -362,8 +380,10 @@ def spend_battle(kind: GloryKind, side: str, battles: Iterable[SpendBattle], *, 
                         "{side} has none now.", label=kind.label, side=name or side)
 
 
-def _require_in_battle(unit: Unit, side: str, battle: SpendBattle) -> None:
-    if battle.units.get(unit.id) != side:
+def _require_in_battle(unit: Unit, side: str, battle: SpendBattle, *, camp: bool = False) -> None:
+    """``unit`` fought in ``battle`` with ``side``'s Forces (``camp``: or its allies', RU-23)."""
+    owner = battle.units.get(unit.id)
+    if owner is None or (owner != side and not (camp and battle.camps.friendly(owner, side))):
         raise RuleViolation("{name} is not with {side}'s Forces in battle {battle} (RU-17).", name=unit.name,
                             side=battle.name(side), battle=battle.id)
 
@@ -416,7 +436,7 @@ def spend_heroic(
     sp = g.spend
     side = ledger.side
     _require_moment(GloryKind.HEROIC, side, battle, turn, phase)
-    _require_in_battle(unit, side, battle)
+    _require_in_battle(unit, side, battle, camp=True)  # RU-23: the camp won, and the camp's Glory is spent
     if unit.type not in sp.heroic_types:
         allowed = " or ".join(sorted(t.value for t in sp.heroic_types))
         raise RuleViolation("{name} is {value}: only {allowed} units may be Heroic (CC-4).", name=unit.name, value=unit.type.value, allowed=allowed)

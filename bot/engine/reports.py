@@ -30,8 +30,8 @@ Rulings:
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
 from typing import Any
 
 from .aftermath import (
@@ -48,7 +48,7 @@ from .camps import NO_CAMPS, Camps
 from .cc_model import BattleSystem, Circumstance
 from .cc_tables import CcTables
 from .errors import InvalidInput
-from .glory import GloryAward, battle_glory
+from .glory import GloryAward, battle_glory, capture_glory
 from .leaders import LeaderFate
 from .model import Force, LeaderStatus, Outcome, Reaction, Unit, parse_enum
 from .text import Msg
@@ -415,18 +415,35 @@ class LeaderFateDue:
 
 @dataclass(frozen=True)
 class GloryDue:
-    """CC-4: what a side's Glory award rests on, before the trophy and fate rolls."""
+    """CC-4: what a camp's Glory award rests on, before the trophy and fate rolls (RU-23: once per camp)."""
 
     side: str
+    """The side of the camp that receives the camp's Glory (RU-23)."""
     outcome: Outcome
     banners_required: int
     banners: int
-    """The side's own Victory Banners."""
+    """The camp's Victory Banners, its sides' added up (each side's report gives its own)."""
     enemy_banners: int
     """The other camp's banners (its sides' added up); of three or more camps, the best of the others'
     (RU-20: the winner scores against the best of the others)."""
     leaders_captured: int
-    """Enemy leaders captured on the table (captures from fate rolls are added when known)."""
+    """Enemy leaders the camp's sides captured on the table (each scores for the side that took him, RU-23;
+    captures from fate rolls are added when known)."""
+
+
+def glory_recipients(validated: ValidatedReport, side_order: Sequence[str] = ()) -> dict[str, str]:
+    """RU-23: the side of each camp that receives the camp's Glory: the one with the most SP in the battle when
+    it began; on a tie, the first in ``side_order`` (the scenario's order; default the report's)."""
+    order = list(side_order) + [s.side for s in validated.report.sides if s.side not in side_order]
+    strength: dict[str, int] = {}
+    for f in validated.forces.values():
+        strength[f.side] = strength.get(f.side, 0) + f.sp
+    best: dict[str, str] = {}
+    for side in sorted((s.side for s in validated.report.sides), key=order.index):
+        camp = validated.camps.camp_of(side)
+        if camp not in best or strength.get(side, 0) > strength.get(best[camp], 0):
+            best[camp] = side
+    return best
 
 
 @dataclass(frozen=True)
@@ -469,6 +486,10 @@ class AftermathPlan:
     """Each camp's outcome, in report order (RU-20); without alliances the same as ``outcomes``."""
     camps: Camps = NO_CAMPS
     """The camps of the battle (RU-19)."""
+    recipients: Mapping[str, str] = field(default_factory=dict)
+    """Camp key -> the side that receives the camp's Glory (RU-23): :func:`glory_recipients`."""
+    leaders_captured: Mapping[str, int] = field(default_factory=dict)
+    """Enemy leaders each side captured on the table (BR), by side."""
 
     @property
     def must_retreat(self) -> tuple[str, ...]:
@@ -479,11 +500,12 @@ class AftermathPlan:
         return tuple(d for d in self.deserters if d.side == side)
 
     def captor_of(self, side: str) -> str:
-        """The side credited with capturing a leader of ``side`` whose fate is Captured (CC-1, CC-4):
-        the enemy (a side of another camp, RU-19); when there are several, the first in the report of
-        those that won, else the first in the report."""
+        """The side credited with capturing a leader of ``side`` whose fate is Captured (CC-1, CC-4): a side
+        of another camp (RU-19), always the winning camp's when an enemy camp won, else the first enemy
+        camp in the report (RU-23); of that camp, the side that receives its Glory."""
         enemies = [(s, o) for s, o in self.outcomes if self.camps.hostile(s, side)]
-        return next((s for s, o in enemies if o is Outcome.WON), enemies[0][0])
+        captor = next((s for s, o in enemies if o is Outcome.WON), enemies[0][0])
+        return self.recipients.get(self.camps.camp_of(captor), captor)
 
     def glory_awards(
         self,
@@ -492,8 +514,10 @@ class AftermathPlan:
         fates: Iterable[LeaderFate] = (),
         tables: CcTables | None = None,
     ) -> tuple[GloryAward, ...]:
-        """CC-4 awards once the trophy (CC-3) and fate (CC-1) rolls are known: +1 to the captor's
-        side per trophy taken, +1 to the enemy side per leader whose fate is Captured."""
+        """CC-4 awards, one per side that gains anything (RU-23): each camp's award, once, to the side that
+        receives it; with Victory Banners, +1 per enemy leader captured on the table to the side that took
+        him; +1 per trophy taken (CC-3) to the captor's side, and +1 per leader whose fate is Captured (CC-1)
+        to :meth:`captor_of`."""
         captor_side = {(a.captor_id, a.victim_id): a.side for a in self.trophy_attempts}
         fallen_side = {d.leader: d.side for d in self.leader_fates}
         flags: dict[str, int] = {}
@@ -503,27 +527,28 @@ class AftermathPlan:
             if t.taken:
                 side = captor_side[(t.captor_id, t.victim_id)]
                 flags[side] = flags.get(side, 0) + 1
-        taken: dict[str, int] = {}
+        taken: dict[str, int] = dict(self.leaders_captured) if self.glory else {}
         for f in fates:
             if f.leader not in fallen_side:
                 raise InvalidInput("Leader {leader!r} is not a casualty of battle {battle_id!r}.", leader=f.leader, battle_id=self.battle_id)
             if f.status is LeaderStatus.CAPTURED:
                 enemy = self.captor_of(fallen_side[f.leader])
                 taken[enemy] = taken.get(enemy, 0) + 1
-        return tuple(
-            battle_glory(
-                g.side,
-                g.outcome,
-                battle_id=self.battle_id,
-                banners_required=g.banners_required,
-                banners_won=g.banners,
-                enemy_banners=g.enemy_banners,
-                leaders_captured=g.leaders_captured + taken.get(g.side, 0),
-                trophies=flags.get(g.side, 0),
-                tables=tables,
-            )
-            for g in self.glory
-        )
+        dues = {g.side: g for g in self.glory}
+        outcome = dict(self.outcomes)
+        awards = []
+        for side, _ in self.outcomes:
+            if side in dues:
+                g = dues[side]
+                awards.append(battle_glory(side, g.outcome, battle_id=self.battle_id, banners_required=g.banners_required,
+                                           banners_won=g.banners, enemy_banners=g.enemy_banners,
+                                           leaders_captured=taken.get(side, 0), trophies=flags.get(side, 0),
+                                           tables=tables))
+            elif taken.get(side) or flags.get(side):
+                awards.append(capture_glory(side, outcome[side], battle_id=self.battle_id,
+                                            leaders_captured=taken.get(side, 0), trophies=flags.get(side, 0),
+                                            tables=tables))
+        return tuple(awards)
 
 
 def plan_aftermath(
@@ -532,6 +557,7 @@ def plan_aftermath(
     mercenary: MercenaryRule = "check_all",
     holds_stronghold: Iterable[str] = (),
     heroic_units: Iterable[str] = (),
+    side_order: Sequence[str] = (),
     tables: CcTables | None = None,
 ) -> AftermathPlan:
     """Derive Phase 4 from a validated report (BR): wounded and deserter checks (MC-7.1, MC-7.2,
@@ -540,8 +566,9 @@ def plan_aftermath(
 
     ``holds_stronghold``: sides holding their own or a friendly stronghold in the battle square (their
     allies hold a friendly one there too, RU-19: on a draw none of that camp moves);
-    ``heroic_units``: unit ids Heroic before the battle. The camps are those the report was validated
-    with (:func:`validate_report`): RU-20 for battles of three or more camps.
+    ``heroic_units``: unit ids Heroic before the battle; ``side_order``: the scenario's order of the
+    sides, which breaks a tie of strength for a camp's Glory (RU-23). The camps are those the report was
+    validated with (:func:`validate_report`): RU-20 for battles of three or more camps.
     """
     v, report, camps = validated, validated.report, validated.camps
     strongholds = frozenset(holds_stronghold)
@@ -578,20 +605,22 @@ def plan_aftermath(
         for s in report.sides
         for c in s.leader_casualties
     )
+    recipients = glory_recipients(v, side_order)
     glory: tuple[GloryDue, ...] = ()
     if report.system.uses_banners and report.banners_required is not None:
         banners: dict[str, int] = {}
         for s in report.sides:
             banners[camps.camp_of(s.side)] = banners.get(camps.camp_of(s.side), 0) + (s.banners or 0)
 
-        def best_of_others(side: str) -> int:
+        def best_of_others(camp: str) -> int:
             """RU-20: the winner scores against the best of the other camps (of two, the other one)."""
-            return max(n for camp, n in banners.items() if camp != camps.camp_of(side))
+            return max(n for other, n in banners.items() if other != camp)
 
+        # RU-23: once per camp, from its summed banners, to the side that receives its Glory.
         glory = tuple(
-            GloryDue(me.side, me.outcome, report.banners_required, me.banners or 0, best_of_others(me.side),
-                     len(me.leaders_captured))
-            for me in report.sides
+            GloryDue(recipients[camp], outcome, report.banners_required, banners[camp], best_of_others(camp),
+                     sum(len(s.leaders_captured) for s in report.sides if camps.camp_of(s.side) == camp))
+            for camp, outcome in camp_outcomes.items()
         )
     lost = set(report.lost_block) | {uid for uid, ul in v.losses.items() if ul.killed}
     lost_block = tuple(uid for uid in v.force_of_unit if uid in lost)  # battle order
@@ -625,6 +654,8 @@ def plan_aftermath(
         retreats=retreats,
         camp_outcomes=tuple(camp_outcomes.items()),
         camps=camps,
+        recipients=recipients,
+        leaders_captured={s.side: len(s.leaders_captured) for s in report.sides if s.leaders_captured},
     )
 
 

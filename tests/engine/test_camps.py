@@ -519,12 +519,12 @@ def test_cc_4_ru_20_the_winner_scores_against_the_best_of_the_others_each_other_
     assert {a.side: a.total for a in plan.glory_awards()} == {"france": 2, "austria": 1, "russia": 0}
 
 
-def test_cc_4_ru_20_an_allied_winner_scores_against_the_other_camps_banners_added_up() -> None:
+def test_cc_4_ru_20_ru_23_an_allied_winner_scores_once_its_camps_banners_added_up_against_the_others() -> None:
     rep = report(("france", "lost", 4), ("austria", "won", 5), ("piedmont", "won", 1))
     plan = plan_aftermath(validate_report(rep, (FR, AU, PI), camps=ALLIED))
-    assert [(g.side, g.banners, g.enemy_banners) for g in plan.glory] == [
-        ("france", 4, 6), ("austria", 5, 4), ("piedmont", 1, 4)]
-    assert {a.side: a.total for a in plan.glory_awards()} == {"france": 1, "austria": 1, "piedmont": 1}
+    assert [(g.side, g.banners, g.enemy_banners) for g in plan.glory] == [("france", 4, 6), ("austria", 6, 4)]
+    # RU-23: the camp's 1 + (6 - 4) // 2 = 2 once, to its strongest side; France lost with 4 of 6 (at least half).
+    assert {a.side: a.total for a in plan.glory_awards()} == {"france": 1, "austria": 2}
 
 
 def test_cc_4_ru_15_all_camps_drawing_score_as_losers() -> None:

@@ -1,0 +1,59 @@
+"""A battle as reported (BR): its report read back, its Forces as they fought, and the Phase 4 plan the report
+calls for (:func:`bot.engine.reports.plan_aftermath`), for every module that reads a reported battle."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import replace
+from typing import Any
+
+from bot.engine.model import Force, Leader, Square
+from bot.engine.reports import (
+    AftermathPlan,
+    BattleReport,
+    ValidatedReport,
+    parse_report,
+    plan_aftermath,
+    validate_report,
+)
+
+from .state import Battle, CampaignState, ForceStatus
+
+
+def report_for(battle: Battle, data: Any) -> BattleReport:
+    if isinstance(data, Mapping):
+        data = {"battle": str(battle.number), **data}
+    return parse_report(data)
+
+
+def battle_forces(state: CampaignState, battle: Battle) -> dict[str, Force]:
+    """The Forces as they fought: once reported, units keep the SP they had in the battle and each
+    Force the leader who led it (RU-18: a replacement who took command since does not change who
+    fell), so the report still validates after the aftermath has changed them."""
+    before = battle.aftermath.get("sp_before", {})
+    led = battle.aftermath.get("commanders", {})
+    forces = {}
+    for k in battle.forces:
+        if state.forces[k].status is not ForceStatus.ACTIVE and not before:
+            continue
+        f = state.engine_force(k)
+        f = replace(f, units=tuple(u.with_sp(before.get(u.id, u.sp)) for u in f.units))
+        if k in led and led[k]["name"] != f.leader.name:
+            f = replace(f, leader=Leader(led[k]["name"], f.leader.cv))
+        forces[k] = f
+    return forces
+
+
+def plan(state: CampaignState, battle: Battle, report: BattleReport) -> tuple[AftermathPlan, ValidatedReport]:
+    forces = battle_forces(state, battle)
+    validated = validate_report(report, forces.values(), camps=state.camps)
+    cell = state.map.cell(Square.parse(battle.square))
+    holder = state.holdings.get(battle.square, cell.stronghold)
+    # MC-7.3, RU-19: a side holds the square's stronghold when it, or an ally, holds it (its own or a friendly one).
+    holders = [side for side in battle.sides if holder is not None and state.camps.friendly(holder, side)]
+    heroic = [u.key for k in forces for u in state.forces[k].units if u.heroic]
+    p = plan_aftermath(validated, mercenary=state.settings.mercenary_desertion.value, holds_stronghold=holders,
+                       heroic_units=heroic, side_order=tuple(state.sides))
+    return p, validated
+
+
