@@ -239,7 +239,9 @@ def status_embed(sv: StatusView, lang: str, *, public: bool = False) -> discord.
     head.append(t(lang, "status.line", date=locale.date(lang, sv.date), season=tr(lang, sv.season),
                   weather=tr(lang, sv.weather) or t(lang, "status.not_rolled"), deadline=deadline))
     if sv.status != "active":
-        head.append(t(lang, "status.ended"))
+        head.append(tr(lang, sv.ending) if sv.ending else t(lang, "status.ended"))
+    if sv.defeated:
+        head.append(t(lang, "status.defeated", sides=locale.listing(lang, list(sv.defeated))))
     e = discord.Embed(title=f"{sv.name}: {t(lang, 'status.turn', turn=sv.position.turn)}", description="\n".join(head),
                       colour=COLOUR if sv.status == "active" else NEUTRAL)
     if sv.gm or sv.reader_side:
@@ -308,8 +310,10 @@ def phase_card(sv: StatusView, lang: str) -> discord.Embed:
     deadline = (f"{timestamp(sv.deadline)} ({timestamp(sv.deadline, 'R')})" if sv.deadline
                 else t(lang, "status.no_deadline"))
     e.add_field(name=t(lang, "status.deadline"), value=deadline, inline=True)
-    if sv.status != "active":
-        e.add_field(name=t(lang, "status.state"), value=t(lang, "status.ended"), inline=False)
+    standing = ([tr(lang, sv.ending) if sv.ending else t(lang, "status.ended")] if sv.status != "active" else []) + (
+        [t(lang, "status.defeated", sides=locale.listing(lang, list(sv.defeated)))] if sv.defeated else [])
+    if standing:
+        e.add_field(name=t(lang, "status.state"), value="\n".join(standing), inline=False)
     waiting = "\n".join(f"**{w.who}**: {tr(lang, w.what)}" for w in sv.waiting) or t(lang, "status.waiting_nobody")
     e.add_field(name=t(lang, "status.waiting"), value=waiting, inline=False)
     e.add_field(name=t(lang, "status.needs"), value=tr(lang, spec.needs), inline=False)

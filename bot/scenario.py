@@ -70,6 +70,8 @@ class ScenarioLimits:
     place: int = PLACE_NAME_MAX
     """Characters of a place's name (``map.places``)."""
     key: int = 32
+    turns: int = 1000
+    """The latest turn a scenario names (a reinforcement's, ``last_turn``)."""
     description: int = 4_000
     depth: int = MAX_DEPTH
     """Levels of lists and mappings (bot/engine/uploads.py)."""
@@ -149,6 +151,8 @@ class Scenario:
     """Where the campaign is fought, for the Glory spends of one country (CC-4, RU-17): spain, portugal, other."""
     alliances: tuple[tuple[str, ...], ...] = ()
     """The scenario's alliances (RU-19), each as its side keys in the order the file gives them."""
+    last_turn: int | None = None
+    """The campaign's last turn (RU-25): once it is over, the campaign ends; None: it runs until one camp is left."""
 
     def side(self, key: str) -> SideSpec:
         for s in self.sides:
@@ -334,8 +338,8 @@ def read_yaml_text(text: str | bytes) -> Any:
 def parse_scenario(data: Any, *, key: str = "uploaded") -> Scenario:
     top = _At()
     d = _map(data, top)
-    allowed = {"name", "description", "climate", "theatre", "start_date", "map", "sides", "alliances", "forces",
-               "reinforcements", "supply", "options"}
+    allowed = {"name", "description", "climate", "theatre", "start_date", "last_turn", "map", "sides", "alliances",
+               "forces", "reinforcements", "supply", "options"}
     if extra := sorted(set(map(str, d)) - allowed):
         raise top.fail("unknown field(s) {extra}; allowed: {allowed}", extra=', '.join(extra), allowed=', '.join(sorted(allowed)))
     name = _str(d.get("name"), top / "name")
@@ -355,6 +359,8 @@ def parse_scenario(data: Any, *, key: str = "uploaded") -> Scenario:
     if not first <= start <= last:
         raise (top / "start_date").fail("{start} is not allowed: a start date from {first} to {last}", start=start,
                                         first=first, last=last)
+
+    last_turn = _int(d["last_turn"], top / "last_turn", 1, LIMITS.turns) if d.get("last_turn") is not None else None
 
     budget = _Budget()
     cmap, sight = _parse_map(d.get("map"), top / "map", budget)
@@ -397,7 +403,7 @@ def parse_scenario(data: Any, *, key: str = "uploaded") -> Scenario:
     for i, r in enumerate(later):
         at = top / "reinforcements" / i
         r = _map(r, at)
-        turn = _int(r.get("turn"), at / "turn", 2, 1000)
+        turn = _int(r.get("turn"), at / "turn", 2, LIMITS.turns)
         forces.append(_parse_force(r.get("force"), at / "force", w, h, side_keys, turn, units))
         where.append(at / "force")
     _check_unique(forces, where)
@@ -429,7 +435,7 @@ def parse_scenario(data: Any, *, key: str = "uploaded") -> Scenario:
     if (char := bad_character(description)) is not None:
         raise (top / "description").fail(bad_character_msg(char))  # i18n: passes a template on
     return Scenario(key, name, description.strip(), climate, start, cmap, sight,
-                    tuple(sides), tuple(forces), supply, dict(options), theatre, alliances)
+                    tuple(sides), tuple(forces), supply, dict(options), theatre, alliances, last_turn)
 
 
 def _parse_alliances(v: Any, at: _At, side_keys: list[str]) -> tuple[tuple[str, ...], ...]:

@@ -80,6 +80,16 @@ def require_player(state: CampaignState, member_id: int) -> str:
     return side
 
 
+def require_in_play(state: CampaignState, member_id: int) -> str:
+    """The side the member plays, still in play: a side in total defeat gives no more orders (RU-25),
+    though its members keep reading what their side saw."""
+    side = require_player(state, member_id)
+    if state.sides[side].defeated:
+        raise PermissionDenied("{side} is in total defeat and has left the campaign (RU-25): its members can read what "
+                               "their side saw, but give no more orders.", side=state.sides[side].name)
+    return side
+
+
 def side_in_battle(state: CampaignState, actor: Acting, battle: Battle) -> str | None:
     """The actor's side in ``battle`` (None for the GM on no side in it); anybody else is refused."""
     side = side_of(state, actor.member_id)

@@ -11,7 +11,7 @@ not match its published hash. What decodes is a state every reader and every rul
 The document, version 2 (:data:`VERSION`)::
 
     {"version": 2, "id", "name", "turn", "phase", "status", "climate", "theatre", "start_date",
-     "sight", "gm_id", "gm_role_id", "weather",
+     "last_turn", "sight", "gm_id", "gm_role_id", "weather",
      "settings": {option: value},           # the rule options (RU-22), typed by Settings
      "options": {"_bot": ..., ...},         # the bot's own bookkeeping kept with them
      "holdings": {square: side},
@@ -35,7 +35,8 @@ The document, version 2 (:data:`VERSION`)::
      "requests": [{"member", "side", "name"}]}   # members asking to join, waiting for the GM
 
 Every field is written, every time; lists keep the state's order, so ``encode(decode(doc)) == doc``.
-``requests`` came later within version 2: a document without it has no request waiting; so did a
+``requests`` came later within version 2: a document without it has no request waiting; so did
+``last_turn`` (the scenario's last turn, RU-25: without it, none) and a
 cell's ``place`` (the name a scenario gives a square, :class:`~bot.engine.model.Place`): a cell without
 it names no place.
 
@@ -154,8 +155,9 @@ LOG_FIELDS = ("turn", "phase", "kind", "visibility", "text", "data", "roll_key",
 
 DOCUMENT = ("version", "id", "name", "turn", "phase", "status", "climate", "theatre", "start_date", "sight",
             "gm_id", "gm_role_id", "weather", "settings", "options", "holdings", "map", "sides", "forces",
-            "leaders", "declarations", "battles", "glory", "leader_events", "seeds", "players", "requests")
-DOCUMENT_OPTIONAL = ("requests",)
+            "leaders", "declarations", "battles", "glory", "leader_events", "seeds", "players", "requests",
+            "last_turn")
+DOCUMENT_OPTIONAL = ("requests", "last_turn")
 """Fields a document of version 2 written before them leaves out."""
 MAP = ("width", "height", "adjacency", "cells")
 CELL = ("square", "terrain", "features", "territory", "stronghold", "capital", "river_flow", "place")
@@ -203,7 +205,8 @@ def encode(state: CampaignState) -> dict[str, Any]:
     return {
         "version": VERSION, "id": state.id, "name": state.name, "turn": state.turn, "phase": int(state.phase),
         "status": state.status.value, "climate": state.climate.value, "theatre": state.theatre,
-        "start_date": state.start_date.isoformat(), "sight": state.sight, "gm_id": state.gm_id,
+        "start_date": state.start_date.isoformat(), "last_turn": state.last_turn, "sight": state.sight,
+        "gm_id": state.gm_id,
         "gm_role_id": state.gm_role_id, "weather": state.weather,
         "settings": state.settings.as_options(),
         "options": _copy({k: v for k, v in state.options.items() if k in BOT_OPTIONS}),
@@ -501,6 +504,7 @@ class _Decoder:
         climate = _enum(Climate, doc["climate"], at("climate"))
         theatre = _one_of(doc["theatre"], at("theatre"), _values(Theatre))
         start = self.date(doc["start_date"], at("start_date"))
+        last_turn = _int(doc.get("last_turn"), at("last_turn"), 1, MAX_TURN, optional=True)
         sight = _int(doc["sight"], at("sight"), 0, 20)
         campaign_id = _int(doc["id"], at("id"), 0, MAX_INT)
         gm_id = _int(doc["gm_id"], at("gm_id"), 0, MAX_INT)
@@ -532,7 +536,7 @@ class _Decoder:
             battles=self.battles(lists["battles"], forces, leaders),
             glory=self.glory(lists["glory"]), leader_events=self.leader_events(lists["leader_events"]),
             seeds=self.seeds(lists["seeds"]), players=(players := self.players(lists["players"])),
-            requests=self.requests(lists["requests"], players), options=options,
+            requests=self.requests(lists["requests"], players), options=options, last_turn=last_turn,
         )
 
     @staticmethod

@@ -17,4 +17,6 @@ FORMER_MESSAGES: tuple[Msg, ...] = (
     # Until counts had their plural forms (issue 14: "1 battle(s)" in every language).
     Msg("Phase 2 resolved: {battles} battle(s).", battles=0),
     Msg("{who} is away for {days} day(s).", who="", days=0),
+    # Until a campaign ended when one camp, not one side, was left (RU-25).
+    Msg("The campaign is over: {winner} prevails.", winner=""),
 )

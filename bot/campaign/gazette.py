@@ -32,7 +32,13 @@ WEATHER = "Weather (house rule RU-10): {weather}{mod}, wind {wind}."
 NEWS = (
     ("holdings", ("{side} takes the capital at {square}.", "{side} takes the stronghold at {square}.")),
     ("arrivals", ("{force} arrives at {square} ({side}).",)),
-    ("will", ("{side} tests its Will to Fight because {why}: {outcome}.", "The campaign is over: {winner} prevails.")),
+    ("will", ("{side} tests its Will to Fight because {why}: {outcome}.",
+              "{side} is in total defeat and leaves the campaign (RU-25): its Forces leave the map and its "
+              "reinforcements will not come.",
+              "{side} has no Force left on the map and none to come: it is in total defeat and leaves the campaign "
+              "(RU-25).")),
+    ("end", ("The campaign is over: {camp} won (RU-25).", "The campaign is over: no side is left in play (RU-25).",
+             "The campaign is over: turn {turn} was its last, and it ends in a draw between {camps} (RU-25).")),
     ("events", ("{side}: {event} (house rule RU-10).",)),
 )
 """The log's lines the gazette repeats as they are, by kind, in the order it tells them. Each is

@@ -58,6 +58,9 @@ def _may_join(state: CampaignState, member_id: int, side: str) -> SideState:
     if state.status is not CampaignStatus.ACTIVE:
         raise InvalidInput("The campaign {name!r} has ended.", name=state.name)
     row = find_side(state, side)
+    if row.defeated:
+        raise InvalidInput("{name} is in total defeat and has left the campaign (RU-25): choose a side still in play.",
+                           name=row.name)
     current = state.players.get(member_id)
     if current is not None:
         if current == row.key:
@@ -205,6 +208,11 @@ def change_setting(state: CampaignState, gm: Acting, name: str, value: Any, jour
     settings = Settings.from_options({k: _choice(v, rules.mc.options[k].choices) for k, v in merged.items()}, rules)
     cmap = state.map if state.map.adjacency == settings.adjacency else replace(state.map, adjacency=settings.adjacency)
     state = state.evolve(settings=settings, options={**state.options, **merged}, map=cmap)
+    # RU-22: a module turned off takes its effects with it from the next roll on (RU-10's weather and events).
+    if not settings.weather and state.weather is not None:
+        state = state.evolve(weather=None)
+    if not settings.random_events:
+        state = state.with_sides([replace(sd, movement_modifier=0) for sd in state.sides.values() if sd.movement_modifier])
     journal.say(state, Msg("The GM set {name} to {value!r}.", name=name, value=value), kind=EventKind.GM)
     return state, merged
 

@@ -38,7 +38,7 @@ from bot.engine.rolls import Check, Modifier, Roll
 from bot.engine.tables import RuleBook
 from bot.engine.text import Msg
 
-from .authority import awaited, require_phase, require_player
+from .authority import awaited, require_in_play, require_phase
 from .dice import Context, turn_dice
 from .errors import NotFound, WrongPhase
 from .events import Journal, side_visibility
@@ -148,7 +148,7 @@ def order_check(state: CampaignState, force: Force, rules: RuleBook) -> Check:
 def order_odds(state: CampaignState, member_id: int, force: str, order: Order | str, rules: RuleBook) -> Odds:
     """The Force test's odds (MC-4), to show before the player commits: its modifiers, the chance of each
     result that can happen and the die it needs, and whether a disaster is a danger."""
-    row = playable_force(state, require_player(state, member_id), force)
+    row = playable_force(state, require_in_play(state, member_id), force)
     engine_force = state.engine_force(row.key)
     require_test(engine_force, parse_enum(Order, order, "order"))
     return table_odds(order_check(state, engine_force, rules))
@@ -159,7 +159,7 @@ def give_order(state: CampaignState, member_id: int, force: str, order: Order, j
     """Phase 1: take the Force test (MC-4) to give a Force a new order or shed its reaction. The roll
     is logged for the Force's side; the order takes effect when the phase resolves."""
     require_phase(state, Phase.ORDERS, "Giving orders")
-    row = playable_force(state, require_player(state, member_id), force)
+    row = playable_force(state, require_in_play(state, member_id), force)
     if declaration(state, row.key) is not None:
         raise RuleViolation("{name} has already taken its Force test this turn (MC-4).", name=row.name)
     engine_force = state.engine_force(row.key)
@@ -193,10 +193,9 @@ def move_terms(state: CampaignState, force: Force, path: str, rules: RuleBook, *
                small_boats: bool = False, horse_rafts: bool = False) -> MoveTerms:
     """The terms of ``force``'s move along ``path`` (squares as typed) in the current weather."""
     steps = state.map.parse_path(force.square, path)
-    weather = rules.weather.kinds.get(state.weather or "")
-    side = state.sides[force.side]
-    extra: tuple[Modifier, ...] = (
-        (Modifier(side.movement_modifier, "RU-10", "random event (house rule)"),) if side.movement_modifier else ())
+    weather = rules.weather.kinds.get(state.weather_now or "")  # RU-22: none once the setting is off
+    event = state.event_modifier(force.side)
+    extra: tuple[Modifier, ...] = (Modifier(event, "RU-10", "random event (house rule)"),) if event else ()
     route = water_route(state.map, force.square, steps, wind=weather.wind if weather else "none",  # type: ignore[arg-type]
                         small_boats=small_boats, horse_barges=horse_rafts) if by_water else None
     extra += supply_forced_march(state, force.id, rules, by_water=by_water)
@@ -244,7 +243,7 @@ def move_odds(state: CampaignState, member_id: int, force: str, path: str, rules
     """The move's odds along the declared path, before the player commits: the chance of entering each
     number of its squares (never more than it has), with the die each needs, from the squares the roll
     allows (MC-5.1; MC-5.3 after the squares lost to embarking and landing, RU-16)."""
-    row = playable_force(state, require_player(state, member_id), force)
+    row = playable_force(state, require_in_play(state, member_id), force)
     engine_force = state.engine_force(row.key)
     terms = move_terms(state, engine_force, path, rules, by_water=by_water, small_boats=small_boats,
                        horse_rafts=horse_rafts)
@@ -278,7 +277,7 @@ def declare_move(state: CampaignState, member_id: int, force: str, path: str, jo
     draws the same dice, so it is never a re-roll (and the roll is logged once); after a scout's re-roll
     (FC-3) the new path keeps the re-roll's die."""
     require_phase(state, Phase.MOVEMENT, "Declaring moves")
-    row = playable_force(state, require_player(state, member_id), force)
+    row = playable_force(state, require_in_play(state, member_id), force)
     engine_force = state.engine_force(row.key)
     terms = move_terms(state, engine_force, path, ctx.rules, by_water=by_water, small_boats=small_boats,
                        horse_rafts=horse_rafts)
@@ -323,7 +322,7 @@ def reroll(state: CampaignState, member_id: int, force: str, journal: Journal,
     if state.phase not in (Phase.ORDERS, Phase.MOVEMENT):
         raise WrongPhase("A scout re-rolls a Force test (Phase 1) or a movement roll (Phase 2) (FC-3); the campaign "
                          "is in {title}.", title=state.phase.spec.title)
-    row = playable_force(state, require_player(state, member_id), force)
+    row = playable_force(state, require_in_play(state, member_id), force)
     existing = declaration(state, row.key)
     if existing is None:
         raise RuleViolation("{name} has nothing to re-roll in {title}: take its Force test (Phase 1) or declare its "
@@ -371,6 +370,6 @@ def mark_done(state: CampaignState, member_id: int, done: bool = True) -> tuple[
         raise WrongPhase("The campaign {name!r} has ended.", name=state.name)
     if state.phase not in (Phase.ORDERS, Phase.MOVEMENT):
         raise WrongPhase("{title} does not wait for players to be done.", title=state.phase.spec.title)
-    side = require_player(state, member_id)
+    side = require_in_play(state, member_id)
     state = state.with_side(side, done=done)
     return state, all(sd.done for k, sd in state.sides.items() if awaited(state, k))  # MC-3: played sides

@@ -86,6 +86,7 @@ def as_scenario(state: CampaignState, *, name: str | None = None, description: s
         "climate": state.climate.value,
         "theatre": _value(state.theatre),
         "start_date": current_date(state, rules=rules),
+        **({"last_turn": max(1, state.last_turn - state.turn + 1)} if state.last_turn is not None else {}),
         "map": map_data(state),
         "sides": [_side(state, key) for key in state.sides],
     }

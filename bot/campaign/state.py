@@ -280,6 +280,8 @@ class CampaignState:
     """Members who asked to join a side and wait for the GM's answer (not players yet), by member id."""
     options: Mapping[str, Any] = field(default_factory=dict)
     """The campaign row's options as stored (rule options and the bot's own, under ``_``)."""
+    last_turn: int | None = None
+    """The scenario's last turn: once it is over, the campaign ends (a draw if several camps stand, RU-25)."""
 
     # --- reading -------------------------------------------------------------------------------
 
@@ -342,6 +344,16 @@ class CampaignState:
 
     def standing_sides(self) -> list[SideState]:
         return [s for s in self.sides.values() if not s.defeated]
+
+    @property
+    def weather_now(self) -> str | None:
+        """The weather in force (RU-10): the last roll while the weather setting is on, none once the GM turned
+        it off (RU-22: a setting governs every roll that follows)."""
+        return self.weather if self.settings.weather else None
+
+    def event_modifier(self, side: str) -> int:
+        """The movement modifier of ``side``'s last random event (RU-10), while random events are on (RU-22)."""
+        return self.sides[side].movement_modifier if self.settings.random_events else 0
 
     def seed(self, turn: int | None = None) -> TurnSeed | None:
         return self.seeds.get(self.turn if turn is None else turn)

@@ -25,7 +25,7 @@ from bot.engine.model import Order
 from bot.engine.phases import Phase
 from bot.engine.text import Msg
 
-from .authority import require_phase, require_player
+from .authority import require_in_play, require_phase, require_player
 from .errors import NotFound
 from .events import Journal, side_visibility
 from .orders import declaration, playable_force
@@ -174,7 +174,7 @@ def buy(state: CampaignState, member_id: int, kind: PurchaseKind, force: str, jo
     debited, the purchase is kept for the rest of the phase and logged for the side."""
     require_supply(state)
     require_phase(state, SUPPLY_PHASE, "Spending supply points (FC-2)")
-    side = require_player(state, member_id)
+    side = require_in_play(state, member_id)
     row = playable_force(state, side, force)
     wanted = _purchase(state, row, kind, unit, reduced)
     before = supply_phase_of(state, side)

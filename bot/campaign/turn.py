@@ -21,7 +21,7 @@ from bot.engine.seasons import Reinforcement, reinforcement_arrivals, roll_event
 from bot.engine.text import Msg
 from bot.engine.will import Holding, Tallies, WillTriggers, all_forces_lost, stronghold_holder, will_to_fight
 
-from . import leaders, sight
+from . import ending, leaders, sight
 from .aftermath import finish_battle
 from .authority import awaited
 from .dice import Context, turn_dice
@@ -49,6 +49,11 @@ class Resolved:
     after: TurnPosition
     battles: tuple[int, ...] = ()
     turn_ended: bool = False
+
+    @property
+    def ended(self) -> bool:
+        """The campaign ended with this resolution (RU-25)."""
+        return self.state.status is CampaignStatus.ENDED
 
 
 def phase_facts(state: CampaignState) -> PhaseFacts:
@@ -92,8 +97,15 @@ def resolve(state: CampaignState, journal: Journal, ctx: Context, *, forced: boo
     battles: list[int] = []
     turn_ended = False
     while True:
-        state = _PHASES[state.phase](state, journal, ctx, battles)
+        state = ending.settle(destroy_spent(_PHASES[state.phase](state, journal, ctx, battles), journal), journal)
         nxt = next_position(state.position, state.settings.as_options())
+        if state.status is CampaignStatus.ACTIVE and nxt.turn != state.turn and state.last_turn is not None \
+                and state.turn >= state.last_turn:
+            state = ending.end(state, journal, ending.EndReason.LAST_TURN)  # RU-25: the scenario's last turn is over
+        if state.status is not CampaignStatus.ACTIVE:  # RU-25: the campaign is over where it ended
+            state = reveal_turn(state, journal)
+            turn_ended = True
+            break
         if nxt.turn != state.turn:
             state = reveal_turn(state, journal)
             turn_ended = True
@@ -106,6 +118,20 @@ def resolve(state: CampaignState, journal: Journal, ctx: Context, *, forced: boo
     after = state.position
     journal.say(state, Msg("Now: {after}.", after=str(after)), data={"position": [after.turn, int(after.phase)]})
     return Resolved(state, before, after, tuple(battles), turn_ended)
+
+
+def destroy_spent(state: CampaignState, journal: Journal) -> CampaignState:
+    """A Force on the map left with no SP in any unit is destroyed (MC-9: a side whose Forces are all
+    destroyed is out, RU-25), once it is in no battle still to report or settle; told to the sides that see it.
+    Its units may still be bought back (FC-2)."""
+    fighting = {k for b in state.turn_battles() if b.status is not BattleStatus.DONE for k in b.forces}
+    for f in [f for f in state.active() if f.units and not f.sp and f.key not in fighting]:
+        seen_by = sight.seers(state, f.square, also=[f.side])
+        state = state.with_force(f.key, status=ForceStatus.REMOVED, wtf_marker=False)
+        sight.say(journal, state, sight.tell(state, Msg("{force} ({side}) has no strength left and is destroyed "
+                                                        "(MC-9).", force=f.name, side=state.sides[f.side].name),
+                                             seen_by=seen_by))
+    return state
 
 
 def _runs_by_itself(state: CampaignState) -> bool:
@@ -314,7 +340,7 @@ def update_holdings(state: CampaignState, journal: Journal) -> CampaignState:
         else:
             holdings[str(sq)] = holder
         owner = sides[cell.stronghold]
-        if not state.camps.friendly(holder, cell.stronghold) and not owner.must_test:
+        if not state.camps.friendly(holder, cell.stronghold) and not owner.must_test and not owner.defeated:
             sides[owner.key] = replace(owner, must_test=(
                 Msg("it lost its capital at {square} (MC-9)", square=str(sq)) if cell.capital
                 else Msg("it lost its stronghold at {square} (MC-9)", square=str(sq))))
@@ -355,14 +381,10 @@ def _will_to_fight(state: CampaignState, journal: Journal, ctx: Context, _battle
         journal.roll(state, roll)
         journal.say(state, Msg("{side} tests its Will to Fight because {why}: {outcome}.", side=side.name, why=why,
                                outcome=roll.label))
-        state = state.with_side(key, must_test="", defeated=side.defeated or roll.result == "defeat")
-    state = state.with_forces([replace(f, wtf_marker=False) for f in state.forces.values() if f.wtf_marker])
-    standing = state.standing_sides()
-    if len(standing) <= 1:
-        state = state.evolve(status=CampaignStatus.ENDED)
-        winner = standing[0].name if standing else "nobody"
-        journal.say(state, Msg("The campaign is over: {winner} prevails.", winner=winner))
-    return state
+        state = state.with_side(key, must_test="")
+        if roll.result == "defeat":  # RU-25: total defeat, the side leaves the campaign at once
+            state = ending.defeat(state, key, journal)
+    return state.with_forces([replace(f, wtf_marker=False) for f in state.forces.values() if f.wtf_marker])
 
 
 def _time(state: CampaignState, journal: Journal, ctx: Context, _battles: list[int]) -> CampaignState:

@@ -22,10 +22,12 @@ from bot.engine.tables import RuleBook, default_rulebook
 from bot.engine.text import Msg
 
 from .aftermath import report_for
+from .ending import summary
 from .events import PUBLIC, battle_visibility, side_visibility
 from .glory import ledger, spend_battle_of
 from .leaders import leader_command
 from .odds import move_result
+from .scouting import camp_in_battle
 from .sight import GM, Reader, a_force, seers, visible_force_keys
 from .state import (
     Battle,
@@ -184,6 +186,10 @@ class StatusView:
     forces: tuple[ForceView, ...] = field(default=())
     todo: tuple[str, ...] = ()
     """What the phase still waits for from the reader: their side (the GM: the GM), first on their status."""
+    ending: str | None = None
+    """How the campaign ended (RU-25): the winning camp, or a draw; None while it runs."""
+    defeated: tuple[str, ...] = ()
+    """The names of the sides in total defeat, out of the campaign (RU-25)."""
 
 
 def facts_for(state: CampaignState, reader: Reader, facts: PhaseFacts) -> PhaseFacts:
@@ -226,10 +232,11 @@ def status(state: CampaignState, reader: Reader, *, deadline: dt.datetime | None
     date = turn_date(state.start_date, state.turn, rules=rules)
     return StatusView(
         campaign_id=state.id, name=state.name, position=state.position, date=date,
-        season=season_of(date, rules=rules).value, weather=state.weather, deadline=deadline, version=version,
+        season=season_of(date, rules=rules).value, weather=state.weather_now, deadline=deadline, version=version,
         status=state.status.value, waiting=waiting(state, reader),
         sides=tuple((k, sd.name, sd.colour) for k, sd in state.sides.items()), reader_side=reader.side,
-        gm=reader.gm, forces=forces, todo=mine,
+        gm=reader.gm, forces=forces, todo=mine, ending=summary(state),
+        defeated=tuple(sd.name for sd in state.sides.values() if sd.defeated),
     )
 
 
@@ -328,7 +335,7 @@ def brief(state: CampaignState, battle: Battle, *, rules: RuleBook | None = None
     rules = rules or default_rulebook()
     square = Square.parse(battle.square)
     cell = state.map.cell(square)
-    weather = rules.weather.kinds.get(state.weather or "")
+    weather = rules.weather.kinds.get(state.weather_now or "")
     lines: list[str] = []
     for side in battle.sides:
         lines.append(f"**{state.sides[side].name}**")
@@ -355,7 +362,7 @@ def brief(state: CampaignState, battle: Battle, *, rules: RuleBook | None = None
     if "_winner" in scouting:
         winner = scouting["_winner"]
         lines.append(Msg("Scouting (RU-5): {side} wins: deploys second and sees the enemy deployment",
-                         side=state.sides[winner].name) if winner
+                         side=camp_in_battle(state, battle, winner)) if winner
                      else Msg("Scouting (RU-5): a tie: nobody gains the advantage"))
     else:
         lines.append(Msg("Scouting (RU-5): not complete (/battle scout)."))

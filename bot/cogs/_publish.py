@@ -157,8 +157,8 @@ async def publish_resolution(bot: AideBot, campaign_id: int, res: Resolution) ->
         await open_battle_thread(bot, campaign_id, number, m, target)
     if res.after.phase is Phase.AFTERMATH:
         await post_aftermath_buttons(bot, campaign_id, lang, target)
-    if res.turn_ended:
-        await post_turn_summary(bot, campaign_id, res.after.turn - 1, lang, target)
+    if res.turn_ended:  # RU-25: a campaign that ended stays in the turn it ended in
+        await post_turn_summary(bot, campaign_id, res.after.turn if res.ended else res.after.turn - 1, lang, target)
     await post_phase_card(bot, campaign_id, lang, target)
 
 

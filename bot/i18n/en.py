@@ -46,6 +46,7 @@ MESSAGES: dict[str, str] = {
     "status.no_deadline": "none",
     "status.state": "State",
     "status.ended": "The campaign has ended.",
+    "status.defeated": "Out of the campaign, in total defeat (RU-25): {sides}",
     "status.waiting": "Waiting for",
     "status.waiting_nobody": "nobody: the GM can resolve the phase (/gm advance)",
     "status.needs": "This phase needs",

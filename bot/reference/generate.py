@@ -51,6 +51,11 @@ RULING_TITLES = {
     "RU-20": "Battles of three or more camps",
     "RU-21": "Field works",
     "RU-22": "Optional modules are campaign settings",
+    "RU-23": "Camps in scouting and Glory",
+    "RU-24": "FC-2 supply in strength points",
+    "RU-25": "Defeat and the campaign's end",
+    "RU-26": "The bot general",
+    "RU-27": "Quick battle",
 }
 
 _SECTION = re.compile(r"## (?P<id>[A-Z]{2}) — (?P<title>.+)")

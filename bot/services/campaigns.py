@@ -118,7 +118,7 @@ async def create_campaign(
         campaign = Campaign(
             guild_id=guild_id, channel_id=channel_id, name=name, scenario=spec.key, gm_id=gm.member_id,
             options=opts, climate=spec.climate.value, theatre=spec.theatre.value, start_date=spec.start_date,
-            turn=pos.turn, phase=int(pos.phase),
+            turn=pos.turn, phase=int(pos.phase), last_turn=spec.last_turn,
             map_width=spec.map.width, map_height=spec.map.height,
             adjacency=int(opts.get("adjacency", spec.map.adjacency)), sight=spec.sight, created_at=now,
             language=language,

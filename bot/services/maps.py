@@ -77,7 +77,7 @@ def visible_squares(state: CampaignState, reader: Reader) -> frozenset[Square] |
 def _snapshot(state: CampaignState, reader: Reader, label: str, rules: RuleBook) -> MapSnapshot:
     shown = core.map_view(state, reader)
     date = turn_date(state.start_date, state.turn, rules=rules)
-    weather = rules.weather.kinds.get(state.weather or "")
+    weather = rules.weather.kinds.get(state.weather_now or "")
     return MapSnapshot(
         campaign=state.name, turn=state.turn, date=date.isoformat(), season=season_of(date, rules=rules).value,
         weather=weather.label if weather else Msg("weather not rolled"), phase=state.phase.spec.title,

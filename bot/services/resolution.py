@@ -52,6 +52,8 @@ class Resolution:
     rolls: list[Roll | BatchRoll] = field(default_factory=list)
     battles: list[int] = field(default_factory=list)
     turn_ended: bool = False
+    ended: bool = False
+    """The campaign ended with this resolution (RU-25): the turn it ended in is ``after.turn``."""
 
 
 async def resolve_phase(db: Database, campaign_id: int, actor: Actor, *, expected_version: int,
@@ -82,13 +84,14 @@ async def resolve_phase(db: Database, campaign_id: int, actor: Actor, *, expecte
         if done.turn_ended:  # the timelapse's frame of the turn just ended, in the same transaction
             await frames.save_frame(s, campaign_id, end_of_turn(loaded.state, done.state, ctx.rules))
         clear_deadline(campaign)
-        next_deadline(campaign, done.after, now or utcnow())
+        if not done.ended:  # RU-25: an ended campaign waits for nobody
+            next_deadline(campaign, done.after, now or utcnow())
         s.add(campaign)
         await snapshots.trim_snapshots(s, campaign_id, keep=SNAPSHOTS_KEPT)
     shell.remember(db, saved)  # committed: the first read after the resolution needs no load
     told = news(journal.events)
     return Resolution(campaign_id, done.before, done.after, campaign.version, told.public, told.private,
-                      told.rolls, list(done.battles), done.turn_ended)
+                      told.rolls, list(done.battles), done.turn_ended, done.ended)
 
 
 def next_deadline(campaign: Campaign, position: TurnPosition, now: dt.datetime) -> None:

@@ -52,7 +52,7 @@ async def insert_new(s: AsyncSession, state: CampaignState, *, guild_id: int, ch
         guild_id=guild_id, channel_id=channel_id, name=state.name, scenario=scenario, gm_id=state.gm_id,
         gm_role_id=state.gm_role_id, options={**state.options, **state.settings.as_options()}, language=language,
         climate=state.climate.value, theatre=state.theatre, start_date=state.start_date, turn=state.turn,
-        phase=int(state.phase), status=state.status.value, weather=state.weather, holdings=dict(state.holdings),
+        phase=int(state.phase), last_turn=state.last_turn, status=state.status.value, weather=state.weather, holdings=dict(state.holdings),
         map_width=state.map.width, map_height=state.map.height, adjacency=state.map.adjacency, sight=state.sight,
     )
     s.add(campaign)

@@ -74,6 +74,8 @@ class Campaign(SQLModel, table=True):
     start_date: dt.date
     turn: int = 1
     phase: int = 0
+    last_turn: int | None = None
+    """The scenario's last turn (RU-25); None: the campaign runs until one camp is left."""
     version: int = 1
     """Bumped by every phase resolution and undo: the guard that makes resolution idempotent."""
     status: str = Field(default="active", max_length=10)

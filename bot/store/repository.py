@@ -216,7 +216,7 @@ async def load(s: AsyncSession, campaign: Campaign | int, *, lock: bool = False)
         map=await load_map(s, campaign), sight=campaign.sight, gm_id=campaign.gm_id, gm_role_id=campaign.gm_role_id,
         weather=campaign.weather, holdings=dict(campaign.holdings or {}), sides=sides, forces=forces,
         leaders=leaders, declarations=tuple(declarations), battles=battles, glory=glory, leader_events=events,
-        seeds=seeds, players=players, requests=requests, options=options,
+        seeds=seeds, players=players, requests=requests, options=options, last_turn=campaign.last_turn,
     )
     return Loaded(state, campaign, ids, s)
 

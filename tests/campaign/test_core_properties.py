@@ -51,7 +51,7 @@ import importlib
 import os
 import re
 from collections.abc import Callable, Iterator, Mapping
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass, field
 from functools import cache
 from typing import Any
@@ -63,7 +63,7 @@ from hypothesis import strategies as st
 from hypothesis.control import currently_in_test_context
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
 
-from bot.campaign import aftermath, glory, leaders, lifecycle, orders, scouting, sight, views
+from bot.campaign import aftermath, ending, glory, leaders, lifecycle, orders, scouting, sight, views
 from bot.campaign.dice import Context
 from bot.campaign.events import PUBLIC, Event, EventKind, Journal, battle_visibility
 from bot.campaign.new import from_scenario
@@ -80,13 +80,14 @@ from bot.campaign.state import (
     UnitState,
 )
 from bot.campaign.turn import phase_facts, resolve
+from bot.demo import stand_in_report
 from bot.engine.cc_model import SPEND_KINDS, BattleSystem, Circumstance, GloryKind
 from bot.engine.errors import EngineError
 from bot.engine.model import Order, Square, UnitType
 from bot.engine.phases import Phase, can_end
 from bot.engine.tables import default_rulebook
 from bot.engine.verify import FORMAT, GENESIS, VERSION, verify_log
-from bot.scenario import Scenario, load_bundled, parse_scenario
+from bot.scenario import Scenario, bundled_scenarios, load_bundled, parse_scenario
 
 EXAMPLES = int(os.environ.get("ADC_PROPERTY_EXAMPLES", "40"))
 STEPS = int(os.environ.get("ADC_PROPERTY_STEPS", "60"))
@@ -226,7 +227,7 @@ def _force(draw: st.DrawFn, key: str, side: str, sq: tuple[int, int], units: Any
     }
 
 
-SCENARIOS = st.one_of(st.sampled_from(["tutorial", "italy1796"]).map(bundled), random_scenarios())
+SCENARIOS = st.one_of(st.sampled_from(sorted(bundled_scenarios())).map(bundled), random_scenarios())
 OPTIONS = st.fixed_dictionaries({}, optional={name: st.sampled_from(spec.choices)
                                               for name, spec in RULES.mc.options.items()})
 
@@ -529,11 +530,16 @@ class CoreCampaign(RuleBasedStateMachine):
     @rule(data=st.data(), order=st.sampled_from(list(Order)))
     def give_order(self, data: st.DataObject, order: Order) -> None:
         side, force = self.pick_force(data)
+        offered = self.answers(lambda: orders.order_odds(self.state, self.member(side), force, order, RULES))
+        row = self.state.find_force(force)
+        fresh = row is not None and orders.declaration(self.state, row.key) is None
 
         def command(state: CampaignState, journal: Journal) -> CampaignState:
             return orders.give_order(state, self.member(side), force, order, journal, self.ctx)[0]
 
-        self.apply("order", command)
+        applied = self.apply("order", command)
+        # The core's own answer: odds offered for a Force that has not tested yet is an order it accepts.
+        assert applied or not (offered and fresh), ("odds offered, then the order refused", side, force, order)
 
     @precondition(lambda self: self.in_phase(Phase.MOVEMENT))
     @rule(data=st.data(), charge=st.booleans(), by_water=st.integers(0, 4), small_boats=st.booleans(),
@@ -549,11 +555,17 @@ class CoreCampaign(RuleBasedStateMachine):
         else:
             path = self.wander(data, Square.parse(f.square))
 
+        offered = self.answers(lambda: orders.move_odds(self.state, self.member(side), force, path, RULES,
+                                                        by_water=by_water == 0, small_boats=small_boats,
+                                                        horse_rafts=horse_rafts))
+
         def command(state: CampaignState, journal: Journal) -> CampaignState:
             return orders.declare_move(state, self.member(side), force, path, journal, self.ctx,
                                        by_water=by_water == 0, small_boats=small_boats, horse_rafts=horse_rafts)[0]
 
-        self.apply("move by water" if by_water == 0 else "move", command)
+        applied = self.apply("move by water" if by_water == 0 else "move", command)
+        # The core's own answer: odds offered for a path are odds of a move it accepts.
+        assert applied or not offered, ("odds offered, then the move refused", side, force, path, by_water)
 
     @precondition(lambda self: self.in_phase(Phase.MOVEMENT))
     @rule(data=st.data(), charge=st.integers(0, 3), everyone=st.booleans())
@@ -827,7 +839,49 @@ class CoreCampaign(RuleBasedStateMachine):
         self.played = self.history.pop()
         event("undo")
 
+    @precondition(lambda self: self.played is not None and (
+        self.state.status is not CampaignStatus.ACTIVE or any(sd.defeated for sd in self.state.sides.values())))
+    @rule(data=st.data(), what=st.sampled_from(["order", "move", "done", "scout", "glory", "join", "resolve"]))
+    def out_of_the_game(self, data: st.DataObject, what: str) -> None:
+        """RU-25: a side in total defeat acts no more, and an ended campaign takes no game command: each is
+        refused, whatever the phase."""
+        state = self.state
+        ended = state.status is not CampaignStatus.ACTIVE
+        out = sorted(k for k, sd in state.sides.items() if sd.defeated or ended)
+        side = data.draw(st.sampled_from(out))
+        member = self.member(side)
+        own = sorted(f.key for f in state.forces.values() if f.side == side) or ["nobody"]
+        force = data.draw(st.sampled_from(own))
+        if what == "resolve" and not ended:
+            return  # the GM still resolves a campaign a side has left
+
+        def command(state: CampaignState, journal: Journal) -> CampaignState:
+            if what == "order":
+                return orders.give_order(state, member, force, Order.DEFEND, journal, self.ctx)[0]
+            if what == "move":
+                return orders.declare_move(state, member, force, self.towards_enemy(force) if force in state.forces
+                                           else "A1", journal, self.ctx)[0]
+            if what == "done":
+                return orders.mark_done(state, member)[0]
+            if what == "scout":
+                return scouting.scout(state, member, max(state.battles, default=1), journal, self.ctx)[0]
+            if what == "glory":
+                return glory.spend_by(state, Member(member), "stragglers", journal, self.ctx, points=1)[0]
+            if what == "join":
+                return lifecycle.join_side(state, Member(9999), "Latecomer", side, journal)[0]
+            return resolve(state, journal, self.ctx, forced=True).state
+
+        assert not self.apply(f"{what} out of the game", command), (what, side, state.status, state.position)
+
     # --- helpers ----------------------------------------------------------------------------------------
+
+    def answers(self, ask: Callable[[], Any]) -> bool:
+        """Whether the core answers a question (odds, say) rather than refusing it (a domain error)."""
+        try:
+            ask()
+        except EngineError:
+            return False
+        return self.state.status is CampaignStatus.ACTIVE
 
     def pick_force(self, data: st.DataObject) -> tuple[str, str]:
         """A side and a Force it names: mostly one of its own on the map, sometimes anything (an enemy's,
@@ -923,8 +977,10 @@ class CoreCampaign(RuleBasedStateMachine):
                     assert not blind, (f"public event names {k}, which {blind} may not see", str(e.text))
 
     def teardown(self) -> None:
-        """A campaign can always be finished: two more turns, the GM forcing every phase; then its whole roll
-        log verifies, each ended turn's chain head included."""
+        """A campaign can always be finished (RU-25): two more turns, the GM forcing every phase; then played
+        on by members who attack, every battle decided, until no two hostile camps are left in play (or, once
+        nobody can reach anybody, the GM ends it); then its whole roll log verifies, each ended turn's chain
+        head included."""
         if self.played is None:
             return
         state, journal = self.state, Journal(self.played.chain_end)
@@ -936,6 +992,19 @@ class CoreCampaign(RuleBasedStateMachine):
             check_strengths(state)
             check_contacts(state)
         assert state.status is not CampaignStatus.ACTIVE or state.turn >= start + 2, state.position
+        for _ in range(ATTACK_PHASES):
+            if state.status is not CampaignStatus.ACTIVE:
+                break
+            state = attack_on(state, journal, self.ctx, self.member)
+            check_strengths(state)
+            check_contacts(state)
+        if state.status is CampaignStatus.ACTIVE:
+            event("the end: the GM ended it")
+            state = lifecycle.end_campaign(state, GM, journal)
+        else:
+            event(f"the end: {'a camp won' if ending.result(state).camp else 'nobody left'} by turn "
+                  f"{min(state.turn, 10)}{'+' if state.turn > 10 else ''}")
+        assert state.status is CampaignStatus.ENDED
         rolls = self.played.rolls + tuple(e for e in journal.events if e.kind is EventKind.ROLL)
         report = verify_log(roll_log(state, rolls, heads=True))
         assert report.ok and report.verified == len(rolls), report.lines()
@@ -951,6 +1020,43 @@ def play_on(state: CampaignState, journal: Journal, ctx: Context) -> CampaignSta
     if state.phase is Phase.BATTLE:
         for b in sorted(state.turn_battles(status=BattleStatus.PENDING), key=lambda b: b.number):
             state, _ = aftermath.report(state, b.number, quiet_report(state, b), journal)
+    return resolve(state, journal, ctx, forced=True).state
+
+
+ATTACK_PHASES = 200
+"""Phases the members who attack play at most before the GM ends a campaign nobody can finish."""
+
+
+def attack_on(state: CampaignState, journal: Journal, ctx: Context, member: Callable[[str], int]) -> CampaignState:
+    """Members who attack play the current phase and the GM forces it: Forced March for every Force, moves
+    straight at the nearest enemy, every battle decided by the stronger camp (:func:`bot.demo.stand_in_report`)."""
+    in_play = [k for k, sd in state.sides.items() if not sd.defeated]
+    if state.phase is Phase.ORDERS:
+        for f in sorted(state.active(), key=lambda f: f.key):
+            if f.side in in_play and (f.order is not Order.FORCED_MARCH or f.reaction is not None):
+                with suppress(EngineError):
+                    state = orders.give_order(state, member(f.side), f.key, Order.FORCED_MARCH, journal, ctx)[0]
+    elif state.phase is Phase.MOVEMENT:
+        for f in sorted(state.active(), key=lambda f: f.key):
+            enemies = [o for o in state.active() if state.camps.hostile(o.side, f.side)]
+            if f.side not in in_play or not enemies:
+                continue
+            here = Square.parse(f.square)
+            goal = min((Square.parse(o.square) for o in enemies), key=lambda e: (state.map.distance(e, here), e))
+            path = []
+            for _ in range(3):
+                if here == goal:
+                    break
+                dc, dr = (goal.col > here.col) - (goal.col < here.col), (goal.row > here.row) - (goal.row < here.row)
+                if state.map.adjacency == 4 and dc and dr:
+                    dr = 0
+                here = Square(here.col + dc, here.row + dr)
+                path.append(str(here))
+            with suppress(EngineError):
+                state = orders.declare_move(state, member(f.side), f.key, " ".join(path), journal, ctx)[0]
+    elif state.phase is Phase.BATTLE:
+        for b in sorted(state.turn_battles(status=BattleStatus.PENDING), key=lambda b: b.number):
+            state, _ = aftermath.report(state, b.number, stand_in_report(state, b), journal)
     return resolve(state, journal, ctx, forced=True).state
 
 

@@ -118,8 +118,8 @@ def test_unknown_top_level_field() -> None:
     data = minimal()
     data["author"] = "me"
     assert refused(data) == (
-        "Scenario field (top): unknown field(s) author; allowed: alliances, climate, description, forces, map, name,"
-        " options, reinforcements, sides, start_date, supply, theatre"
+        "Scenario field (top): unknown field(s) author; allowed: alliances, climate, description, forces, last_turn, map,"
+        " name, options, reinforcements, sides, start_date, supply, theatre"
     )
 
 
@@ -351,3 +351,9 @@ def test_description_must_be_text() -> None:
 def test_yaml_aliases_are_refused_before_they_can_expand() -> None:
     bomb = "a: &a [x, x, x, x, x, x, x, x, x]\nb: &b [*a, *a, *a, *a, *a, *a, *a, *a, *a]\nname: *b\n"
     assert refused_text(bomb) == "Scenario field b[0] (line 2): YAML anchors and aliases are not allowed (&name, *name)"
+
+
+def test_ru_25_last_turn_is_a_turn_from_1_to_1000() -> None:
+    data = minimal()
+    data["last_turn"] = 0
+    assert refused(data) == "Scenario field last_turn: 0 is out of range: 1 to 1000"
