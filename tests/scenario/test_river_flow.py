@@ -14,9 +14,10 @@ import pytest
 import yaml
 
 from bot.engine.grid import CampaignMap
-from bot.engine.movement import river_route
 from bot.engine.model import Square
+from bot.engine.movement import river_route
 from bot.scenario import bundled_scenarios, load_bundled, parse_scenario
+
 from .conftest import worked_examples
 
 BUNDLED = sorted(bundled_scenarios())
