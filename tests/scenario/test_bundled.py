@@ -65,6 +65,64 @@ def test_bundled_scenario_every_side_has_forces_and_at_most_one_capital(key: str
         assert len(capitals) <= 1, side.key
 
 
+def hostile(s: Scenario, side: str, owner: str | None) -> bool:
+    """Whether ``owner`` (a territory's or a stronghold's side) is of another camp than ``side`` (RU-19)."""
+    return owner is not None and s.camp_of(owner) != s.camp_of(side)
+
+
+@pytest.mark.parametrize("key", BUNDLED)
+def test_no_force_starts_or_arrives_on_a_stronghold_of_the_enemy_mc_9(key: str) -> None:
+    """A Force on an enemy stronghold takes it at the first count (after Phase 2, or after its arrival):
+    its owner would have to test its Will to Fight (MC-9) before anyone had given an order."""
+    s = load_bundled(key)
+    on_enemy = [f"{f.key} at {f.square}" for f in s.forces if hostile(s, f.side, s.map.cell(f.square).stronghold)]
+    assert on_enemy == []
+
+
+# Capitals history puts in an ally's territory, and the words of the description that say why.
+ALLIED_CAPITALS = {"danube1809": ({"fr"}, "Donauwörth (capital, the imperial headquarters)")}
+
+
+@pytest.mark.parametrize("key", BUNDLED)
+def test_every_capital_lies_in_its_own_sides_territory_or_the_description_says_why(key: str) -> None:
+    s = load_bundled(key)
+    sides, why = ALLIED_CAPITALS.get(key, (set(), ""))
+    elsewhere = {cell.stronghold for cell in s.map.cells.values() if cell.capital and cell.territory != cell.stronghold}
+    assert elsewhere == sides
+    for sq, cell in s.map.cells.items():
+        if cell.capital:
+            assert cell.stronghold is not None and not hostile(s, cell.stronghold, cell.territory), (sq, cell.territory)
+    assert why in " ".join(s.description.split())
+
+
+@pytest.mark.parametrize("key", BUNDLED)
+def test_reinforcements_arrive_on_ground_of_their_own_camp_or_no_one(key: str) -> None:
+    s = load_bundled(key)
+    on_enemy = [f"{f.key} at {f.square}" for f in s.forces
+                if f.arrives_turn is not None and hostile(s, f.side, s.map.cell(f.square).territory)]
+    assert on_enemy == []
+
+
+# The Forces history puts on the enemy's ground at the start, and the words of the scenario's
+# description that say why (issue "Campaigns that end", item 7).
+ON_ENEMY_GROUND = {
+    "tutorial": (set(), ""),
+    "italy1796": ({"massena", "serurier"}, "on Piedmontese ground"),
+    "peninsula1810": ({"ney"}, "on Portuguese ground"),
+    "danube1809": ({"charles", "hohenzollern", "rosenberg", "louis", "hiller", "jellacic", "kollowrat", "bellegarde"},
+                   "invaded Bavaria"),
+}
+
+
+@pytest.mark.parametrize("key", BUNDLED)
+def test_forces_that_start_on_enemy_ground_are_the_ones_the_description_explains(key: str) -> None:
+    s = load_bundled(key)
+    forces, why = ON_ENEMY_GROUND[key]
+    assert {f.key for f in s.forces if f.arrives_turn is None
+            and hostile(s, f.side, s.map.cell(f.square).territory)} == forces
+    assert why in " ".join(s.description.split())
+
+
 # --- Italy 1796 --------------------------------------------------------------------------------
 
 

@@ -260,7 +260,8 @@ def test_peninsula_geography(peninsula: Scenario) -> None:
 def test_peninsula_territories(peninsula: Scenario) -> None:
     cell = lambda town: peninsula.map.cell(square_of(peninsula, town))  # noqa: E731
     assert cell("Coimbra").territory == "pt" and cell("Almeida").territory == "pt"
-    assert cell("Lisbon").territory == "gb"  # inside the Lines
+    assert cell("Lisbon").territory == "pt"  # Portugal's capital, inside the Lines
+    assert cell("Sintra").territory == cell("Torres Vedras").territory == "gb"  # the army's base inside the Lines
     assert cell("Ciudad Rodrigo").territory == "fr" and cell("Salamanca").territory == "fr"
     assert cell("Badajoz").territory == "es"
 
@@ -319,6 +320,12 @@ def test_danube_forces(danube: Scenario) -> None:
     assert forces["davout"].square == square_of(danube, "Regensburg")
     assert forces["napoleon"].square == square_of(danube, "Donauwörth") and forces["napoleon"].leader.cv == 5
     assert forces["lefebvre"].side == "ba" and forces["vandamme"].side == "wu"
-    assert forces["jellacic"].square == square_of(danube, "Munich")  # Jellačić entered Munich on 16 April
+    # 15 April, before the Five Days: the Austrians across the Inn, not yet over the Isar nor in Munich
+    assert danube.start_date.isoformat() == "1809-04-15"
+    assert forces["jellacic"].square == square_of(danube, "Hohenlinden")  # Jellačić entered Munich on 16 April
+    assert forces["deroy"].square == square_of(danube, "Landshut") and forces["deroy"].side == "ba"  # forced on the 16th
+    assert forces["louis"].square == square_of(danube, "Vilsbiburg")
+    assert forces["rosenberg"].square == square_of(danube, "Dingolfing")
+    assert danube.map.cell(square_of(danube, "Braunau")).territory == "au"  # the Innviertel, Austrian 1779-1810
     later = {f.key: (f.side, f.arrives_turn) for f in danube.forces if f.arrives_turn is not None}
     assert later == {"guard": ("fr", 3), "landwehr": ("au", 4)}
