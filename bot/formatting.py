@@ -12,13 +12,14 @@ import datetime as dt
 import io
 from collections.abc import Iterable, Sequence
 from fractions import Fraction
+from typing import Any
 
 import discord
 
 from bot.campaign.odds import Odds
 from bot.engine.rolls import BatchRoll, Roll
 from bot.i18n import locale, t
-from bot.i18n.text import tr
+from bot.i18n.text import tr, tr_lines
 from bot.services.views import ForceView, Gazette, StatusView, Waiting
 
 TITLE = 256
@@ -298,11 +299,15 @@ def seen_group(side: str, forces: Sequence[ForceView], lang: str) -> str:
     return f"**{side}** ({len(forces)}): {shown}"
 
 
-def phase_card(sv: StatusView, lang: str) -> discord.Embed:
-    """The phase card: where the campaign stands and who the phase still waits for, and for what
-    (no Force: a card for the channel, whoever reads it)."""
+def phase_card(sv: StatusView, lang: str, *, news: Sequence[str] = ()) -> discord.Embed:
+    """The phase card: where the campaign stands and who the phase still waits for, and for what (no
+    Force: a card for the channel, whoever reads it); ``news``, what the resolution that began the phase
+    did, as every member may read it, folded in above; the sides already done, once any is."""
     spec = sv.position.phase.spec
-    e = discord.Embed(title=f"{sv.name}: {t(lang, 'status.turn', turn=sv.position.turn)}", description=f"**{tr(lang, spec.title)}**",
+    head = [f"**{tr(lang, spec.title)}**"]
+    if news:
+        head += ["", *(f"• {line}" for line in tr_lines(lang, news))]
+    e = discord.Embed(title=f"{sv.name}: {t(lang, 'status.turn', turn=sv.position.turn)}", description="\n".join(head),
                       colour=COLOUR if sv.status == "active" else NEUTRAL)
     e.add_field(name=t(lang, "status.date"), value=f"{locale.date(lang, sv.date)} ({tr(lang, sv.season)})", inline=True)
     e.add_field(name=t(lang, "status.weather"), value=tr(lang, sv.weather) or t(lang, "status.not_rolled"),
@@ -316,9 +321,23 @@ def phase_card(sv: StatusView, lang: str) -> discord.Embed:
         e.add_field(name=t(lang, "status.state"), value="\n".join(standing), inline=False)
     waiting = "\n".join(f"**{w.who}**: {tr(lang, w.what)}" for w in sv.waiting) or t(lang, "status.waiting_nobody")
     e.add_field(name=t(lang, "status.waiting"), value=waiting, inline=False)
+    if sv.done and sv.status == "active":
+        e.add_field(name=t(lang, "card.done"), value=locale.listing(lang, [f"✅ {name}" for name in sv.done]),
+                    inline=False)
     e.add_field(name=t(lang, "status.needs"), value=tr(lang, spec.needs), inline=False)
     e.set_footer(text=t(lang, "status.footer", version=sv.version))
     return fit(e)
+
+
+def checklist(sv: StatusView, players: Sequence[Any], lang: str) -> str:
+    """A new campaign's first steps for its GM: invite the players, who join a side (each side with who plays
+    it so far), then start."""
+    playing: dict[str, list[str]] = {}
+    for p in players:
+        playing.setdefault(p.side, []).append(f"<@{p.member_id}>")
+    sides = "\n".join(f"• **{name}**: " + (locale.listing(lang, playing[key]) if key in playing
+                                           else t(lang, "start.nobody")) for key, name, _ in sv.sides)
+    return "\n".join([t(lang, "start.invite"), sides, t(lang, "start.when_ready")])
 
 
 def force_line(f: ForceView, lang: str) -> str:

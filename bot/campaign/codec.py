@@ -141,6 +141,8 @@ TOKEN_RE = re.compile(r"^[0-9a-f]{1,64}$")
 RULE_RE = re.compile(r"^(MC|CC|FC|RU|BR)-\d{1,2}(\.\d{1,2})?$")
 BATTLE_VISIBILITY_RE = re.compile(r"^battle:[1-9]\d{0,5}$")
 BOT_OPTIONS = ("_bot", "_reminded", "_rev")
+LOCAL_BOT_OPTIONS = ("card",)
+"""Bot settings of this server only (a message id in its channel), never exported."""
 """The bot's own bookkeeping kept among a campaign's options (``_`` keys, never rule options)."""
 AFTERMATH_KEYS = ("sp_before", "commanders", "rolled", "retreats", "fates", "trophies", "claims", "draft")
 """A battle's Phase 4 bookkeeping (:mod:`bot.campaign.aftermath`)."""
@@ -199,6 +201,14 @@ def _copy(value: Any) -> Any:
     return json.loads(json.dumps(value))
 
 
+def _exported(key: str, value: Any) -> Any:
+    """A bot option as an export carries it: without what names a message of this server's channel (the
+    phase card's id)."""
+    if key == "_bot" and isinstance(value, dict):
+        return {k: v for k, v in value.items() if k not in LOCAL_BOT_OPTIONS}
+    return value
+
+
 def encode(state: CampaignState) -> dict[str, Any]:
     """``state`` as plain JSON values (the module doc's document), without the seed of any turn not
     yet revealed."""
@@ -209,7 +219,7 @@ def encode(state: CampaignState) -> dict[str, Any]:
         "gm_id": state.gm_id,
         "gm_role_id": state.gm_role_id, "weather": state.weather,
         "settings": state.settings.as_options(),
-        "options": _copy({k: v for k, v in state.options.items() if k in BOT_OPTIONS}),
+        "options": _copy({k: _exported(k, v) for k, v in state.options.items() if k in BOT_OPTIONS}),
         "holdings": dict(state.holdings),
         "map": {"width": state.map.width, "height": state.map.height, "adjacency": state.map.adjacency,
                 "cells": [_encode_cell(sq, c) for sq, c in state.map.cells.items()]},

@@ -6,7 +6,7 @@ passes in (secrets in the bot, a fixed source in the demo and the tests)."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from bot.engine.dice import SeededDice, seed_commitment
 from bot.engine.tables import RuleBook, default_rulebook
@@ -39,3 +39,21 @@ def turn_dice(state: CampaignState, journal: Journal, ctx: Context) -> tuple[Cam
                                turn=state.turn, sha256=seed.sha256),
                     kind=EventKind.SEED, data={"turn": state.turn, "seed_sha256": seed.sha256})
     return state, SeededDice(bytes.fromhex(seed.seed_hex))
+
+
+def reveal_turn(state: CampaignState, journal: Journal) -> CampaignState:
+    """The turn ends (or the campaign does): its seed is revealed, with the hash of its last roll (the
+    chain head), so anyone can verify its rolls (docs/dice.md)."""
+    seed = state.seed()
+    if seed is None or seed.revealed:
+        return state
+    head = journal.chain_end
+    state = state.with_seed(replace(seed, revealed=True, chain_head=head))
+    journal.say(state, Msg("Turn {turn} is over; its dice seed was {seed} (SHA-256 {sha256}). Check every roll "
+                           "with `/campaign verify`.", turn=state.turn, seed=seed.seed_hex, sha256=seed.sha256),
+                kind=EventKind.SEED, data={"turn": state.turn, "seed": seed.seed_hex, "seed_sha256": seed.sha256})
+    journal.say(state, Msg("Turn {turn}'s roll chain ends at {head}: each roll record carries the hash of "
+                           "the one before it, so a roll removed, added or changed later shows. "
+                           "`/campaign verify` checks the log against it.", turn=seed.turn, head=head),
+                kind=EventKind.SEED, data={"turn": seed.turn, "chain_head": head})
+    return state

@@ -127,7 +127,7 @@ def summary(state: CampaignState) -> Msg | None:
 
 def end(state: CampaignState, journal: Journal, reason: EndReason) -> CampaignState:
     """The campaign ends (RU-25), with the line that names the winning camp or the draw. The turn's seed
-    is revealed by the caller (:func:`bot.campaign.turn.reveal_turn`)."""
+    is revealed by the caller (:func:`bot.campaign.dice.reveal_turn`)."""
     state = state.evolve(status=CampaignStatus.ENDED)
     ending = result(state)
     text = summary(state)

@@ -28,7 +28,7 @@ from .authority import Acting, is_gm, require_in_play, require_phase, side_of
 from .dice import Context, turn_dice
 from .errors import NotFound
 from .events import Journal, battle_visibility
-from .reported import plan, report_for
+from .reported import commanders, plan, report_for
 from .scouting import find_battle
 from .state import Battle, BattleStatus, CampaignState, ForceStatus, GloryEntry, LeaderEvent, LeaderKind, LeaderState
 
@@ -125,8 +125,6 @@ def fates_due(state: CampaignState, leader: str) -> tuple[Battle, str, Circumsta
 
 def fallen(state: CampaignState, battle: Battle, name: str) -> tuple[CampaignState, Battle, str, LeaderState]:
     """The Force a fallen leader led in the battle and the leader, whoever commands it now (RU-18)."""
-    from .aftermath import commanders
-
     state, battle, led = commanders(state, battle)
     for fkey, c in led.items():
         if c["name"] == name:

@@ -15,6 +15,7 @@ from bot.scenario import fold_name
 
 from .authority import Acting, is_gm, require_gm
 from .botsettings import requires_approval
+from .dice import reveal_turn
 from .errors import NotFound, PermissionDenied
 from .events import EventKind, Journal
 from .settings import Settings
@@ -221,8 +222,6 @@ def end_campaign(state: CampaignState, gm: Acting, journal: Journal) -> Campaign
     """GM: the campaign ends (archived: kept, never deleted). The current turn's seed is revealed, as
     at the end of any turn: no roll of the campaign is left that nobody can check."""
     require_gm(state, gm)
-    from .turn import reveal_turn
-
     state = reveal_turn(state.evolve(status=CampaignStatus.ENDED), journal)
     journal.say(state, "The GM ended the campaign.", kind=EventKind.GM)
     return state

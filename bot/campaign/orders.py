@@ -148,7 +148,10 @@ def order_check(state: CampaignState, force: Force, rules: RuleBook) -> Check:
 def order_odds(state: CampaignState, member_id: int, force: str, order: Order | str, rules: RuleBook) -> Odds:
     """The Force test's odds (MC-4), to show before the player commits: its modifiers, the chance of each
     result that can happen and the die it needs, and whether a disaster is a danger."""
+    require_phase(state, Phase.ORDERS, "Giving orders")
     row = playable_force(state, require_in_play(state, member_id), force)
+    if declaration(state, row.key) is not None:
+        raise RuleViolation("{name} has already taken its Force test this turn (MC-4).", name=row.name)
     engine_force = state.engine_force(row.key)
     require_test(engine_force, parse_enum(Order, order, "order"))
     return table_odds(order_check(state, engine_force, rules))
@@ -243,6 +246,7 @@ def move_odds(state: CampaignState, member_id: int, force: str, path: str, rules
     """The move's odds along the declared path, before the player commits: the chance of entering each
     number of its squares (never more than it has), with the die each needs, from the squares the roll
     allows (MC-5.1; MC-5.3 after the squares lost to embarking and landing, RU-16)."""
+    require_phase(state, Phase.MOVEMENT, "Declaring moves")
     row = playable_force(state, require_in_play(state, member_id), force)
     engine_force = state.engine_force(row.key)
     terms = move_terms(state, engine_force, path, rules, by_water=by_water, small_boats=small_boats,

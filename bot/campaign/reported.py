@@ -57,3 +57,23 @@ def plan(state: CampaignState, battle: Battle, report: BattleReport) -> tuple[Af
     return p, validated
 
 
+def commanders_now(state: CampaignState, battle: Battle) -> dict[str, dict[str, str]]:
+    return {k: {"key": ld.key, "name": ld.name} for k in battle.forces if (ld := state.commander(k)) is not None}
+
+
+def commanders(state: CampaignState, battle: Battle) -> tuple[CampaignState, Battle, dict[str, dict[str, str]]]:
+    """Who led each Force of a reported battle, by Force key (``{"key", "name"}`` of the leader), as
+    kept with the report. A battle reported before they were kept gets them now: the Forces' leaders,
+    except that a New Leader put in command by this battle's fate stands for the leader he replaced
+    (his key was that leader's, followed by ``-new`` and the turn)."""
+    kept = battle.aftermath.get("commanders")
+    if kept is not None:
+        return state, battle, dict(kept)
+    led = commanders_now(state, battle)
+    fallen = set(battle.aftermath.get("fates", {}))
+    for k, now in led.items():
+        for ld in state.leaders.values():
+            if ld.name in fallen and now["key"] == f"{ld.key}-new{battle.turn}":
+                led[k] = {"key": ld.key, "name": ld.name}
+    battle = replace(battle, aftermath={**battle.aftermath, "commanders": led})
+    return state.with_battle(battle), battle, led

@@ -131,10 +131,11 @@ def notices(public: str | None, private: Mapping[str, str | None]) -> list[Notic
     return out
 
 
-def say(journal: Journal, state: CampaignState, told: Iterable[Notice]) -> None:
-    """Each reader's part of what happened, into the journal."""
+def say(journal: Journal, state: CampaignState, told: Iterable[Notice], *, battle: int | None = None) -> None:
+    """Each reader's part of what happened, into the journal (``battle``: what happened is that battle's,
+    for its thread)."""
     for n in told:
-        journal.say(state, n.text, visibility=n.visibility)
+        journal.say(state, n.text, visibility=n.visibility, data={"battle": battle} if battle is not None else None)
 
 
 def record_sightings(state: CampaignState) -> CampaignState:

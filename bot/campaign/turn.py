@@ -13,7 +13,7 @@ from bot.engine.attrition import force_attrition
 from bot.engine.dice import roll_key
 from bot.engine.field_commander import overwhelm_check
 from bot.engine.force_test import apply_force_test
-from bot.engine.model import Square
+from bot.engine.model import Order, Square
 from bot.engine.movement import DeclaredMove, resolve_movement, roll_initiative
 from bot.engine.phases import Phase, PhaseFacts, TurnPosition, next_position, pending, require_can_end
 from bot.engine.rolls import Roll
@@ -24,9 +24,9 @@ from bot.engine.will import Holding, Tallies, WillTriggers, all_forces_lost, str
 from . import ending, leaders, sight
 from .aftermath import finish_battle
 from .authority import awaited
-from .dice import Context, turn_dice
+from .dice import Context, reveal_turn, turn_dice
 from .errors import WrongPhase
-from .events import EventKind, Journal, side_visibility
+from .events import Journal, side_visibility
 from .leaders import return_leaders
 from .settings import MovementOrder
 from .state import (
@@ -169,8 +169,6 @@ def _orders(state: CampaignState, journal: Journal, ctx: Context, _battles: list
         f = state.forces.get(d.force)
         if f is None or f.status is not ForceStatus.ACTIVE:
             continue
-        from bot.engine.model import Order
-
         result = apply_force_test(state.engine_force(f.key), Order(d.payload["order"]), Roll.from_dict(d.payload["roll"]))
         if not result.removed:
             state = state.with_force(f.key, order=result.force.order, reaction=result.force.reaction)
@@ -214,7 +212,8 @@ def _movement(state: CampaignState, journal: Journal, ctx: Context, battles: lis
         for r in ini.rolls:
             journal.roll(state, r)
         order = list(ini.order)
-        journal.say(state, "Initiative (RU-4): " + ", ".join(state.sides[k].name for k in order) + " move in this order.")
+        journal.say(state, Msg("Initiative (RU-4): {sides} move in this order.",
+                               sides=Msg.join(", ", (state.sides[k].name for k in order))))
     outcome = resolve_movement(active.values(), moves, side_order=order, camps=state.camps)
     state = state.with_forces([replace(state.forces[k], square=str(sq)) for k, sq in outcome.positions.items()
                                if state.forces[k].square != str(sq)])
@@ -303,7 +302,7 @@ def _aftermath(state: CampaignState, journal: Journal, ctx: Context, _battles: l
         before = state
         state, lines = finish_battle(state, b.number, journal, ctx)
         for text in lines:
-            sight.say(journal, state, sight.tell(before, text, seen_by=seen_by))
+            sight.say(journal, state, sight.tell(before, text, seen_by=seen_by), battle=b.number)
     state = update_holdings(state, journal)
     journal.say(state, "Phase 4 resolved.")
     return state
@@ -447,24 +446,6 @@ def _events(state: CampaignState, journal: Journal, ctx: Context, _battles: list
                 biggest = max(f.units, key=lambda u: u.sp)  # the first of the strongest, as listed
                 state = state.with_unit(f.key, replace(biggest, sp=max(0, biggest.sp - ev.effect["sp_loss"])))
         journal.say(state, Msg("{side}: {event} (house rule RU-10).", side=side.name, event=ev.roll.label))
-    return state
-
-
-def reveal_turn(state: CampaignState, journal: Journal) -> CampaignState:
-    """The turn ends (or the campaign does): its seed is revealed, with the hash of its last roll (the
-    chain head), so anyone can verify its rolls (docs/dice.md)."""
-    seed = state.seed()
-    if seed is None or seed.revealed:
-        return state
-    head = journal.chain_end
-    state = state.with_seed(replace(seed, revealed=True, chain_head=head))
-    journal.say(state, Msg("Turn {turn} is over; its dice seed was {seed} (SHA-256 {sha256}). Check every roll "
-                           "with `/campaign verify`.", turn=state.turn, seed=seed.seed_hex, sha256=seed.sha256),
-                kind=EventKind.SEED, data={"turn": state.turn, "seed": seed.seed_hex, "seed_sha256": seed.sha256})
-    journal.say(state, Msg("Turn {turn}'s roll chain ends at {head}: each roll record carries the hash of "
-                           "the one before it, so a roll removed, added or changed later shows. "
-                           "`/campaign verify` checks the log against it.", turn=seed.turn, head=head),
-                kind=EventKind.SEED, data={"turn": seed.turn, "chain_head": head})
     return state
 
 

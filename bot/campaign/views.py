@@ -190,6 +190,8 @@ class StatusView:
     """How the campaign ended (RU-25): the winning camp, or a draw; None while it runs."""
     defeated: tuple[str, ...] = ()
     """The names of the sides in total defeat, out of the campaign (RU-25)."""
+    done: tuple[str, ...] = ()
+    """The names of the sides that said they are done with this phase (Phases 1 and 2)."""
 
 
 def facts_for(state: CampaignState, reader: Reader, facts: PhaseFacts) -> PhaseFacts:
@@ -237,6 +239,7 @@ def status(state: CampaignState, reader: Reader, *, deadline: dt.datetime | None
         sides=tuple((k, sd.name, sd.colour) for k, sd in state.sides.items()), reader_side=reader.side,
         gm=reader.gm, forces=forces, todo=mine, ending=summary(state),
         defeated=tuple(sd.name for sd in state.sides.values() if sd.defeated),
+        done=tuple(sd.name for sd in state.sides.values() if sd.done),
     )
 
 

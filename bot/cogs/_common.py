@@ -221,14 +221,6 @@ def disabled_copy(message: discord.Message | None) -> discord.ui.View | None:
 __all__ = ["View", "actor_of", "bot_of", "campaign_id", "choices", "guarded", "lang", "reply", "t"]
 
 
-async def require_phase(interaction: discord.Interaction, cid: int, phase: int, what: str) -> None:
-    """The services' own phase check, before showing odds for an action the phase would refuse."""
-    from bot.engine.phases import Phase
-    from bot.services.orders import check_phase
-
-    await check_phase(bot_of(interaction).db, cid, Phase(phase), what)
-
-
 class Cancel(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"adc:x"):
     """Dismiss a confirmation (nothing was done)."""
 

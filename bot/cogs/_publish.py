@@ -9,11 +9,13 @@ import importlib
 import inspect
 import logging
 import re
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 import discord
 
 from bot import formatting as fmt
+from bot.campaign.announce import What
 from bot.engine.errors import EngineError
 from bot.engine.phases import Phase
 from bot.i18n import locale, t
@@ -26,6 +28,7 @@ from bot.services.resolution import Resolution
 
 from ._common import actor_of, bot_of, dynamic_view, guarded, pinging, reply
 from ._common import lang as lang_of_interaction
+from ._guide import mention
 
 if TYPE_CHECKING:
     from bot.app import AideBot
@@ -33,6 +36,10 @@ if TYPE_CHECKING:
 log = logging.getLogger("adc.publish")
 
 PUBLIC = Actor(0, frozenset(), "public")
+
+PROMPT_VIEWS: dict[What, Callable[[int, int, str], discord.ui.View]] = {}
+"""The buttons under a prompt, by the kind of post, registered by the cog that answers them when it loads
+(the battle cog: its "Roll my aftermath"), so that publishing imports no cog."""
 """A reader with no side and no GM role: sees what everybody may see."""
 
 
@@ -111,20 +118,6 @@ def map_file(png: bytes, name: str = "map.png", description: str | None = None) 
     return discord.File(io.BytesIO(png), filename=name, description=alt)
 
 
-async def public_map_changed(bot: AideBot, campaign_id: int) -> bool:
-    """Whether the phase card's public map shows anything the last card's did not (True when the map
-    service cannot tell); remembered across restarts among the campaign's options."""
-    maps = maps_module()
-    fn = getattr(maps, "public_map_changed", None)
-    if fn is None:
-        return True
-    try:
-        return bool(await fn(bot.db, campaign_id, rules=bot.rules))
-    except EngineError as exc:
-        log.warning("event=map_fingerprint_failed campaign=%s reason=%r", campaign_id, str(exc))
-        return True
-
-
 # --- resolution ------------------------------------------------------------------------------
 
 
@@ -142,24 +135,33 @@ async def resolve(bot: AideBot, campaign_id: int, actor: Actor, *, expected_vers
 
 
 async def publish_resolution(bot: AideBot, campaign_id: int, res: Resolution) -> None:
+    """Make the posts the resolution's plan lists (:mod:`bot.campaign.announce`): each side's news in its
+    channel, the new battles' threads, the aftermath prompts, then one post in the campaign's channel: the
+    next phase card, or the turn's gazette carrying it. The card it replaces is retired first."""
     m = await state.meta(bot.db, campaign_id)
     lang = m.language
     target = await channel(bot, m.channel_id)
     if target is None:
         log.warning("event=channel_missing campaign=%s channel=%s", campaign_id, m.channel_id)
         return
+    plan = res.plan
+    if plan.retire_card:
+        await retire_card(bot, campaign_id, lang, target)
     title = t(lang, "publish.resolved", before=tr(lang, str(res.before)), after=tr(lang, str(res.after)))
-    embeds = fmt.paged_embeds(title, tr_lines(lang, res.events) or [t(lang, "publish.nothing")])
-    embeds += [fmt.roll_embed(r, lang) for r in res.rolls]
-    await send_embeds(target, embeds)
-    await post_to_sides(bot, campaign_id, res.private, title=title)
-    for number in res.battles:
-        await open_battle_thread(bot, campaign_id, number, m, target)
-    if res.after.phase is Phase.AFTERMATH:
-        await post_aftermath_buttons(bot, campaign_id, lang, target)
-    if res.turn_ended:  # RU-25: a campaign that ended stays in the turn it ended in
-        await post_turn_summary(bot, campaign_id, res.after.turn if res.ended else res.after.turn - 1, lang, target)
-    await post_phase_card(bot, campaign_id, lang, target)
+    for post in plan.posts:
+        if post.what is What.SIDE_NEWS and post.side is not None:
+            await post_to_sides(bot, campaign_id, {post.side: list(post.lines)}, title=title)
+        elif post.what is What.BATTLE_THREAD and post.battle is not None:
+            await open_battle_thread(bot, campaign_id, post.battle, m, target)
+        elif post.what is What.BATTLE_NEWS and post.battle is not None:
+            await post_in_battle_thread(bot, campaign_id, post.battle, private_only=True, embeds=fmt.paged_embeds(
+                t(lang, "battle.news_title", number=post.battle), tr_lines(lang, post.lines)))
+        elif post.what is What.AFTERMATH_PROMPT and post.battle is not None:
+            await post_aftermath_prompt(bot, campaign_id, post.battle, lang, target)
+        elif post.what is What.GAZETTE and post.turn is not None:
+            await post_turn_summary(bot, campaign_id, post.turn, lang, target)
+        elif post.what is What.PHASE_CARD:
+            await post_phase_card(bot, campaign_id, lang, target, news=post.lines)
 
 
 async def post_to_sides(bot: AideBot, campaign_id: int, lines: dict[str, list[str]], *, title: str) -> None:
@@ -197,13 +199,14 @@ async def post_notices(bot: AideBot, campaign_id: int, notices: list[sight.Notic
     await post_to_sides(bot, campaign_id, private, title=title)
 
 
-async def post_phase_card(bot: AideBot, campaign_id: int, lang: str,
-                          target: discord.abc.Messageable, *, with_map: bool = True) -> None:
-    """The phase card: where the campaign stands and who it waits for, mentioning exactly the members it
-    waits for (those who muted the campaign's pings are named by their side only), with the button that
-    mutes or unmutes a member's pings."""
+async def card_parts(bot: AideBot, campaign_id: int, lang: str, *,
+                     news: tuple[str, ...] | list[str] = ()) -> tuple[discord.Embed, str | None, tuple[int, ...],
+                                                                       discord.ui.View | None]:
+    """The phase card as every member may read it: its embed (``news`` folded in), the line mentioning
+    exactly the members it waits for (those who muted the campaign's pings are named by their side only),
+    who that line pings, and its buttons (mute my pings; the turn's dice)."""
     sv = await views.status(bot.db, campaign_id, PUBLIC, rules=bot.rules)
-    embed = fmt.status_embed(sv, lang, public=True)
+    embed = fmt.phase_card(sv, lang, news=news)
     m = await state.meta(bot.db, campaign_id)
     calls: tuple[int, ...] = ()
     content = None
@@ -211,23 +214,94 @@ async def post_phase_card(bot: AideBot, campaign_id: int, lang: str,
         calls = (await state.awaited(bot.db, campaign_id)).to_ping(m.gm_id)
         if calls:
             content = t(lang, "card.calls", mentions=" ".join(f"<@{i}>" for i in calls))
-    view = dynamic_view(MutePings(campaign_id, t(lang, "card.mute"))) if sv.status == "active" else None
-    files: list[discord.File] = []
-    if with_map and not await public_map_changed(bot, campaign_id):
-        footer = embed.footer.text
-        unchanged = t(lang, "card.map_unchanged")
-        embed.set_footer(text=f"{unchanged} · {footer}" if footer else unchanged)
-    elif with_map:
-        try:
-            rendered = await render_map(bot, campaign_id, PUBLIC, view="public", lang=lang, extent="whole")
-        except EngineError as exc:
-            log.warning("event=map_failed campaign=%s reason=%r", campaign_id, str(exc))
-            rendered = None
-        if rendered is not None:
-            files.append(map_file(rendered[0], description=rendered[1]))
-            embed.set_image(url="attachment://map.png")
+    items: list[discord.ui.Item[Any]] = []
+    if opening(sv):  # a new campaign: the GM's checklist, and the Start button only the GM may use
+        players = await state.players(bot.db, campaign_id)
+        embed.add_field(name=t(lang, "start.checklist"), value=fmt.checklist(sv, players, lang), inline=False)
+        items.append(StartCampaign(campaign_id, sv.version, t(lang, "start.button")))
+    if sv.status == "active":
+        items.append(MutePings(campaign_id, t(lang, "card.mute")))
+    return fmt.fit(embed), content, calls, dynamic_view(*items) if items else None
+
+
+def opening(sv: views.StatusView) -> bool:
+    """A new campaign, waiting for its GM's start (turn 1, Phase 0)."""
+    return sv.status == "active" and sv.position.turn == 1 and sv.position.phase is Phase.WEATHER
+
+
+class StartCampaign(discord.ui.DynamicItem[discord.ui.Button[Any]],
+                    template=r"adc:start:(?P<cid>\d+):(?P<version>\d+)"):
+    """On a new campaign's card: the GM starts it once the players have joined (what /gm advance does);
+    anybody else is refused. Works across restarts; a second click is told it was already started."""
+
+    def __init__(self, cid: int, version: int, label: str = "Start the campaign") -> None:
+        super().__init__(discord.ui.Button(label=label, style=discord.ButtonStyle.success, emoji="▶️",
+                                           custom_id=f"adc:start:{cid}:{version}"))
+        self.cid, self.version = cid, version
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button[Any],
+                             match: re.Match[str]) -> StartCampaign:
+        return cls(int(match["cid"]), int(match["version"]), item.label or "Start the campaign")
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        async def work() -> None:
+            bot, lc = bot_of(interaction), lang_of_interaction(interaction)
+            await state.require_gm_of(bot.db, self.cid, actor_of(interaction))
+            await interaction.response.defer(ephemeral=True, thinking=True)
+            res = await resolve(bot, self.cid, actor_of(interaction), expected_version=self.version)
+            await interaction.followup.send(t(lc, "start.done", after=tr(lc, str(res.after))), ephemeral=True)
+
+        await guarded(interaction, work)
+
+
+async def post_phase_card(bot: AideBot, campaign_id: int, lang: str, target: discord.abc.Messageable, *,
+                          news: tuple[str, ...] | list[str] = ()) -> discord.Message | None:
+    """The phase card, posted: the one card of the phase, kept to be edited in place (:func:`refresh_card`).
+    It carries no picture: the turn's picture is the gazette's, and each member's map is
+    ``/campaign map``."""
+    embed, content, calls, view = await card_parts(bot, campaign_id, lang, news=news)
     kwargs: dict[str, Any] = {"view": view} if view is not None else {}
-    await target.send(content=content, embed=fmt.fit(embed), files=files, allowed_mentions=pinging(calls), **kwargs)
+    msg = await target.send(content=content, embed=embed, allowed_mentions=pinging(calls), **kwargs)
+    await state.set_card_message(bot.db, campaign_id, msg.id)
+    return msg
+
+
+async def _card_message(bot: AideBot, campaign_id: int, target: discord.abc.Messageable) -> discord.Message | None:
+    message_id = await state.card_message(bot.db, campaign_id)
+    if message_id is None or not isinstance(target, discord.TextChannel | discord.Thread):
+        return None
+    try:
+        return await target.fetch_message(message_id)
+    except discord.HTTPException:
+        return None
+
+
+async def refresh_card(bot: AideBot, campaign_id: int) -> None:
+    """The phase card edited in place after a member's action: who is done, who the phase still waits
+    for. Nothing new is posted (a quiet channel, issue 22)."""
+    m = await state.meta(bot.db, campaign_id)
+    target = await channel(bot, m.channel_id)
+    if target is None or m.status != "active":
+        return
+    msg = await _card_message(bot, campaign_id, target)
+    if msg is None:
+        return
+    embed, _content, _calls, view = await card_parts(bot, campaign_id, m.language)
+    if msg.embeds:  # the same phase: its title and the news folded in when it began stay as they were
+        embed.description = msg.embeds[-1].description
+    kwargs: dict[str, Any] = {"view": view} if view is not None and len(msg.embeds) < 2 else {}
+    with contextlib.suppress(discord.HTTPException):  # the card is the message's last embed (a gazette's first)
+        await msg.edit(embeds=[*msg.embeds[:-1], embed], **kwargs)
+
+
+async def retire_card(bot: AideBot, campaign_id: int, lang: str, target: discord.abc.Messageable) -> None:
+    """The phase card the resolution ends: its buttons go (a new card follows with its own)."""
+    msg = await _card_message(bot, campaign_id, target)
+    if msg is None:
+        return
+    with contextlib.suppress(discord.HTTPException):
+        await msg.edit(view=None)
 
 
 class MutePings(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"adc:pings:(?P<cid>\d+)"):
@@ -260,10 +334,11 @@ async def settle(bot: AideBot, campaign_id: int) -> None:
     by themselves (``auto_resolve``, on by default), it resolves now. A new campaign's Phase 0 waits for
     the GM's start."""
     m = await state.meta(bot.db, campaign_id)
-    if m.status != "active" or not m.setting("auto_resolve"):
+    if m.status != "active":
         return
     sv = await views.status(bot.db, campaign_id, m.gm, rules=bot.rules)
-    if sv.waiting or sv.position.phase is Phase.WEATHER:
+    if not m.setting("auto_resolve") or sv.waiting or sv.position.phase is Phase.WEATHER:
+        await refresh_card(bot, campaign_id)  # who is done, who is still awaited: the card, edited in place
         return
     with contextlib.suppress(AlreadyResolved):  # another click, process or the deadline was first
         await resolve(bot, campaign_id, m.gm, expected_version=sv.version)
@@ -271,11 +346,9 @@ async def settle(bot: AideBot, campaign_id: int) -> None:
 
 async def post_turn_summary(bot: AideBot, campaign_id: int, turn: int, lang: str,
                             target: discord.abc.Messageable) -> None:
-    """The turn gazette (:func:`bot.campaign.gazette.gazette`, for the public reader): the turn in a few
-    plain sentences, with the public map (around the battle when there was one) and the clickable
-    commands that check its dice and show the whole log."""
-    from ._guide import mention
-
+    """The turn's gazette (:func:`bot.campaign.gazette.gazette`, for the public reader), alone: the turn in a
+    few plain sentences with its picture, the clickable commands that check its dice and show the whole
+    log, the next phase card (who it waits for, pinged), and the turn's dice behind a button."""
     g = await views.gazette(bot.db, campaign_id, PUBLIC, turn, rules=bot.rules)
     embed = fmt.gazette_embed(g, lang, verify=mention(bot, "campaign verify"), log=mention(bot, "campaign log"))
     files: list[discord.File] = []
@@ -288,21 +361,56 @@ async def post_turn_summary(bot: AideBot, campaign_id: int, turn: int, lang: str
     if rendered is not None:
         files.append(map_file(rendered[0], f"turn-{turn}.png", description=rendered[1]))
         embed.set_image(url=f"attachment://turn-{turn}.png")
-    await target.send(embed=fmt.fit(embed), files=files)
+    card, content, calls, card_view = await card_parts(bot, campaign_id, lang)
+    view = card_view or discord.ui.View(timeout=None)
+    view.add_item(TurnDice(campaign_id, turn, t(lang, "card.dice")))
+    msg = await target.send(content=content, embeds=[fmt.fit(embed), card], files=files, view=view,
+                            allowed_mentions=pinging(calls))
+    await state.set_card_message(bot.db, campaign_id, msg.id)
 
 
-async def post_aftermath_buttons(bot: AideBot, campaign_id: int, lang: str, target: discord.abc.Messageable) -> None:
-    """Phase 4 starts: each reported battle gets a button for its players to roll their own aftermath."""
-    from .battle import aftermath_view
+class TurnDice(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"adc:dice:(?P<cid>\d+):(?P<turn>\d+)"):
+    """On a gazette: the turn's dice that the member may see, each with its rule, modifiers and result,
+    answered privately (they are in the log too). Works across restarts."""
 
-    for b in await battles.list_battles(bot.db, campaign_id):
-        if b.state != "reported":
-            continue
-        embed = discord.Embed(description=t(lang, "aftermath.prompt", number=b.number, sides=" v ".join(b.sides)),
-                              colour=fmt.COLOUR)
-        view = aftermath_view(campaign_id, b.number, lang)
-        if not await post_in_battle_thread(bot, campaign_id, b.number, embeds=[embed], view=view):
-            await target.send(embed=embed, view=view)
+    def __init__(self, cid: int, turn: int, label: str = "Dice of this turn") -> None:
+        super().__init__(discord.ui.Button(label=label, style=discord.ButtonStyle.secondary, emoji="🎲",
+                                           custom_id=f"adc:dice:{cid}:{turn}"))
+        self.cid, self.turn = cid, turn
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button[Any],
+                             match: re.Match[str]) -> TurnDice:
+        return cls(int(match["cid"]), int(match["turn"]), item.label or "Dice of this turn")
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        async def work() -> None:
+            bot, lc = bot_of(interaction), lang_of_interaction(interaction)
+            rolls = await views.turn_rolls(bot.db, self.cid, actor_of(interaction), self.turn)
+            if not rolls:
+                await reply(interaction, content=t(lc, "card.dice_none", turn=self.turn))
+                return
+            embeds = [fmt.roll_embed(r, lc) for r in rolls]
+            await reply(interaction, content=t(lc, "card.dice_title", turn=self.turn), embeds=embeds[:10])
+            for start in range(10, len(embeds), 10):
+                await interaction.followup.send(embeds=embeds[start:start + 10], ephemeral=True)
+
+        await guarded(interaction, work)
+
+
+async def post_aftermath_prompt(bot: AideBot, campaign_id: int, number: int, lang: str,
+                                target: discord.abc.Messageable) -> None:
+    """Phase 4 begins: a reported battle's button for its players to roll their own aftermath, in its
+    thread (in the channel when it has none the bot can reach)."""
+    line = next((b for b in await battles.list_battles(bot.db, campaign_id) if b.number == number), None)
+    if line is None:
+        return
+    embed = discord.Embed(description=t(lang, "aftermath.prompt", number=number, sides=" v ".join(line.sides)),
+                          colour=fmt.COLOUR)
+    make = PROMPT_VIEWS.get(What.AFTERMATH_PROMPT)
+    view = make(campaign_id, number, lang) if make is not None else None
+    if not await post_in_battle_thread(bot, campaign_id, number, embeds=[embed], view=view):
+        await target.send(embed=embed, view=view)
 
 
 # --- battle threads ---------------------------------------------------------------------------

@@ -448,4 +448,5 @@ class Battle(commands.Cog):
 
 async def setup(bot: commands.Bot) -> None:
     bot.add_dynamic_items(RollAftermath, ConfirmReport, CancelReport)
+    publish.PROMPT_VIEWS[publish.What.AFTERMATH_PROMPT] = aftermath_view
     await bot.add_cog(Battle(bot))

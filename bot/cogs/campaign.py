@@ -25,6 +25,7 @@ from bot.services.errors import PermissionDenied
 from bot.services.timelapse import timelapse_gif
 
 from . import _publish as publish
+from . import _settings
 from ._common import (
     actor_of,
     bot_of,
@@ -76,13 +77,6 @@ def _is_export(raw: bytes) -> bool:
         return json.loads(raw).get("format") == exchange.FORMAT
     except (ValueError, AttributeError, UnicodeDecodeError, RecursionError):  # nested too deep: not an export
         return False
-
-
-async def _announce(interaction: discord.Interaction, lc: str, embed: discord.Embed) -> None:
-    """The new campaign, said in the channel. The command deferred privately (so a refusal stays
-    private); the first followup completes that private "thinking" message, the second is public."""
-    await interaction.followup.send(t(lc, "campaign.creating_done"), ephemeral=True)
-    await interaction.followup.send(embeds=[embed])
 
 
 async def _is_member(guild: discord.Guild | None, member_id: int) -> bool:
@@ -366,8 +360,7 @@ class Campaign(commands.Cog):
                                             gm=interaction.user.mention), colour=fmt.COLOUR)
         embed.add_field(name=t(lc, "campaign.sides"), value="\n".join(f"`{k}` {n}" for k, n in created.sides))
         embed.add_field(name=t(lc, "campaign.seed"), value=f"`{created.seed_sha256}`", inline=False)
-        await _announce(interaction, lc, fmt.fit(embed))
-        await self._opening(interaction, created.campaign_id)
+        await self._opening(interaction, created.campaign_id, fmt.fit(embed))
 
     async def _import(self, interaction: discord.Interaction, raw: bytes, name: str) -> None:
         """Load an export here; its players who are not members of this server are left out, and named."""
@@ -381,15 +374,21 @@ class Campaign(commands.Cog):
         if done.dropped_players:  # plain ids, never mentions: they are strangers to this server
             text += "\n" + t(lc, "campaign.import_dropped", ids=", ".join(map(str, done.dropped_players[:20])))
         embed = fmt.fit(discord.Embed(title=t(lc, "campaign.imported", name=name), description=text, colour=fmt.COLOUR))
-        await _announce(interaction, lc, embed)
-        await self._opening(interaction, done.campaign_id)
+        await self._opening(interaction, done.campaign_id, embed)
 
-    async def _opening(self, interaction: discord.Interaction, cid: int) -> None:
-        """The opening phase card with the map, in the channel."""
+    async def _opening(self, interaction: discord.Interaction, cid: int, announced: discord.Embed) -> None:
+        """The new campaign, said in the channel in one post: what was created, and its first phase card
+        (for a new campaign, the GM's checklist with the Start button). The command deferred privately, so
+        a refusal stays private; its first followup completes that private "thinking" message."""
         forget_channel(interaction)
-        if isinstance(interaction.channel, discord.abc.Messageable):
-            m = await state.meta(bot_of(interaction).db, cid)
-            await publish.post_phase_card(bot_of(interaction), cid, m.language, interaction.channel)
+        bot, lc = bot_of(interaction), lang(interaction)
+        await interaction.followup.send(t(lc, "campaign.creating_done"), ephemeral=True)
+        m = await state.meta(bot.db, cid)
+        card, content, calls, view = await publish.card_parts(bot, cid, m.language)
+        kwargs: dict[str, Any] = {"view": view} if view is not None else {}
+        msg = await interaction.followup.send(content=content, embeds=[announced, card],
+                                              allowed_mentions=pinging(calls), wait=True, **kwargs)
+        await state.set_card_message(bot.db, cid, msg.id)
 
     @campaign.command(name="join", description="Join a side of this channel's campaign")
     @app_commands.describe(side="The side to play")
@@ -412,6 +411,7 @@ class Campaign(commands.Cog):
         key = "campaign.gm_joined" if await state.is_gm_of(bot.db, cid, actor) else "campaign.joined"
         await reply(interaction, content=t(lc, key, member=interaction.user.mention, side=joining.name),
                     ephemeral=False, view=dynamic_view(HowToPlay(cid, t(lc, "howto.button"))))
+        await publish.refresh_card(bot, cid)  # the card names who plays which side
 
     # --- reading --------------------------------------------------------------------------------
 
@@ -559,11 +559,19 @@ class Campaign(commands.Cog):
         m = await state.require_gm_of(bot.db, cid, actor)
         specs = bot.rules.mc.options
         if name is None or value is None:
-            used = None
-            if not name or name.strip() in limits.NAMES:
-                used = await campaigns.usage(bot.db, guild_id=m.guild_id, member_id=actor.member_id)
-            requests = await campaigns.join_requests(bot.db, cid)
-            await reply(interaction, embeds=[self._settings_embed(m, lc, name and name.strip(), used, requests)])
+            if not name:
+                await _settings.show_page(interaction, cid, _settings.Page.FLOW)
+                return
+            page = _settings.page_of(bot, name.strip())
+            if page is None:
+                raise InvalidInput(t(lc, "settings.unknown", name=name.strip()))
+            used = await campaigns.usage(bot.db, guild_id=m.guild_id, member_id=actor.member_id) \
+                if page is _settings.Page.LIMITS else None
+            requests = await campaigns.join_requests(bot.db, cid) if page is _settings.Page.FLOW else None
+            shown = _settings.embed(bot, m, lc, page, only=name.strip(), used=used, requests=requests)
+            values = list(_settings.values_of(bot, name.strip()))
+            view = dynamic_view(_settings.ValueSelect(cid, name.strip(), lc, values)) if values else None
+            await reply(interaction, embeds=[shown], **({"view": view} if view else {}))
             return
         name = name.strip()
         if name in limits.NAMES:
@@ -578,45 +586,7 @@ class Campaign(commands.Cog):
                 if ident is not None:
                     await _of_this_server(interaction, m.guild_id, name, kind, ident, lc)
             shown = await state.change_bot_setting(bot.db, cid, actor, name, value)
-        await reply(interaction, content=t(lc, "settings.changed", name=name, value=_show(shown)), ephemeral=False)
-
-    def _settings_embed(self, m: state.Meta, lc: str, only: str | None, used: campaigns.Usage | None = None,
-                        requests: list[tuple[Any, str]] | None = None) -> discord.Embed:
-        specs = self.bot.rules.mc.options  # type: ignore[attr-defined]
-        lines = []
-        for key, spec in specs.items():
-            if only and key != only:
-                continue
-            current = m.rule_options.get(key, spec.default)
-            lines.append(f"`{key}` = **{_show(current)}** ({spec.rule}): {spec.help}. "
-                         + t(lc, "settings.choices", choices=", ".join(_show(c) for c in spec.choices)))
-        for key in state.BOT_DEFAULTS:
-            if only and key != only:
-                continue
-            options = state.BOT_CHOICES.get(key, state.DEADLINE_HOURS_SUGGESTED)
-            lines.append(f"`{key}` = **{_show(m.setting(key))}**: {t(lc, f'settings.help_{key}')} "
-                         + t(lc, "settings.choices", choices=", ".join(_show(c) for c in options)))
-        if requests and (not only or only == state.JOIN_APPROVAL):  # waiting for the GM's answer
-            lines.append(t(lc, "settings.requests", requests=", ".join(f"<@{r.member}> → {side}"
-                                                                        for r, side in requests)))
-        if not only or only == "language":
-            lines.append(f"`language` = **{m.language}**: {t(lc, 'settings.help_language')}")
-        if not only or only == "gm_role":
-            role = f"<@&{m.gm_role_id}>" if m.gm_role_id else "none"
-            lines.append(f"`gm_role` = **{role}**: {t(lc, 'settings.help_gm_role')}")
-        if not only or only.startswith(state.SIDE_CHANNEL):
-            lines.append(f"`channel:SIDE`: {t(lc, 'settings.help_channel')}")
-        now = {"max_active_campaigns": used and used.active_in_server, "max_gm_campaigns": used and used.gm_active,
-               "max_new_campaigns_per_day": used and used.new_today}
-        for key, limit in self.bot.settings.limits.items():  # type: ignore[attr-defined]
-            if only and key != only:
-                continue
-            shown_limit = limits.size_text(limit) if key.endswith("_bytes") else str(limit)
-            lines.append(f"`{key}` = **{shown_limit}** ({t(lc, 'settings.read_only_mark')}): "
-                         + t(lc, f"settings.help_{key}", now=now.get(key) or 0))
-        if not lines:
-            raise InvalidInput(t(lc, "settings.unknown", name=only))
-        return fmt.paged_embeds(t(lc, "settings.title", name=m.name), lines)[0]
+        await reply(interaction, content=t(lc, "settings.changed", name=name, value=_settings.show(shown)), ephemeral=False)
 
     @settings.autocomplete("name")
     async def _setting_names(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
@@ -632,17 +602,7 @@ class Campaign(commands.Cog):
     @settings.autocomplete("value")
     async def _setting_values(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
         name = str(getattr(interaction.namespace, "name", "") or "")
-        specs = self.bot.rules.mc.options  # type: ignore[attr-defined]
-        if name in specs:
-            values = [_show(c) for c in specs[name].choices]
-        elif name in state.BOT_CHOICES:
-            values = [_show(c) for c in state.BOT_CHOICES[name]]
-        elif name == state.DEADLINE_HOURS:
-            values = [str(h) for h in state.DEADLINE_HOURS_SUGGESTED]
-        elif name == "language":
-            values = list(state.LANGUAGES)
-        else:
-            values = ["none"]
+        values = _settings.values_of(self.bot, name) or ("none",)
         return choices(((v, v) for v in values), current)
 
     @campaign.command(name="end", description="GM: end and archive this channel's campaign")
@@ -674,12 +634,6 @@ async def _of_this_server(interaction: discord.Interaction, guild_id: int, name:
         raise InvalidInput(t(lc, "settings.not_postable", name=name, value=ident))
 
 
-def _show(value: Any) -> str:
-    if isinstance(value, bool):
-        return str(value).lower()
-    return str(value)
-
-
 async def setup(bot: commands.Bot) -> None:
-    bot.add_dynamic_items(PostFullMap, publish.MutePings, LogPage, JoinVerdict, WithdrawJoin)
+    bot.add_dynamic_items(PostFullMap, publish.MutePings, publish.TurnDice, publish.StartCampaign, *_settings.ITEMS, LogPage, JoinVerdict, WithdrawJoin)
     await bot.add_cog(Campaign(bot))

@@ -15,6 +15,7 @@ from discord.ext import commands
 
 from bot import formatting as fmt
 from bot.engine.errors import InvalidInput
+from bot.engine.model import Reaction
 from bot.engine.phases import Phase
 from bot.i18n.text import tr, tr_lines
 from bot.services import bookkeeping as state
@@ -39,12 +40,8 @@ from ._common import (
 )
 from .orders import ORDER_CHOICES
 
-REACTION_CHOICES = [
-    app_commands.Choice(name="none", value="none"),
-    app_commands.Choice(name="Confused", value="confused"),
-    app_commands.Choice(name="Unsteady", value="unsteady"),
-    app_commands.Choice(name="Routed", value="routed"),
-]
+REACTION_CHOICES = [app_commands.Choice(name="none", value="none"),  # MC-2, the ladder of RU-9
+                    *(app_commands.Choice(name=r.value.title(), value=r.value) for r in Reaction)]
 
 
 async def _gm_view(interaction: discord.Interaction) -> StatusView | None:
@@ -106,7 +103,7 @@ class Undo(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"adc:undo:(
             if target is not None:
                 await target.send(t(m.language, "gm.undone_public", back=str(undone.back_to),
                                     entries=undone.entries_marked))
-                await publish.post_phase_card(bot, self.cid, m.language, target, with_map=False)
+                await publish.post_phase_card(bot, self.cid, m.language, target)
 
         await guarded(interaction, work)
 

@@ -8,7 +8,6 @@ spend a scout to re-roll that die before the phase resolves (/order reroll).
 
 from __future__ import annotations
 
-import contextlib
 import logging
 import re
 from typing import Any
@@ -20,9 +19,8 @@ from discord.ext import commands
 from bot import formatting as fmt
 from bot.campaign.odds import Odds
 from bot.engine.errors import InvalidInput
-from bot.engine.phases import Phase
+from bot.engine.model import Order
 from bot.i18n.text import tr
-from bot.services import bookkeeping as state
 from bot.services import orders, supply, views
 from bot.services.errors import NotFound
 
@@ -38,7 +36,6 @@ from ._common import (
     neighbours,
     own_forces,
     reply,
-    require_phase,
     status_of,
     t,
     visible_forces,
@@ -46,23 +43,15 @@ from ._common import (
 
 log = logging.getLogger("adc.orders")
 
-ORDER_CHOICES = [
-    app_commands.Choice(name="Forced March", value="forced_march"),
-    app_commands.Choice(name="Explore", value="explore"),
-    app_commands.Choice(name="Defend", value="defend"),
-]
+ORDER_CHOICES = [app_commands.Choice(name=o.label, value=o.value) for o in Order]  # MC-1
 CUSTOM_ID = 100
 
 
-async def _own_force(interaction: discord.Interaction, cid: int, force: str, phase: Phase, what: str) -> tuple[str, str]:
-    """Key and name of one of the caller's own Forces named by key or name (as typed or suggested),
-    in the phase the action belongs to.
-
-    Anything else is refused without a word about it: whether an enemy Force of that name exists,
-    or what it is called, is hidden information (fog of war)."""
+async def _own_force(interaction: discord.Interaction, cid: int, force: str) -> tuple[str, str]:
+    """Key and name of one of the caller's own Forces named by key or name (as typed or suggested), for
+    the confirmation button (the core has already refused anything else, in the same words for a hidden
+    Force, a visible one or none: fog of war)."""
     sv = await status_of(interaction, cid)
-    if sv.position.phase is not phase or sv.status != "active":
-        await require_phase(interaction, cid, phase, what)  # the services' own words for the refusal
     if sv.reader_side is None:
         await views.my_forces(bot_of(interaction).db, cid, actor_of(interaction))  # "use /campaign join first"
     text = force.strip().lower()
@@ -171,17 +160,12 @@ class MarkDone(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"adc:do
 async def mark_done(interaction: discord.Interaction, cid: int) -> None:
     """Mark the caller's side done; when every side is, and auto-resolve is on, the phase resolves."""
     bot, actor, lc = bot_of(interaction), actor_of(interaction), lang(interaction)
-    before = await views.status(bot.db, cid, actor, rules=bot.rules)
     everyone = await orders.mark_done(bot.db, cid, actor)
-    side = next((name for key, name, _ in before.sides if key == before.reader_side), before.reader_side or "?")
     await reply(interaction, content=t(lc, "done.marked"))
-    m = await state.meta(bot.db, cid)
-    target = await publish.channel(bot, m.channel_id)
-    if target is not None:
-        with contextlib.suppress(discord.HTTPException):  # a courtesy note: the phase card says it too
-            await target.send(t(m.language, "done.public", side=side))
     if everyone:
         await publish.settle(bot, cid)
+    else:
+        await publish.refresh_card(bot, cid)  # the card shows who is done: no post of its own
 
 
 class Orders(commands.Cog):
@@ -198,8 +182,8 @@ class Orders(commands.Cog):
     async def give(self, interaction: discord.Interaction, force: app_commands.Range[str, 1, 100], order: str) -> None:
         bot, actor, lc = bot_of(interaction), actor_of(interaction), lang(interaction)
         cid = await campaign_id(interaction)
-        key, name = await _own_force(interaction, cid, force, Phase.ORDERS, "Giving orders")
-        odds = await orders.order_odds(bot.db, cid, actor, key, order, rules=bot.rules)
+        odds = await orders.order_odds(bot.db, cid, actor, force, order, rules=bot.rules)  # the core's refusals
+        key, name = await _own_force(interaction, cid, force)
         embed = fmt.odds_embed(f"{odds.name} ({odds.rule}): {name} → {order.replace('_', ' ')}", odds, lc)
         button = ConfirmOrder(cid, order, key, *_roll_button(odds, lc))
         _custom_id(button.custom_id, lc)
@@ -216,10 +200,10 @@ class Orders(commands.Cog):
                    horse_rafts: bool = False) -> None:
         bot, actor, lc = bot_of(interaction), actor_of(interaction), lang(interaction)
         cid = await campaign_id(interaction)
-        key, name = await _own_force(interaction, cid, force, Phase.MOVEMENT, "Declaring moves")
         by_water = by_water or small_boats or horse_rafts  # boats and rafts are a move by water
-        odds = await orders.move_odds(bot.db, cid, actor, key, path, by_water=by_water, small_boats=small_boats,
-                                      horse_rafts=horse_rafts, rules=bot.rules)
+        odds = await orders.move_odds(bot.db, cid, actor, force, path, by_water=by_water, small_boats=small_boats,
+                                      horse_rafts=horse_rafts, rules=bot.rules)  # the core's refusals
+        key, name = await _own_force(interaction, cid, force)
         squares = [p for p in re.split(r"[\s,;]+", path.strip().upper()) if p]
         embed = fmt.odds_embed(f"{odds.name} ({odds.rule}): {name} → {' '.join(squares)}", odds, lc)
         button = ConfirmMove(cid, by_water, key, ".".join(squares), *_roll_button(odds, lc), small_boats=small_boats,

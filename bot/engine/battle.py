@@ -130,24 +130,3 @@ def field_works(force: Force, battle_square: Square, *, rules: RuleBook | None =
     return FieldWorks(force.id, points, Msg(
         "{force} holds the Defend order: field works worth up to {points} points ({per} per SP, {rule}); lost when it "
         "moves", force=force.name, points=points, per=mc.field_works_per_sp, rule=mc.field_works_rule))
-
-
-@dataclass(frozen=True)
-class GeneralRetreatResult:
-    confusion: bool
-    order_stands: bool
-    """Whether the General Retreat order is in force after the test."""
-    text: str
-
-
-def general_retreat_result(result: int, *, withdrawing: bool, passed: bool) -> GeneralRetreatResult:
-    """MC-6.2: the General's test result 0 means confusion, and a withdrawn order stands again."""
-    if result == 0:
-        if withdrawing:
-            return GeneralRetreatResult(True, True, "confusion: the General Retreat order stands again (MC-6.2)")
-        return GeneralRetreatResult(True, False, "confusion: the General Retreat is not ordered (MC-6.2)")
-    if passed:
-        stands = not withdrawing
-        return GeneralRetreatResult(False, stands, "General Retreat " + ("withdrawn" if withdrawing else "ordered"))
-    stands = withdrawing
-    return GeneralRetreatResult(False, stands, "the order is not carried: nothing changes")

@@ -167,6 +167,24 @@ async def change_bot_setting(db: Database, campaign_id: int, gm: Actor, name: st
         return shown
 
 
+CARD = "card"
+"""The current phase card's message id in the campaign's channel, kept so that it is edited in place."""
+
+
+async def card_message(db: Database, campaign_id: int) -> int | None:
+    """The message id of the phase card now standing in the campaign's channel (None: none posted yet)."""
+    value = (await meta(db, campaign_id)).bot.get(CARD)
+    return value if isinstance(value, int) and not isinstance(value, bool) else None
+
+
+async def set_card_message(db: Database, campaign_id: int, message_id: int | None) -> None:
+    """Remember the phase card just posted (None: the card is done with)."""
+    async with db.transaction() as s:
+        campaign = await get_campaign(s, campaign_id, lock=True)
+        campaign.options = botsettings.storing(campaign.options, CARD, message_id)
+        s.add(campaign)
+
+
 async def note_deadline(db: Database, campaign_id: int) -> None:
     """Remember which campaign version the deadline just set belongs to."""
     async with db.transaction() as s:

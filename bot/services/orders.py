@@ -4,25 +4,17 @@ rules are the campaign core's (:mod:`bot.campaign.orders`); each action is one w
 from __future__ import annotations
 
 from bot.campaign import orders as core
-from bot.campaign.authority import require_phase
 from bot.campaign.odds import Odds
 from bot.campaign.orders import MoveOutcome, OrderOutcome
 from bot.engine.model import Order, parse_enum
-from bot.engine.phases import Phase
 from bot.engine.tables import RuleBook, default_rulebook
 from bot.store.db import Database
 
 from . import shell
 from .actors import Actor
 
-__all__ = ["MoveOutcome", "OrderOutcome", "check_phase", "declare_move", "give_order", "mark_done", "move_odds",
+__all__ = ["MoveOutcome", "OrderOutcome", "declare_move", "give_order", "mark_done", "move_odds",
            "order_odds"]
-
-
-async def check_phase(db: Database, campaign_id: int, phase: Phase, what: str) -> None:
-    """Refuse ``what`` (an action) now, in the core's words, unless the campaign is in ``phase``
-    (for the odds shown before an action the phase would refuse)."""
-    require_phase(await shell.state(db, campaign_id), phase, what)
 
 
 async def order_odds(db: Database, campaign_id: int, actor: Actor, force: str, order: str | Order,

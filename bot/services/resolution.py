@@ -12,7 +12,7 @@ from __future__ import annotations
 import datetime as dt
 from dataclasses import dataclass, field
 
-from bot.campaign import botsettings, turn
+from bot.campaign import announce, botsettings, turn
 from bot.campaign.authority import require_gm
 from bot.campaign.events import news
 from bot.campaign.frames import end_of_turn
@@ -54,6 +54,8 @@ class Resolution:
     turn_ended: bool = False
     ended: bool = False
     """The campaign ended with this resolution (RU-25): the turn it ended in is ``after.turn``."""
+    plan: announce.Plan = field(default_factory=announce.Plan)
+    """What to post, where and for whom (:mod:`bot.campaign.announce`)."""
 
 
 async def resolve_phase(db: Database, campaign_id: int, actor: Actor, *, expected_version: int,
@@ -90,8 +92,10 @@ async def resolve_phase(db: Database, campaign_id: int, actor: Actor, *, expecte
         await snapshots.trim_snapshots(s, campaign_id, keep=SNAPSHOTS_KEPT)
     shell.remember(db, saved)  # committed: the first read after the resolution needs no load
     told = news(journal.events)
+    plan = announce.resolution(loaded.state, done.state, journal.events, battles=done.battles,
+                               turn_ended=done.turn_ended)
     return Resolution(campaign_id, done.before, done.after, campaign.version, told.public, told.private,
-                      told.rolls, list(done.battles), done.turn_ended, done.ended)
+                      told.rolls, list(done.battles), done.turn_ended, done.ended, plan)
 
 
 def next_deadline(campaign: Campaign, position: TurnPosition, now: dt.datetime) -> None:

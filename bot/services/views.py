@@ -18,6 +18,7 @@ from bot.campaign import views as core
 from bot.campaign.gazette import Gazette
 from bot.campaign.state import CampaignState
 from bot.campaign.views import ForceView, StatusView, UnitView, Waiting, force_view  # noqa: F401 (re-exported)
+from bot.engine.rolls import RollRecord, record_from_dict
 from bot.engine.tables import RuleBook, default_rulebook
 from bot.store.db import Database
 from bot.store.log import log_page
@@ -117,3 +118,13 @@ async def gazette(db: Database, campaign_id: int, actor: Actor, turn: int, *,
         rows = await log_page(s, campaign_id, visibility=visibility, turn=turn, limit=2000)
     entries = [(e.visibility, entry_text(e)) for e in rows if not e.undone and e.kind == "event"]
     return news.gazette(cr.state, reader, turn, entries, rules=rules or default_rulebook())
+
+
+async def turn_rolls(db: Database, campaign_id: int, actor: Actor, turn: int) -> tuple[RollRecord, ...]:
+    """The rolls of turn ``turn`` the reader may see (the log's visibilities, fog of war), in order, undone
+    ones left out: what a gazette's "Dice of this turn" shows."""
+    cr = await readcache.read(db, campaign_id)
+    visibility = core.log_visibilities(cr.state, cr.reader(actor))
+    async with db.sessions() as s:
+        rows = await log_page(s, campaign_id, visibility=visibility, turn=turn, limit=2000)
+    return tuple(record_from_dict(e.data) for e in rows if e.kind == "roll" and not e.undone and e.data)

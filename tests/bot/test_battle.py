@@ -70,4 +70,5 @@ async def test_a_battle_is_reported_and_its_aftermath_rolled(table) -> None:
     await advance(table, label="Resolve anyway")  # France never rolled: the bot does (same keyed dice)
     channel = texts(table.channel.history())
     assert "Turn 1 gazette" in channel
-    assert "the bot rolled France's aftermath" in channel
+    assert "the bot rolled France's aftermath" in texts(thread.history())  # the battle's camps read it there
+    assert "the bot rolled France's aftermath" not in channel  # a quiet channel (issue 22)

@@ -132,14 +132,28 @@ async def test_free_dice_and_battle_dice_are_shown_publicly(table) -> None:
     assert "Commands & Colors battle dice: 5" in shown(cc)
 
 
+def _cid(result) -> int:
+    """The campaign id a settings page's selects carry."""
+    import re
+
+    return int(re.search(r"adc:setp:(\d+)", str(result.response.components)).group(1))
+
+
 async def test_the_gm_changes_rule_options_and_bot_settings(table) -> None:
     await start(table)
     r = await table.gm.slash(table.channel, "campaign settings", name="movement_order", value="initiative")
     assert "movement_order" in shown(r) and "initiative" in shown(r) and not r.ephemeral
     r = await table.gm.slash(table.channel, "campaign settings", name="auto_resolve", value="false")
     assert "auto_resolve" in shown(r)
-    r = await table.gm.slash(table.channel, "campaign settings")
-    assert "`movement_order` = **initiative**" in shown(r) and "`auto_resolve` = **false**" in shown(r)
+    r = await table.gm.slash(table.channel, "campaign settings")  # in pages: the turn flow first
+    assert "Turn flow" in shown(r) and "`auto_resolve` = **false**" in shown(r) and "movement_order" not in shown(r)
+    assert "(en, it, es, fr, de)" in shown(r)  # the languages listed from the code
+    rules = await table.gm.select(r.response, ["rules"], custom_id=f"adc:setp:{_cid(r)}")
+    assert "`movement_order` = **initiative**" in shown(rules) and "auto_resolve" not in shown(rules)
+    pick = await table.gm.select(rules.response, ["weather"], custom_id=f"adc:setk:{_cid(r)}:rules")
+    assert pick.ephemeral and "`weather` = **true**" in shown(pick)
+    done = await table.gm.select(pick.response, ["false"], custom_id=f"adc:setv:{_cid(r)}:weather")
+    assert "The GM set **weather** to **false**." in shown(done) and not done.ephemeral
     names = await table.gm.autocomplete(table.channel, "campaign settings", "name", "chan")
     assert {c["value"] for c in names} == {"channel:fr", "channel:au"}
     await advance(table)

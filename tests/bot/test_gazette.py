@@ -17,6 +17,10 @@ from .test_turn_flows import bridge
 HASH = re.compile(r"[0-9a-f]{64}")
 
 
+def embed_text(e) -> str:
+    return "\n".join([e.title or "", e.description or "", e.footer.text or "", *(f"{f.name} {f.value}" for f in e.fields)])
+
+
 def gazettes(channel, viewer=None) -> list:
     return [m for m in channel.history(viewer=viewer) if any("gazette" in (e.title or "") for e in m.embeds)]
 
@@ -40,8 +44,9 @@ async def test_the_turn_ends_with_a_short_gazette_with_the_outcome_the_map_and_t
     await a_turn_with_one_battle(table)
     for reader in (table.outsider, table.fr, table.au):
         (gazette,) = gazettes(table.channel, viewer=reader)
-        said = texts([gazette])
+        said = embed_text(gazette.embeds[0])  # the gazette; the next phase card rides along below it
         assert "Turn 1 gazette" in said and len(said) < 900, said
+        assert "Phase 1" in embed_text(gazette.embeds[-1]) and "turn 2" in embed_text(gazette.embeds[-1])
         assert not HASH.search(said) and "{" not in said, said
         assert "Weather: Overcast, wind none." in said
         assert "Battle 1 at E4: France beat Austria." in said  # the outcome is public news

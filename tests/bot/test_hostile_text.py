@@ -148,7 +148,9 @@ async def test_an_import_keeps_only_players_who_are_members_of_this_server(table
     r = await gm2.slash(there, "campaign create", name="Ulm", scenario="tutorial",
                         file=("ulm.json", json.dumps(data).encode()))
     said = shown(r)
-    assert "loaded from an export" in said and str(table.au.id) in said and str(table.fr.id) not in said
+    (post,) = [m for m in r.followups if any("loaded from an export" in (e.title or "") for e in m.embeds)]
+    announced = (post.embeds[0].title or "") + (post.embeds[0].description or "")
+    assert str(table.au.id) in announced and str(table.fr.id) not in announced  # the strangers left out, named
     assert f"<@{table.au.id}>" not in said  # named, never mentioned
     status = await gm2.slash(there, "campaign status")
     assert "karl" not in shown(status).lower()

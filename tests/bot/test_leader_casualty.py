@@ -47,8 +47,9 @@ async def test_ru_18_a_leader_slain_in_melee_is_replaced_and_the_campaign_goes_o
 
     await advance(table, label="Resolve anyway")  # Phase 4 ends: the bot rolls France's and Austria's aftermath
     channel = texts(table.channel.history())
-    assert "Phase 4 resolved." in channel
-    assert "IV Corps is now Confused (MC-7.4)." in channel
-    assert "France tests its Will to Fight" in channel  # Phase 5 (MC-9)
+    assert "IV Corps is now Confused (MC-7.4)." in texts(thread.history())  # the battle's camps read it there
+    assert "France tests its Will to Fight" in channel  # Phase 5 (MC-9), in the gazette
+    log = shown(await table.gm.slash(table.channel, "campaign log", turn=1))
+    assert "Phase 4 resolved." in log and "IV Corps is now Confused (MC-7.4)." in log
     assert "Turn 1 gazette" in channel
     assert domain_errors_only(table.env) == 0

@@ -28,6 +28,8 @@ def simcord_bot(tmp_path):
 async def test_the_limits_are_shown_read_only_in_the_settings(table) -> None:
     await start(table)
     r = await table.gm.slash(table.channel, "campaign settings")
+    cid = re.search(r"adc:setp:(\d+)", str(r.response.components)).group(1)
+    r = await table.gm.select(r.response, ["limits"], custom_id=f"adc:setp:{cid}")  # the limits' page
     text = shown(r)
     for line in ("`max_active_campaigns` = **3**", "`max_gm_campaigns` = **2**", "`max_new_campaigns_per_day` = **3**",
                  "`max_import_bytes` = **300 KiB**", "`max_scenario_bytes` = **4 KiB**"):

@@ -5,11 +5,10 @@ from __future__ import annotations
 
 import hashlib
 
-from bot.campaign.dice import Context, turn_dice
+from bot.campaign.dice import Context, reveal_turn, turn_dice
 from bot.campaign.events import Journal
 from bot.campaign.former import FORMER_MESSAGES
 from bot.campaign.new import from_scenario
-from bot.campaign.turn import reveal_turn
 from bot.engine.tables import default_rulebook
 from bot.i18n.text import known_templates
 from bot.scenario import load_bundled

@@ -1,12 +1,12 @@
 """MC-6.2 General Retreat, the tabletop order (bot/engine/battle.py): the extra Command-test
-modifiers by the hour of the battle, and the General's test result 0.
+modifiers by the hour of the battle, and what the battle brief tells the table of the General's test.
 """
 
 from __future__ import annotations
 
 import pytest
 
-from bot.engine.battle import general_retreat_modifiers, general_retreat_result
+from bot.engine.battle import general_retreat_brief, general_retreat_modifiers
 from bot.engine.errors import InvalidInput
 
 
@@ -30,29 +30,8 @@ def test_mc_6_2_the_hour_of_the_battle_is_a_whole_number_from_1(hour):
         general_retreat_modifiers(hour)
 
 
-def test_mc_6_2_result_0_when_withdrawing_brings_confusion_and_the_retreat_stands_again():
-    result = general_retreat_result(0, withdrawing=True, passed=True)
-    assert result.confusion
-    assert result.order_stands
-    assert "MC-6.2" in result.text
-
-
-def test_mc_6_2_result_0_when_ordering_a_retreat_brings_confusion_and_no_retreat():
-    result = general_retreat_result(0, withdrawing=False, passed=True)
-    assert result.confusion
-    assert not result.order_stands
-    assert "MC-6.2" in result.text
-
-
-@pytest.mark.parametrize(
-    ("withdrawing", "passed", "stands", "text"),
-    [
-        (False, True, True, "General Retreat ordered"),
-        (True, True, False, "General Retreat withdrawn"),
-        (False, False, False, "the order is not carried: nothing changes"),
-        (True, False, True, "the order is not carried: nothing changes"),
-    ],
-)
-def test_mc_6_2_a_passed_test_carries_the_order_and_a_failed_one_changes_nothing(withdrawing, passed, stands, text):
-    result = general_retreat_result(3, withdrawing=withdrawing, passed=passed)
-    assert (result.confusion, result.order_stands, result.text) == (False, stands, text)
+def test_mc_6_2_the_brief_tells_the_table_the_hours_modifiers_and_that_a_result_of_0_is_confusion():
+    """The Command test is rolled at the table; the battle brief says what MC-6.2 asks of it."""
+    text = general_retreat_brief()
+    assert "-3 first hour of the battle" in text and "-1 third hour of the battle" in text
+    assert "a result of 0 is confusion, and a withdrawn order stands again" in text

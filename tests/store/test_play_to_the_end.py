@@ -16,7 +16,7 @@ from bot.campaign.state import CampaignStatus
 from bot.demo import play
 from bot.engine.errors import EngineError
 from bot.scenario import bundled_scenarios, load_bundled
-from bot.services import campaigns, logbook, loading, orders, resolution, views
+from bot.services import campaigns, loading, logbook, orders, resolution, views
 from bot.services.actors import Actor
 from bot.store.db import Database
 
