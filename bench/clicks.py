@@ -92,6 +92,7 @@ async def main() -> None:
             raise RuntimeError(f"the campaign never reached turn {turn}, {phase}")
 
         await until(1, Phase.ORDERS)
+        start = len(list(ch.history()))
         odds = await fr.slash(ch, "order give", force="lannes", order="forced_march")
         await fr.click(odds.response, "Roll")
         await fr.slash(ch, "order done")
@@ -113,11 +114,16 @@ async def main() -> None:
         await fr.slash(thread, "trophy roll", battle="1", unit="hussars", target="jaegers")
         await au.slash(thread, "battle retreat", battle="1", square="F4")
         await until(2, Phase.ORDERS)
+        posts = [m for m in list(ch.history())[start:] if int(getattr(m.type, "value", m.type)) in (0, 19)]
+        pictures = [await a.read() for m in posts for a in m.attachments]
+        in_thread = len(thread.history())
 
     print("actions to play turn 1 (one battle) through to turn 2's orders:")
     for who in ("GM", "France", "Austria"):
         print(f"  {who:8} {tally[who]:3}")
     print("  the GM's: " + ", ".join(line.split(": ", 1)[1] for line in listed if line.startswith("GM:")))
+    print(f"the channel in that turn (issue 22): {len(posts)} posts, {len(pictures)} pictures of "
+          f"{sum(map(len, pictures)) // 1024:,} KiB in all; {in_thread} posts in the battle's thread")
 
 
 if __name__ == "__main__":
