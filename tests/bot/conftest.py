@@ -12,6 +12,7 @@ import simcord
 
 from bot.app import create_bot
 from bot.settings import Settings
+from tests.databases import migrated_sqlite
 
 
 @pytest.fixture(autouse=True)
@@ -24,7 +25,9 @@ def fixed_seeds(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def make_bot(tmp_path: Path, **kwargs: Any):
-    settings = Settings(database_url=f"sqlite+aiosqlite:///{tmp_path / 'bot.db'}", data_dir=tmp_path)
+    """A bot on the database in ``tmp_path`` (a migrated copy, tests/databases.py, unless a bot ran there
+    before: a restart keeps it), whose own migration at start then finds nothing to do."""
+    settings = Settings(database_url=migrated_sqlite(tmp_path / "bot.db"), data_dir=tmp_path)
     kwargs.setdefault("deadline_interval", 600.0)
     return create_bot(settings, **kwargs)
 
