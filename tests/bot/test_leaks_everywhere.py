@@ -56,10 +56,6 @@ from bot.store import repository
 
 from .conftest import make_bot
 
-pytestmark = pytest.mark.xdist_group("leaks_everywhere")
-"""Under pytest-xdist (scripts/test: --dist loadgroup) the whole module runs in one process, so the game
-(``transcript``, two minutes) is played once."""
-
 SCENARIO = """
 name: Three camps
 start_date: 1796-04-10

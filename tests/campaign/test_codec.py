@@ -43,10 +43,6 @@ from tests.databases import migrated_sqlite
 SEEDS = iter(hashlib.sha256(f"codec-seed-{i}".encode()).digest() for i in range(1, 1_000))
 EXPORTS = Path(__file__).parents[1] / "store" / "exports"
 
-pytestmark = pytest.mark.xdist_group("codec")
-"""Under pytest-xdist (scripts/test: --dist loadgroup) the whole module runs in one process, so the
-campaign (``played``) is played once."""
-
 
 async def _play(url: str) -> tuple[CampaignState, CampaignState]:
     from bot.services import aftermath, cc, resolution, views

@@ -24,10 +24,6 @@ from bot.i18n.sources import code_texts, english_texts
 from bot.i18n.text import tr
 from tests.i18n import CATALOGUES, override
 
-pytestmark = pytest.mark.xdist_group("catalogues")
-"""Under pytest-xdist (scripts/test: --dist loadgroup) the whole module runs in one process, so the texts
-are extracted from the sources (``texts``, several seconds) once."""
-
 
 def fields(template: str) -> list[tuple[str, str, str | None]]:
     return sorted((name, spec, conv) for _, name, spec, conv in string.Formatter().parse(template) if name is not None)
