@@ -14,6 +14,21 @@ from bot.app import create_bot
 from bot.settings import Settings
 from tests.databases import migrated_sqlite
 
+SETTLE_TIMEOUT = 20.0
+"""How long simcord waits for the bot to go idle after each action (its default: 5 s), unless a test's
+``simcord`` marker says otherwise. A map drawn in a worker thread can take longer than 5 s when the test
+processes (scripts/test runs one per core) share the machine with other jobs."""
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    for item in items:
+        if "simcord_env" not in getattr(item, "fixturenames", ()):
+            continue
+        marker = item.get_closest_marker("simcord")
+        options = dict(marker.kwargs) if marker else {}
+        if "settle_timeout" not in options:
+            item.add_marker(pytest.mark.simcord(**options, settle_timeout=SETTLE_TIMEOUT), append=False)
+
 
 @pytest.fixture(autouse=True)
 def fixed_seeds(monkeypatch: pytest.MonkeyPatch) -> None:
