@@ -12,6 +12,22 @@ import simcord
 
 from bot.app import create_bot
 from bot.settings import Settings
+from tests.databases import migrated_sqlite
+
+SETTLE_TIMEOUT = 20.0
+"""How long simcord waits for the bot to go idle after each action (its default: 5 s), unless a test's
+``simcord`` marker says otherwise. A map drawn in a worker thread can take longer than 5 s when the test
+processes (scripts/test runs one per core) share the machine with other jobs."""
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    for item in items:
+        if "simcord_env" not in getattr(item, "fixturenames", ()):
+            continue
+        marker = item.get_closest_marker("simcord")
+        options = dict(marker.kwargs) if marker else {}
+        if "settle_timeout" not in options:
+            item.add_marker(pytest.mark.simcord(**options, settle_timeout=SETTLE_TIMEOUT), append=False)
 
 
 @pytest.fixture(autouse=True)
@@ -24,7 +40,9 @@ def fixed_seeds(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def make_bot(tmp_path: Path, **kwargs: Any):
-    settings = Settings(database_url=f"sqlite+aiosqlite:///{tmp_path / 'bot.db'}", data_dir=tmp_path)
+    """A bot on the database in ``tmp_path`` (a migrated copy, tests/databases.py, unless a bot ran there
+    before: a restart keeps it), whose own migration at start then finds nothing to do."""
+    settings = Settings(database_url=migrated_sqlite(tmp_path / "bot.db"), data_dir=tmp_path)
     kwargs.setdefault("deadline_interval", 600.0)
     return create_bot(settings, **kwargs)
 

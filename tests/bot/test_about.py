@@ -14,6 +14,7 @@ from bot.services import operations
 from bot.services.errors import NotFound
 from bot.settings import Settings
 from bot.store.models import ErrorRecord
+from tests.databases import migrated_sqlite
 
 from .conftest import Table, refused, shown, start
 
@@ -87,7 +88,7 @@ async def test_error_records_keep_campaign_command_time_and_type_and_stay_bounde
 async def test_about_says_which_shards_this_process_runs_and_where_the_server_is(tmp_path) -> None:
     from bot.app import create_bot
 
-    settings = Settings(database_url=f"sqlite+aiosqlite:///{tmp_path / 's.db'}", data_dir=tmp_path,
+    settings = Settings(database_url=migrated_sqlite(tmp_path / "s.db"), data_dir=tmp_path,
                         shard_count=4, shard_ids=(1, 3))
     async with simcord.run(create_bot(settings, background_tasks=False)) as env:
         g = env.create_guild("Club", shard_id=3)

@@ -12,6 +12,7 @@ import simcord.interactions
 from bot.engine.phases import Phase
 from bot.engine.tables import default_rulebook
 from bot.settings import Settings
+from tests.databases import migrated_sqlite
 from tests.i18n import CATALOGUES
 from tests.store.test_battle_flow import REPORT
 
@@ -191,7 +192,7 @@ async def test_a_deadline_outlives_a_restart(table, tmp_path) -> None:
 
 
 async def test_the_bot_can_run_sharded(tmp_path) -> None:
-    settings = Settings(database_url=f"sqlite+aiosqlite:///{tmp_path / 's.db'}", data_dir=tmp_path, shard=True)
+    settings = Settings(database_url=migrated_sqlite(tmp_path / "s.db"), data_dir=tmp_path, shard=True)
     from bot.app import ShardedAideBot, create_bot
 
     bot = create_bot(settings, shard_count=2, background_tasks=False)
@@ -210,7 +211,7 @@ async def test_commands_sync_to_the_development_guild_when_one_is_set(tmp_path) 
     from bot.app import create_bot
 
     guild_id = 1100000000000000000
-    settings = Settings(database_url=f"sqlite+aiosqlite:///{tmp_path / 'd.db'}", data_dir=tmp_path, dev_guild=guild_id)
+    settings = Settings(database_url=migrated_sqlite(tmp_path / "d.db"), data_dir=tmp_path, dev_guild=guild_id)
     async with simcord.run(create_bot(settings, background_tasks=False)) as env:
         g = env.create_guild("Dev", id=guild_id)
         ch = g.create_text_channel("c")

@@ -12,6 +12,7 @@ import pytest
 from bot.app import create_bot
 from bot.limits import Limits
 from bot.settings import Settings
+from tests.databases import migrated_sqlite
 
 from .conftest import domain_errors_only, refused, shown, start, texts
 
@@ -21,7 +22,7 @@ LIMITS = Limits(max_active_campaigns=3, max_gm_campaigns=2, max_new_campaigns_pe
 
 @pytest.fixture
 def simcord_bot(tmp_path):
-    return create_bot(Settings(database_url=f"sqlite+aiosqlite:///{tmp_path / 'bot.db'}", data_dir=tmp_path,
+    return create_bot(Settings(database_url=migrated_sqlite(tmp_path / "bot.db"), data_dir=tmp_path,
                                limits=LIMITS), deadline_interval=600.0)
 
 

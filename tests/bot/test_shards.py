@@ -23,6 +23,7 @@ from bot.services import views
 from bot.services.actors import Actor
 from bot.services.loading import campaign_in_channel
 from bot.settings import Settings
+from tests.databases import empty_sqlite, postgres_or_skip
 
 from .conftest import texts
 
@@ -116,11 +117,10 @@ def run_in_thread(coro_fn, *args) -> threading.Thread:
 
 @pytest.fixture(params=["sqlite", "postgresql"])
 def shared_url(request, tmp_path) -> str:
+    """An empty database: the two processes start together and migrate it, one after the other."""
     if request.param == "sqlite":
-        return f"sqlite+aiosqlite:///{tmp_path / 'shared.db'}"
-    from tests.store.conftest import postgres_or_skip
-
-    return asyncio.run(postgres_or_skip())
+        return empty_sqlite(tmp_path / "shared.db")
+    return asyncio.run(postgres_or_skip(empty=True))
 
 
 def test_two_processes_on_disjoint_shards_each_fire_their_own_deadlines_once(shared_url, tmp_path) -> None:

@@ -38,6 +38,7 @@ from bot.campaign.state import (
 from bot.engine.errors import InvalidInput
 from bot.engine.model import LeaderStatus
 from bot.engine.phases import Phase
+from tests.databases import migrated_sqlite
 
 SEEDS = iter(hashlib.sha256(f"codec-seed-{i}".encode()).digest() for i in range(1, 1_000))
 EXPORTS = Path(__file__).parents[1] / "store" / "exports"
@@ -59,7 +60,6 @@ async def _play(url: str) -> tuple[CampaignState, CampaignState]:
             return (await repository.load(s, cid)).state
 
     db = Database(url)
-    await db.upgrade()
     try:
         cid, number = await to_battle(db)
         await aftermath.report_battle(db, cid, GM, number, REPORT)
@@ -78,7 +78,7 @@ async def _play(url: str) -> tuple[CampaignState, CampaignState]:
 
 @pytest.fixture(scope="module")
 def played(tmp_path_factory: pytest.TempPathFactory) -> tuple[CampaignState, CampaignState]:
-    url = f"sqlite+aiosqlite:///{tmp_path_factory.mktemp('codec') / 'codec.db'}"
+    url = migrated_sqlite(tmp_path_factory.mktemp("codec") / "codec.db")
     with pytest.MonkeyPatch.context() as mp:
         mp.setattr("bot.services.loading.new_turn_seed", lambda: next(SEEDS))
         return asyncio.run(_play(url))

@@ -30,6 +30,7 @@ from bot.engine.phases import Phase
 from bot.engine.tables import default_rulebook
 from bot.engine.verify import GENESIS, record_hash
 from bot.services.errors import NotFound, PermissionDenied, WrongPhase
+from tests.databases import migrated_sqlite
 
 RULES = default_rulebook()
 SEED = hashlib.sha256(b"core-test-seed").digest()
@@ -62,7 +63,6 @@ async def _tutorial(url: str) -> CampaignState:
     from bot.store.db import Database
 
     db = Database(url)
-    await db.upgrade()
     try:
         created = await campaigns.create_campaign(db, guild_id=1, channel_id=2, gm=Actor(GM.member_id),
                                                   name="Ulm", scenario="tutorial")
@@ -77,7 +77,7 @@ async def _tutorial(url: str) -> CampaignState:
 @pytest.fixture(scope="module")
 def tutorial(tmp_path_factory: pytest.TempPathFactory) -> CampaignState:
     """The tutorial at turn 1, Phase 0, France (2001) and Austria (3001) joined, turn 1's seed SEED."""
-    url = f"sqlite+aiosqlite:///{tmp_path_factory.mktemp('core') / 'core.db'}"
+    url = migrated_sqlite(tmp_path_factory.mktemp("core") / "core.db")
     with pytest.MonkeyPatch.context() as mp:
         mp.setattr("bot.services.loading.new_turn_seed", lambda: SEED)
         return asyncio.run(_tutorial(url))

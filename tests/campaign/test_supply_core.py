@@ -26,6 +26,7 @@ from bot.engine.phases import Phase
 from bot.engine.rolls import Modifier, Roll
 from bot.services.errors import NotFound, WrongPhase
 from tests.campaign.test_orders_core import AUSTRIAN, FRENCH, RULES, SEED, _tutorial, ctx
+from tests.databases import migrated_sqlite
 
 REFIT, SCOUT, UNIT, MARCH = PurchaseKind.REFIT, PurchaseKind.SCOUT, PurchaseKind.UNIT, PurchaseKind.FORCED_MARCH
 FC2_MARCH = Modifier(2, "FC-2", "Forced March bought with supply")
@@ -33,7 +34,7 @@ FC2_MARCH = Modifier(2, "FC-2", "Forced March bought with supply")
 
 @pytest.fixture(scope="module")
 def tutorial(tmp_path_factory: pytest.TempPathFactory) -> CampaignState:
-    url = f"sqlite+aiosqlite:///{tmp_path_factory.mktemp('supply') / 'core.db'}"
+    url = migrated_sqlite(tmp_path_factory.mktemp("supply") / "core.db")
     with pytest.MonkeyPatch.context() as mp:
         mp.setattr("bot.services.loading.new_turn_seed", lambda: SEED)
         return asyncio.run(_tutorial(url))

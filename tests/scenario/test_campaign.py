@@ -13,6 +13,7 @@ from bot.services import campaigns, resolution, views
 from bot.services.actors import Actor
 from bot.store.db import Database
 from bot.store.models import ForceRow, MapSquare, SideRow
+from tests.databases import migrated_sqlite
 
 GM = Actor(1001, name="Gina")
 PLAYERS = {"fr": Actor(2001, name="Napoleone"), "au": Actor(3001, name="Johann"), "pi": Actor(4001, name="Vittorio")}
@@ -20,8 +21,7 @@ PLAYERS = {"fr": Actor(2001, name="Napoleone"), "au": Actor(3001, name="Johann")
 
 @pytest.fixture
 async def db(tmp_path) -> AsyncIterator[Database]:
-    database = Database(f"sqlite+aiosqlite:///{tmp_path / 'italy.db'}")
-    await database.upgrade()
+    database = Database(migrated_sqlite(tmp_path / "italy.db"))
     yield database
     await database.dispose()
 

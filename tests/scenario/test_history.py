@@ -18,6 +18,7 @@ from bot.scenario import Scenario, bundled_scenarios, load_bundled
 from bot.services import campaigns, resolution, views
 from bot.services.actors import Actor
 from bot.store.db import Database
+from tests.databases import migrated_sqlite
 
 BUNDLED = sorted(bundled_scenarios())
 HISTORICAL = ["italy1796", "peninsula1810", "danube1809"]
@@ -65,8 +66,7 @@ def test_the_historical_campaigns_are_bundled() -> None:
 
 @pytest.fixture
 async def db(tmp_path) -> AsyncIterator[Database]:
-    database = Database(f"sqlite+aiosqlite:///{tmp_path / 'history.db'}")
-    await database.upgrade()
+    database = Database(migrated_sqlite(tmp_path / "history.db"))
     yield database
     await database.dispose()
 

@@ -28,6 +28,7 @@ from bot.scenario import DEFAULT_LEGEND, SCENARIO_DIR, parse_scenario_text
 from bot.services import campaigns, views
 from bot.services.actors import Actor
 from bot.store.db import Database
+from tests.databases import migrated_sqlite
 
 from .conftest import DOC_PATH, worked_examples
 
@@ -218,8 +219,7 @@ def test_the_small_yaml_is_checked_like_an_upload() -> None:
 
 @pytest.fixture
 async def db(tmp_path) -> AsyncIterator[Database]:
-    database = Database(f"sqlite+aiosqlite:///{tmp_path / 'painted.db'}")
-    await database.upgrade()
+    database = Database(migrated_sqlite(tmp_path / "painted.db"))
     yield database
     await database.dispose()
 

@@ -29,6 +29,7 @@ from bot.services.actors import Actor
 from bot.services.loading import use_seed_source
 from bot.store.db import Database
 from bot.store.models import BattleRow, ForceRow, MapSquare, UnitRow
+from tests.databases import migrated_sqlite
 
 from .test_battle_flow import SCENARIO
 
@@ -190,8 +191,7 @@ async def play(actions: list[tuple[Any, ...]]) -> None:
     counter = iter(range(1, 10_000))  # the same actions give the same dice (hypothesis replays examples)
     use_seed_source(lambda: hashlib.sha256(f"property-{next(counter)}".encode()).digest())
     with tempfile.TemporaryDirectory() as tmp:
-        db = Database(f"sqlite+aiosqlite:///{Path(tmp) / 'p.db'}")
-        await db.upgrade()
+        db = Database(migrated_sqlite(Path(tmp) / "p.db"))
         try:
             created = await campaigns.create_campaign(db, guild_id=1, channel_id=2, gm=GM, name="Prop",
                                                       scenario="bridge", scenario_text=SCENARIO)

@@ -104,12 +104,12 @@ async def test_the_codec_checks_places(db: Database) -> None:
     assert list(codec.decode(old).map.places()) == []
 
 
-async def test_migration_0010_adds_empty_places_to_an_old_map_and_goes_back(db_url: str) -> None:
+async def test_migration_0010_adds_empty_places_to_an_old_map_and_goes_back(empty_db_url: str) -> None:
     from sqlalchemy import text
 
     from bot.store.migrate import downgrade, upgrade
 
-    database = Database(db_url)
+    database = Database(empty_db_url)
     try:
         await downgrade(database.engine, "base")
         await upgrade(database.engine, "0009")

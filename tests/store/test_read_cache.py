@@ -20,6 +20,7 @@ from bot.services import aftermath, battles, bookkeeping, campaigns, cc, gm, ord
 from bot.store import readcache, repository
 from bot.store.db import Database
 from bot.store.models import Campaign, ForceRow
+from tests.databases import migrated_sqlite
 
 from .conftest import AUSTRIAN, FRENCH, GM, OUTSIDER
 from .test_battle_flow import REPORT, SCENARIO
@@ -286,9 +287,8 @@ async def test_the_cache_holds_a_bounded_number_of_campaigns_and_log_pages(db: D
 async def test_a_campaign_in_another_database_at_the_same_id_is_not_mixed_up(db: Database, tmp_path: Path) -> None:
     cid = await tutorial(db)
     await advance(db, cid)
-    other = Database(f"sqlite+aiosqlite:///{tmp_path / 'other.db'}")
+    other = Database(migrated_sqlite(tmp_path / "other.db"))
     try:
-        await other.upgrade()
         again = await campaigns.create_campaign(other, guild_id=10, channel_id=20, gm=GM, name="Austerlitz",
                                                 scenario="tutorial")
         assert again.campaign_id == cid

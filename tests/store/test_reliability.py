@@ -74,11 +74,11 @@ async def test_two_resolutions_racing_apply_once(db: Database) -> None:
     assert st.version == version + 1 and st.position.phase is Phase.ORDERS
 
 
-async def test_migrations_take_an_empty_database_and_every_earlier_revision_to_head(db_url: str) -> None:
+async def test_migrations_take_an_empty_database_and_every_earlier_revision_to_head(empty_db_url: str) -> None:
     revisions = all_revisions()
     assert revisions[-1] == head_revision()
     for start in [None, *revisions[:-1]]:
-        database = Database(db_url)
+        database = Database(empty_db_url)
         try:
             await downgrade(database.engine, "base")
             if start is not None:
