@@ -19,6 +19,7 @@ from bot.scenario import bundled_scenarios, load_bundled
 from bot.services import campaigns, loading, logbook, orders, resolution, views
 from bot.services.actors import Actor
 from bot.store.db import Database
+from tests.databases import migrated_sqlite
 
 TURNS = 40
 """The most turns a scripted campaign may take to end (RU-25)."""
@@ -35,8 +36,7 @@ def seeds() -> None:
 @pytest.mark.parametrize("scenario", sorted(bundled_scenarios()))
 async def test_mc_9_ru_25_each_bundled_scenario_is_played_to_its_end_with_the_winning_camp_announced(
         scenario: str, tmp_path: Path, seeds: None) -> None:
-    db = Database(f"sqlite+aiosqlite:///{tmp_path / 'end.db'}")
-    await db.upgrade()
+    db = Database(migrated_sqlite(tmp_path / "end.db"))
     try:
         spec = load_bundled(scenario)
         gm = Actor(1, name="GM")
