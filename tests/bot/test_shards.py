@@ -67,8 +67,8 @@ async def process(shard: int, url: str, data_dir: Path, ready: threading.Barrier
         seen.version_before = st.version
         seen.backing_up = bot.get_cog("Scheduler").backups.is_running()
 
-        ready.wait(60)  # both campaigns exist, with their deadlines
-        turn[shard].wait(120)  # shard 1 goes first: past the other's deadline too, before its owner looks
+        ready.wait(300)  # both campaigns exist, with their deadlines (a loaded machine is slow to get there)
+        turn[shard].wait(300)  # shard 1 goes first: past the other's deadline too, before its owner looks
         await env.advance_time(27 * HOUR)
         seen.reminders = {u.user.name: texts(u.user.dm_channel.history()) for u in (fr, au)}
         seen.channel = texts(ch.history())

@@ -107,15 +107,14 @@ async def test_mc_9_a_side_whose_forces_are_still_to_arrive_has_not_lost_them_al
     assert st.position.phase is Phase.ORDERS and st.status == "active"  # turn 2's weather rolled by itself
 
 
-async def test_mc_9_a_side_with_no_force_left_and_none_to_come_tests(db) -> None:
-    """The other half of the rule still holds: Forces all removed and none scheduled, the side tests."""
+async def test_ru_25_a_side_with_no_force_left_and_none_to_come_is_out_without_a_test(db) -> None:
+    """The other half of MC-9's "all Forces destroyed" now reads RU-25: Forces all removed and none
+    scheduled, the side is in total defeat without a test; France alone is left, and the campaign ends."""
     cid = await _create(db, LATE)
     async with db.transaction() as s:  # the GM's table: Army of Mack never comes (taken off the schedule)
         loaded = await repository.load(s, cid, lock=True)
         await repository.save(s, loaded, loaded.state.with_force("mack", status=ForceStatus.REMOVED))
-    await advance(db, cid)
-    await advance(db, cid, forced=True)
-    res = await advance(db, cid, forced=True)
-    (austria,) = [r for r in res.rolls if r.rule == "MC-9"]
-    assert austria.key == "t1/p5/side:au/will-to-fight"
-    assert any("Austria tests its Will to Fight because all its Forces are destroyed or lost" in e for e in res.events)
+    res = await advance(db, cid)
+    assert not [r for r in res.rolls if r.rule == "MC-9"]
+    assert any("Austria has no Force left on the map and none to come" in e for e in res.events)
+    assert res.ended and "The campaign is over: France won (RU-25)." in res.events
