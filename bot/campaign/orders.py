@@ -26,6 +26,7 @@ from bot.engine.movement import (
     DeclaredMove,
     WaterRoute,
     check_land_path,
+    check_water_path,
     declare_land_move,
     declare_water_move,
     movement_check,
@@ -229,10 +230,17 @@ def _rerolled(d: Declaration) -> bool:
     return str(d.payload["roll"]["key"]) != own
 
 
-def move_check(state: CampaignState, force: Force, terms: MoveTerms, rules: RuleBook) -> Check:
-    """The check the move rolls: MC-5.1 on land (its path checked first), MC-5.3 by water."""
+def move_check(state: CampaignState, force: Force, terms: MoveTerms, rules: RuleBook, *,
+               declared: bool = False) -> Check:
+    """The check the move rolls: MC-5.1 on land, MC-5.3 by water, its path checked first (a march stays on
+    land, a move by water on the water or the river). ``declared``: the path was accepted when it was
+    declared (a scout's re-roll, FC-3), and stands for its phase as it was accepted."""
+    if not declared:
+        if terms.route is None:
+            check_land_path(state.map, force.square, terms.steps, rules)
+        else:
+            check_water_path(state.map, force.square, terms.steps, rules)
     if terms.route is None:
-        check_land_path(state.map, force.square, terms.steps, rules)
         return movement_check(force, state.map.cell(force.square), extension=terms.extension, weather=terms.weather,
                               weather_label=terms.weather_label, extra=terms.extra, rules=rules,
                               allies=state.camps.allies_of(force.side))  # RU-19: an ally's ground is friendly
@@ -344,7 +352,8 @@ def reroll(state: CampaignState, member_id: int, force: str, journal: Journal,
         p = existing.payload
         terms = move_terms(state, engine_force, " ".join(p["path"]), ctx.rules, by_water=bool(p.get("by_water")),
                            small_boats=bool(p.get("small_boats")), horse_rafts=bool(p.get("horse_rafts")))
-        done = reroll_with_scout(move_check(state, engine_force, terms, ctx.rules), original, dice, scouts=row.scouts)
+        done = reroll_with_scout(move_check(state, engine_force, terms, ctx.rules, declared=True), original, dice,
+                                 scouts=row.scouts)
         allowance = _allowance(done.reroll, terms, ctx.rules)
         reach = tuple(str(sq) for sq in terms.steps[:allowance])
         path = tuple(str(sq) for sq in terms.steps)
