@@ -23,7 +23,7 @@ The document, version 2 (:data:`VERSION`)::
                 "supply_income", "movement_modifier", "done", "must_test", "defeated", "last_seen", "camp",
                 "purchases": [{"turn", "kind", "force", "unit", "count", "reduced", "cost"}]}],
      "forces": [{"key", "side", "name", "square", "order", "reaction", "scouts", "status", "arrives_turn",
-                 "wtf_marker", "units": [{"key", "name", "sp", "original_sp", "type", "quality",
+                 "wtf_marker", "small_boats", "horse_rafts", "units": [{"key", "name", "sp", "original_sp", "type", "quality",
                                           "mercenary", "flag", "heroic"}]}],
      "leaders": [{"key", "name", "cv", "status", "kind", "designation", "force"}],
      "declarations": [{"turn", "phase", "force", "side", "kind", "payload"}],
@@ -38,7 +38,8 @@ Every field is written, every time; lists keep the state's order, so ``encode(de
 ``requests`` came later within version 2: a document without it has no request waiting; so did
 ``last_turn`` (the scenario's last turn, RU-25: without it, none) and a
 cell's ``place`` (the name a scenario gives a square, :class:`~bot.engine.model.Place`): a cell without
-it names no place.
+it names no place; and a Force's ``small_boats`` and ``horse_rafts`` (what its scenario states for its
+moves by water, MC-5.3): a Force without them has no such statement.
 
 **Fair play.** A turn's seed is written only once it is revealed (docs/dice.md): a document never holds
 the seed of a turn still being played, not even for the GM, and a seed a document gives for a turn not
@@ -171,7 +172,10 @@ SIDE = ("key", "name", "colour", "nation", "capital", "battles_won", "battles_lo
         "done", "must_test", "defeated", "last_seen", "camp", "purchases")
 PURCHASE = ("turn", "kind", "force", "unit", "count", "reduced", "cost")
 FORCE = ("key", "side", "name", "square", "order", "reaction", "scouts", "status", "arrives_turn", "wtf_marker",
-         "units")
+         "units", "small_boats", "horse_rafts")
+FORCE_OPTIONAL = ("small_boats", "horse_rafts")
+"""What a scenario states for a Force's moves by water (MC-5.3): a document written before leaves them out
+(the Force has no such statement)."""
 UNIT = ("key", "name", "sp", "original_sp", "type", "quality", "mercenary", "flag", "heroic")
 LEADER = ("key", "name", "cv", "status", "kind", "designation", "force")
 DECLARATION = ("turn", "phase", "force", "side", "kind", "payload")
@@ -266,7 +270,8 @@ def _encode_side(s: SideState) -> dict[str, Any]:
 def _encode_force(f: ForceState) -> dict[str, Any]:
     return {"key": f.key, "side": f.side, "name": f.name, "square": f.square, "order": f.order.value,
             "reaction": f.reaction.value if f.reaction else None, "scouts": f.scouts, "status": f.status.value,
-            "arrives_turn": f.arrives_turn, "wtf_marker": f.wtf_marker,
+            "arrives_turn": f.arrives_turn, "wtf_marker": f.wtf_marker, "small_boats": f.small_boats,
+            "horse_rafts": f.horse_rafts,
             "units": [{"key": u.key, "name": u.name, "sp": u.sp, "original_sp": u.original_sp, "type": u.type.value,
                        "quality": u.quality.value, "mercenary": u.mercenary, "flag": u.flag, "heroic": u.heroic}
                       for u in f.units]}
@@ -617,7 +622,7 @@ class _Decoder:
         units: dict[str, str] = {}
         for i, f in enumerate(lists["forces"]):
             fat = _at(forces_at, i)
-            f = _obj(f, fat, FORCE)
+            f = _obj(f, fat, FORCE, optional=FORCE_OPTIONAL)
             key = _key(f["key"], _at(fat, "key"))
             if key in forces:
                 raise fail(_at(fat, "key"), Msg("two rows share it"), key)
@@ -776,7 +781,7 @@ class _Decoder:
         out: dict[str, ForceState] = {}
         for i, raw in enumerate(items):
             where = _at(self.at("forces"), i)
-            f = _obj(raw, where, FORCE)
+            f = _obj(raw, where, FORCE, optional=FORCE_OPTIONAL)
             a = partial(_at, where)
             status = _enum(ForceStatus, f["status"], a("status"))
             square = _square(f["square"], a("square"), self.cmap, optional=status is ForceStatus.REMOVED)
@@ -788,6 +793,8 @@ class _Decoder:
                 reaction=_enum(Reaction, f["reaction"], a("reaction"), optional=True),
                 scouts=_int(f["scouts"], a("scouts"), 0, MAX_SCOUTS), status=status, arrives_turn=arrives,
                 wtf_marker=_bool(f["wtf_marker"], a("wtf_marker")), units=units,
+                small_boats=_bool(f.get("small_boats", False), a("small_boats")),
+                horse_rafts=_bool(f.get("horse_rafts", False), a("horse_rafts")),
             )
         return out
 

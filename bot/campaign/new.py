@@ -89,6 +89,7 @@ def from_scenario(spec: Scenario, *, campaign_id: int, name: str, gm_id: int, op
             ForceStatus.PENDING if f.arrives_turn is not None else ForceStatus.ACTIVE, f.arrives_turn,
             units=tuple(UnitState(u.key, u.name, u.sp, u.sp, u.type, u.quality, u.mercenary, u.flag)
                         for u in f.units),
+            small_boats=f.small_boats, horse_rafts=f.horse_rafts,
         )
         for f in spec.forces
     }

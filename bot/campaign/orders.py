@@ -195,8 +195,12 @@ class MoveTerms:
 
 def move_terms(state: CampaignState, force: Force, path: str, rules: RuleBook, *, by_water: bool = False,
                small_boats: bool = False, horse_rafts: bool = False) -> MoveTerms:
-    """The terms of ``force``'s move along ``path`` (squares as typed) in the current weather."""
+    """The terms of ``force``'s move along ``path`` (squares as typed) in the current weather. By water, the
+    Force sails in boats smaller than ships, or carries its horses on rafts, when its player says so or its
+    scenario states it for the Force (MC-5.3): what the scenario states is what the Force has, and the
+    player's word adds to it, never takes it away (:func:`water_craft`)."""
     steps = state.map.parse_path(force.square, path)
+    small_boats, horse_rafts = water_craft(state.forces[force.id], small_boats=small_boats, horse_rafts=horse_rafts)
     weather = rules.weather.kinds.get(state.weather_now or "")  # RU-22: none once the setting is off
     event = state.event_modifier(force.side)
     extra: tuple[Modifier, ...] = (Modifier(event, "RU-10", "random event (house rule)"),) if event else ()
@@ -205,6 +209,14 @@ def move_terms(state: CampaignState, force: Force, path: str, rules: RuleBook, *
     extra += supply_forced_march(state, force.id, rules, by_water=by_water)
     return MoveTerms(steps, route, weather.movement if weather else 0, weather.label if weather else "weather", extra,
                      state.settings.movement_extension)
+
+
+def water_craft(force: ForceState, *, small_boats: bool = False, horse_rafts: bool = False) -> tuple[bool, bool]:
+    """MC-5.3: whether a Force's move by water is in boats smaller than ships, and with its horses on barges or
+    rafts: "stated by its player when declaring the move, or by the scenario for the Force". The scenario's
+    statement is the Force's own craft, so it holds for every move by water the Force makes; where the
+    scenario states nothing, the player's word does."""
+    return small_boats or force.small_boats, horse_rafts or force.horse_rafts
 
 
 def supply_forced_march(state: CampaignState, force: str, rules: RuleBook, *, by_water: bool) -> tuple[Modifier, ...]:
@@ -285,7 +297,7 @@ def declare_move(state: CampaignState, member_id: int, force: str, path: str, jo
                  horse_rafts: bool = False) -> tuple[CampaignState, MoveOutcome]:
     """Phase 2: declare a path; the movement roll (MC-5.1 or MC-5.3) is made now and kept private.
     By water the player says whether the Force sails in boats smaller than ships and carries its
-    horses on rafts (MC-5.3). A new path for a Force that declared one replaces it: the same key
+    horses on rafts, unless its scenario states it for the Force (MC-5.3, :func:`water_craft`). A new path for a Force that declared one replaces it: the same key
     draws the same dice, so it is never a re-roll (and the roll is logged once); after a scout's re-roll
     (FC-3) the new path keeps the re-roll's die."""
     require_phase(state, Phase.MOVEMENT, "Declaring moves")
@@ -300,8 +312,9 @@ def declare_move(state: CampaignState, member_id: int, force: str, path: str, jo
     roll = move.roll
     payload = {"start": str(engine_force.square), "path": [str(sq) for sq in terms.steps], "allowance": move.allowance,
                "by_water": by_water, "roll": roll.to_dict()}
-    if by_water:  # what the move's check depends on, for a scout's re-roll (FC-3)
-        payload |= {"small_boats": small_boats, "horse_rafts": horse_rafts}
+    if by_water:  # what the move's check depends on, for a scout's re-roll (FC-3): the Force's own craft included
+        boats, rafts = water_craft(row, small_boats=small_boats, horse_rafts=horse_rafts)
+        payload |= {"small_boats": boats, "horse_rafts": rafts}
     if existing is None:
         state = _with_declaration(state, Declaration(state.turn, state.phase, row.key, row.side, DeclarationKind.MOVE,
                                                      payload))

@@ -13,12 +13,12 @@ What the file holds, and what the format cannot say:
 - **The sides** (key, name, colour, nation), the **alliances** (each camp of two or more sides), the
   **supply** income of each side (FC-2; the points in hand start again at the income), the rule
   **options** as set now, climate and theatre.
-- **The Forces on the map**, where they stand, with their order, scouts and units at their current
-  SP (their original SP becomes that SP); destroyed units (0 SP) and Forces with no unit left are left
-  out, and so are Forces off the map for good. Each Force's leader in command, with his Command Value:
-  a wounded leader comes back fit (the format has no status); a dead, crippled or captured one (CC-1)
-  is left out, and the Force's New Leader commands (the one the campaign appointed, or one named after
-  the Force, with the fallen leader's Command Value).
+- **The Forces on the map**, where they stand, with their order, scouts, boats and horse rafts (MC-5.3)
+  and units at their current SP (their original SP becomes that SP); destroyed units (0 SP) and Forces
+  with no unit left are left out, and so are Forces off the map for good. Each Force's leader in
+  command, with his Command Value: a wounded leader comes back fit (the format has no status); a dead,
+  crippled or captured one (CC-1) is left out, and the Force's New Leader commands (the one the campaign
+  appointed, or one named after the Force, with the fallen leader's Command Value).
 - **Reinforcements still to come**, their turns counted from the saved turn (the new campaign's turn 1):
   one due this turn, or held off its square, comes on turn 2.
 - ``start_date`` is the date of the saved turn; ``description`` says which campaign and turn.
@@ -310,6 +310,10 @@ def _force(force: ForceState, leaders: _Leaders) -> dict[str, Any]:
         out["order"] = force.order.value
     if force.scouts:
         out["scouts"] = min(force.scouts, 20)
+    if force.small_boats:
+        out["small_boats"] = True
+    if force.horse_rafts:
+        out["horse_rafts"] = True
     out["leader"] = leaders.of(force)
     out["units"] = [_unit(u) for u in force.units if u.sp > 0]
     return out

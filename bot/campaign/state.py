@@ -114,6 +114,10 @@ class ForceState:
     arrives_turn: int | None = None
     wtf_marker: bool = False
     units: tuple[UnitState, ...] = ()
+    small_boats: bool = False
+    """It travels by water in boats smaller than ships, as its scenario states (MC-5.3)."""
+    horse_rafts: bool = False
+    """It carries its horses on barges or rafts by water, as its scenario states (MC-5.3)."""
 
     @property
     def active(self) -> bool:

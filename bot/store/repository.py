@@ -180,7 +180,8 @@ async def load(s: AsyncSession, campaign: Campaign | int, *, lock: bool = False)
         ids["force"][r.key] = r.id
         forces[r.key] = ForceState(r.key, r.side_key, r.name, r.square, Order(r.order),
                                    Reaction(r.reaction) if r.reaction else None, r.scouts, ForceStatus(r.state),
-                                   r.arrives_turn, r.wtf_marker, tuple(units.get(r.key, ())))
+                                   r.arrives_turn, r.wtf_marker, tuple(units.get(r.key, ())), r.small_boats,
+                                   r.horse_rafts)
     leaders: dict[str, LeaderState] = {}
     for r in await _rows(s, LeaderRow, cid):
         ids["leader"][r.key] = r.id
@@ -245,7 +246,8 @@ def _purchases(rows: Sequence[Mapping[str, Any]] | None) -> tuple[SupplyPurchase
 def _force_row(v: ForceState) -> dict[str, Any]:
     return {"key": v.key, "side_key": v.side, "name": v.name, "square": v.square, "order": v.order.value,
             "reaction": v.reaction.value if v.reaction else None, "scouts": v.scouts, "state": v.status.value,
-            "arrives_turn": v.arrives_turn, "wtf_marker": v.wtf_marker}
+            "arrives_turn": v.arrives_turn, "wtf_marker": v.wtf_marker, "small_boats": v.small_boats,
+            "horse_rafts": v.horse_rafts}
 
 
 def _unit_row(force: str, v: UnitState) -> dict[str, Any]:

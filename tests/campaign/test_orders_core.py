@@ -257,7 +257,7 @@ def test_a_force_afloat_lands_by_a_move_by_water(in_movement: CampaignState) -> 
     afloat = in_movement.with_force("lannes", square="A9")
     odds = orders.move_odds(afloat, FRENCH.member_id, "lannes", "B8", RULES, by_water=True).chances()
     assert odds == {1: Fraction(1)}  # one square: the landing square (MC-5.3)
-    after, out = orders.declare_move(afloat, FRENCH.member_id, "lannes", "B8", Journal(), ctx(), by_water=True)
+    _, out = orders.declare_move(afloat, FRENCH.member_id, "lannes", "B8", Journal(), ctx(), by_water=True)
     bands = 1 if out.roll.total <= 2 else 2 if out.roll.total <= 5 else 3 if out.roll.total <= 8 else 4
     assert out.by_water and out.reach == ("B8",)
     assert out.allowance == max(1, bands - (out.roll.total >= 3))  # it lands (one square less), it does not embark

@@ -90,7 +90,7 @@ def test_the_schema_rejects_what_the_parser_rejects(validator: Any, change: str)
         parse_scenario(data)
 
 
-def test_the_schema_rejects_unknown_options_and_fields_the_parser_lets_through(validator: Any) -> None:
+def test_the_schema_and_the_parser_refuse_unknown_options_and_fields(validator: Any) -> None:
     data = minimal()
     data["options"] = {"fog_of_war": True}
     data["map"]["rivers"] = [{"squares": ["B1"], "flows": "S"}]  # a typo for flow
@@ -98,4 +98,8 @@ def test_the_schema_rejects_unknown_options_and_fields_the_parser_lets_through(v
         "Additional properties are not allowed ('flows' was unexpected)",
         "Additional properties are not allowed ('fog_of_war' was unexpected)",
     ]
-    parse_scenario(data)  # the parser ignores both (options are checked when a campaign is created)
+    with pytest.raises(InvalidInput, match=r"map\.rivers\[0\]: unknown field\(s\) flows; allowed: flow, squares"):
+        parse_scenario(data)  # issue 21: a typo no longer changes nothing, silently
+    del data["map"]["rivers"]
+    with pytest.raises(InvalidInput, match=r"Scenario field options: unknown field\(s\) fog_of_war; allowed: adjacency"):
+        parse_scenario(data)
