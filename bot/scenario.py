@@ -37,7 +37,15 @@ from bot.engine.model import (
     Terrain,
     UnitType,
 )
-from bot.engine.tables import OPTION_NAMES
+from bot.engine.tables import (
+    HOUSE_TABLES,
+    NO_TABLES,
+    OPTION_NAMES,
+    ScenarioTables,
+    TableProblem,
+    default_rulebook,
+    read_scenario_tables,
+)
 from bot.engine.text import Msg
 from bot.engine.uploads import MAX_DEPTH, UploadProblem, bad_character, bad_character_msg, load_yaml
 
@@ -91,7 +99,7 @@ SCENARIO_DIR = Path(__file__).resolve().parent.parent / "assets" / "maps"
 _OPEN = Cell()
 
 TOP_FIELDS = ("name", "description", "climate", "theatre", "start_date", "last_turn", "map", "sides", "alliances",
-              "forces", "reinforcements", "supply", "options")
+              "forces", "reinforcements", "supply", "options", *HOUSE_TABLES)
 MAP_FIELDS = ("width", "height", "adjacency", "sight", "legend", "rows", "terrain", "rivers", "roads", "tracks",
               "bridges", "rapids", "reefs", "territories", "strongholds", "capitals", "places")
 SIDE_FIELDS = ("key", "name", "colour", "nation")
@@ -167,6 +175,8 @@ class Scenario:
     """The scenario's alliances (RU-19), each as its side keys in the order the file gives them."""
     last_turn: int | None = None
     """The campaign's last turn (RU-25): once it is over, the campaign ends; None: it runs until one camp is left."""
+    tables: ScenarioTables = NO_TABLES
+    """The scenario's own weather, calendar and random-events tables, in place of the house rules' (RU-10)."""
 
     def side(self, key: str) -> SideSpec:
         for s in self.sides:
@@ -457,7 +467,16 @@ def parse_scenario(data: Any, *, key: str = "uploaded") -> Scenario:
     if (char := bad_character(description)) is not None:
         raise (top / "description").fail(bad_character_msg(char))  # i18n: passes a template on
     return Scenario(key, name, description.strip(), climate, start, cmap, sight,
-                    tuple(sides), tuple(forces), supply, dict(options), theatre, alliances, last_turn)
+                    tuple(sides), tuple(forces), supply, dict(options), theatre, alliances, last_turn, _tables(d))
+
+
+def _tables(d: Mapping[str, Any]) -> ScenarioTables:
+    """RU-10: the scenario's own ``weather``, ``calendar`` and ``events`` tables, each of the shape of its
+    file in ``rules/`` and read by the same reader; a refusal names the field."""
+    try:
+        return read_scenario_tables(d, default_rulebook())
+    except TableProblem as problem:
+        raise _At(problem.path.replace(".[", "[")).fail(problem.what) from None  # i18n: passes a template on
 
 
 def _parse_alliances(v: Any, at: _At, side_keys: list[str]) -> tuple[tuple[str, ...], ...]:

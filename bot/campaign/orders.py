@@ -44,6 +44,7 @@ from .dice import Context, turn_dice
 from .errors import NotFound, WrongPhase
 from .events import Journal, side_visibility
 from .odds import Odds, move_result, path_odds, table_odds
+from .rulebook import rules_for
 from .sight import own_force
 from .state import CampaignState, CampaignStatus, Declaration, DeclarationKind, ForceState
 
@@ -201,7 +202,7 @@ def move_terms(state: CampaignState, force: Force, path: str, rules: RuleBook, *
     player's word adds to it, never takes it away (:func:`water_craft`)."""
     steps = state.map.parse_path(force.square, path)
     small_boats, horse_rafts = water_craft(state.forces[force.id], small_boats=small_boats, horse_rafts=horse_rafts)
-    weather = rules.weather.kinds.get(state.weather_now or "")  # RU-22: none once the setting is off
+    weather = rules_for(state, rules).weather.kinds.get(state.weather_now or "")  # RU-22 (none once off), RU-10
     event = state.event_modifier(force.side)
     extra: tuple[Modifier, ...] = (Modifier(event, "RU-10", "random event (house rule)"),) if event else ()
     route = water_route(state.map, force.square, steps, wind=weather.wind if weather else "none",  # type: ignore[arg-type]

@@ -35,6 +35,7 @@ from bot.engine.model import (
     UnitType,
 )
 from bot.engine.phases import Phase, TurnPosition
+from bot.engine.tables import NO_TABLES, ScenarioTables
 
 from .settings import Settings
 
@@ -286,6 +287,8 @@ class CampaignState:
     """The campaign row's options as stored (rule options and the bot's own, under ``_``)."""
     last_turn: int | None = None
     """The scenario's last turn: once it is over, the campaign ends (a draw if several camps stand, RU-25)."""
+    tables: ScenarioTables = NO_TABLES
+    """The scenario's own weather, calendar and random-events tables (RU-10): :func:`.rulebook.rules_for`."""
 
     # --- reading -------------------------------------------------------------------------------
 

@@ -44,6 +44,7 @@ from bot.engine.field_commander import PurchaseKind
 from bot.engine.grid import CampaignMap
 from bot.engine.model import Cell, Climate, Feature, LeaderStatus, Order, Quality, Reaction, Square, Terrain, UnitType
 from bot.engine.phases import Phase
+from bot.engine.tables import NO_TABLES, default_rulebook, read_scenario_tables
 from bot.engine.text import Msg
 
 from . import chain
@@ -218,6 +219,7 @@ async def load(s: AsyncSession, campaign: Campaign | int, *, lock: bool = False)
         weather=campaign.weather, holdings=dict(campaign.holdings or {}), sides=sides, forces=forces,
         leaders=leaders, declarations=tuple(declarations), battles=battles, glory=glory, leader_events=events,
         seeds=seeds, players=players, requests=requests, options=options, last_turn=campaign.last_turn,
+        tables=read_scenario_tables(campaign.tables, default_rulebook()) if campaign.tables else NO_TABLES,
     )
     return Loaded(state, campaign, ids, s)
 

@@ -118,8 +118,8 @@ def test_unknown_top_level_field() -> None:
     data = minimal()
     data["author"] = "me"
     assert refused(data) == (
-        "Scenario field (top): unknown field(s) author; allowed: alliances, climate, description, forces, last_turn, map,"
-        " name, options, reinforcements, sides, start_date, supply, theatre"
+        "Scenario field (top): unknown field(s) author; allowed: alliances, calendar, climate, description, events,"
+        " forces, last_turn, map, name, options, reinforcements, sides, start_date, supply, theatre, weather"
     )
 
 
