@@ -68,11 +68,26 @@ def test_the_turn_rolls_the_scenarios_weather_and_events_and_keeps_its_calendar(
     assert any("the calendar advances to 1812-11-21" in str(e.text) for e in journal.events)  # 14 days a turn
     status = views.status(state, Reader(side="fr"), rules=RULES)
     assert (status.date, status.season) == (dt.date(1812, 11, 21), "winter")
+    log = roll_log(state, journal)
+    report = verify_log(log)
+    assert report.ok and report.recomputed == len(log["rolls"]) >= 3  # the scenario's tables verify
+
+
+def roll_log(state: CampaignState, journal: Journal) -> dict[str, Any]:
+    """Turn 1's rolls as ``python -m bot verify`` and the HTML verifier read them (docs/dice.md)."""
+    seed = state.seeds[1]
     ended = [r for r in rolls(journal, "") if r["key"].startswith("t1/")]
-    report = verify_log({"format": ROLL_LOG, "version": 1, "turns": [
-        {"turn": 1, "seed_sha256": state.seeds[1].sha256, "seed": state.seeds[1].seed_hex}],
-        "rolls": [{**r, "turn": 1} for r in ended]})
-    assert report.ok and report.recomputed == len(ended) >= 3  # the scenario's tables verify
+    return {"format": ROLL_LOG, "version": 2, "current_turn": 2,
+            "turns": [{"turn": 1, "seed_sha256": seed.sha256, "seed": seed.seed_hex, "chain_head": seed.chain_head}],
+            "rolls": [{**r, "turn": 1, "undone": False} for r in ended]}
+
+
+def winter_log() -> dict[str, Any]:
+    """The roll log of a campaign's first turn played by the scenario's own weather and events tables."""
+    state, journal = started(scenario(**winter())), Journal()
+    while state.turn == 1:
+        state = resolve(state, journal, CTX, forced=True).state
+    return roll_log(state, journal)
 
 
 def test_the_odds_of_a_move_count_the_scenarios_weather() -> None:
