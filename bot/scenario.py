@@ -37,6 +37,15 @@ from bot.engine.model import (
     Terrain,
     UnitType,
 )
+from bot.engine.tables import (
+    HOUSE_TABLES,
+    NO_TABLES,
+    OPTION_NAMES,
+    ScenarioTables,
+    TableProblem,
+    default_rulebook,
+    read_scenario_tables,
+)
 from bot.engine.text import Msg
 from bot.engine.uploads import MAX_DEPTH, UploadProblem, bad_character, bad_character_msg, load_yaml
 
@@ -89,6 +98,15 @@ SCENARIO_DIR = Path(__file__).resolve().parent.parent / "assets" / "maps"
 
 _OPEN = Cell()
 
+TOP_FIELDS = ("name", "description", "climate", "theatre", "start_date", "last_turn", "map", "sides", "alliances",
+              "forces", "reinforcements", "supply", "options", *HOUSE_TABLES)
+MAP_FIELDS = ("width", "height", "adjacency", "sight", "legend", "rows", "terrain", "rivers", "roads", "tracks",
+              "bridges", "rapids", "reefs", "territories", "strongholds", "capitals", "places")
+SIDE_FIELDS = ("key", "name", "colour", "nation")
+FORCE_FIELDS = ("key", "name", "side", "square", "order", "scouts", "leader", "units", "small_boats", "horse_rafts")
+UNIT_FIELDS = ("key", "name", "sp", "type", "quality", "mercenary", "flag")
+"""The fields of each part of the format (docs/scenario-format.md): any other is refused, naming it."""
+
 DEFAULT_LEGEND = {
     ".": "open", "c": "cultivated", "f": "forest", "h": "hill", "m": "mountain", "s": "swamp",
     "d": "desert", "w": "wasteland", "j": "jungle", "~": "lake", "S": "sea",
@@ -132,6 +150,10 @@ class ForceSpec:
     scouts: int = 0
     arrives_turn: int | None = None
     """Set for a scheduled reinforcement: the turn it arrives (MC-10, RU-10)."""
+    small_boats: bool = False
+    """The Force travels by water in boats smaller than ships (MC-5.3: the scenario states it for the Force)."""
+    horse_rafts: bool = False
+    """The Force carries its horses on barges or rafts when it travels by water (MC-5.3)."""
 
 
 @dataclass(frozen=True)
@@ -153,6 +175,8 @@ class Scenario:
     """The scenario's alliances (RU-19), each as its side keys in the order the file gives them."""
     last_turn: int | None = None
     """The campaign's last turn (RU-25): once it is over, the campaign ends; None: it runs until one camp is left."""
+    tables: ScenarioTables = NO_TABLES
+    """The scenario's own weather, calendar and random-events tables, in place of the house rules' (RU-10)."""
 
     def side(self, key: str) -> SideSpec:
         for s in self.sides:
@@ -195,6 +219,14 @@ def _map(v: Any, at: _At) -> dict[str, Any]:
     if not isinstance(v, dict):
         raise at.fail("expected a mapping, got {name}", name=type(v).__name__)
     return v
+
+
+def _fields(d: Mapping[Any, Any], at: _At, allowed: Iterable[str]) -> None:
+    """Refuse a field the format does not have (a typo would otherwise change nothing, silently)."""
+    known = sorted(allowed)
+    if extra := sorted(set(map(str, d)) - set(known)):
+        raise at.fail("unknown field(s) {extra}; allowed: {allowed}", extra=', '.join(map(_clip, extra)),
+                      allowed=', '.join(known))
 
 
 def _list(v: Any, at: _At) -> list[Any]:
@@ -338,10 +370,7 @@ def read_yaml_text(text: str | bytes) -> Any:
 def parse_scenario(data: Any, *, key: str = "uploaded") -> Scenario:
     top = _At()
     d = _map(data, top)
-    allowed = {"name", "description", "climate", "theatre", "start_date", "last_turn", "map", "sides", "alliances",
-               "forces", "reinforcements", "supply", "options"}
-    if extra := sorted(set(map(str, d)) - allowed):
-        raise top.fail("unknown field(s) {extra}; allowed: {allowed}", extra=', '.join(extra), allowed=', '.join(sorted(allowed)))
+    _fields(d, top, TOP_FIELDS)
     name = _str(d.get("name"), top / "name")
     climate = _enum(Climate, d.get("climate", "temperate"), top / "climate")
     theatre = _enum(Theatre, d.get("theatre", "other"), top / "theatre")
@@ -373,6 +402,7 @@ def parse_scenario(data: Any, *, key: str = "uploaded") -> Scenario:
     for i, s in enumerate(side_list):
         at = top / "sides" / i
         s = _map(s, at)
+        _fields(s, at, SIDE_FIELDS)
         colour = _str(s.get("colour", "#808080"), at / "colour", max_len=7)
         if not COLOUR_RE.match(colour):
             raise (at / "colour").fail("{colour!r} is not a colour like #1f4e9c", colour=colour)
@@ -403,6 +433,7 @@ def parse_scenario(data: Any, *, key: str = "uploaded") -> Scenario:
     for i, r in enumerate(later):
         at = top / "reinforcements" / i
         r = _map(r, at)
+        _fields(r, at, ("turn", "force"))
         turn = _int(r.get("turn"), at / "turn", 2, LIMITS.turns)
         forces.append(_parse_force(r.get("force"), at / "force", w, h, side_keys, turn, units))
         where.append(at / "force")
@@ -426,6 +457,7 @@ def parse_scenario(data: Any, *, key: str = "uploaded") -> Scenario:
             raise (top / "supply" / str(k)).fail("unknown side {k!r}; sides: {side_keys}", k=k, side_keys=', '.join(side_keys))
         supply[k] = _int(v, top / "supply" / str(k), 0, 1000)
     options = _map(d.get("options", {}), top / "options")
+    _fields(options, top / "options", OPTION_NAMES)  # their values are checked when a campaign is created
     description = d.get("description", "")
     if not isinstance(description, str):  # a list (or an alias bomb) would be expanded by str()
         raise (top / "description").fail("expected text, got {name}", name=type(description).__name__)
@@ -435,7 +467,16 @@ def parse_scenario(data: Any, *, key: str = "uploaded") -> Scenario:
     if (char := bad_character(description)) is not None:
         raise (top / "description").fail(bad_character_msg(char))  # i18n: passes a template on
     return Scenario(key, name, description.strip(), climate, start, cmap, sight,
-                    tuple(sides), tuple(forces), supply, dict(options), theatre, alliances, last_turn)
+                    tuple(sides), tuple(forces), supply, dict(options), theatre, alliances, last_turn, _tables(d))
+
+
+def _tables(d: Mapping[str, Any]) -> ScenarioTables:
+    """RU-10: the scenario's own ``weather``, ``calendar`` and ``events`` tables, each of the shape of its
+    file in ``rules/`` and read by the same reader; a refusal names the field."""
+    try:
+        return read_scenario_tables(d, default_rulebook())
+    except TableProblem as problem:
+        raise _At(problem.path.replace(".[", "[")).fail(problem.what) from None  # i18n: passes a template on
 
 
 def _parse_alliances(v: Any, at: _At, side_keys: list[str]) -> tuple[tuple[str, ...], ...]:
@@ -472,6 +513,7 @@ def _parse_alliances(v: Any, at: _At, side_keys: list[str]) -> tuple[tuple[str, 
 
 def _parse_map(v: Any, at: _At, budget: _Budget) -> tuple[CampaignMap, int]:
     m = _map(v, at)
+    _fields(m, at, MAP_FIELDS)
     w = _int(m.get("width"), at / "width", 2, LIMITS.map_side)
     h = _int(m.get("height"), at / "height", 2, LIMITS.map_side)
     adjacency = _int(m.get("adjacency", 8), at / "adjacency", 4, 8)
@@ -509,6 +551,7 @@ def _parse_map(v: Any, at: _At, budget: _Budget) -> tuple[CampaignMap, int]:
     for i, river in enumerate(_list(m.get("rivers", []), at / "rivers")):
         rat = at / "rivers" / i
         river = _map(river, rat)
+        _fields(river, rat, ("squares", "flow"))
         direction = str(river.get("flow", "")).upper() or None
         if direction is not None and direction not in COMPASS:
             raise (rat / "flow").fail("{direction!r} is not a direction: {compass}", direction=_clip(direction), compass=', '.join(COMPASS))
@@ -561,9 +604,7 @@ def _parse_places(v: Any, at: _At, w: int, h: int) -> dict[Square, Place]:
             raise pat.fail("{sq} is also {other}: at most one place per square", sq=sq,
                            other=(at / named[sq]).path)
         if isinstance(entry, dict):
-            if extra := sorted(set(map(str, entry)) - {"name", "kind"}):
-                raise pat.fail("unknown field(s) {extra}; allowed: {allowed}", extra=", ".join(extra),
-                               allowed="kind, name")
+            _fields(entry, pat, ("name", "kind"))
             name = _str(entry.get("name"), pat / "name", max_len=LIMITS.place)
             kind = _enum(PlaceKind, entry.get("kind", PlaceKind.TOWN.value), pat / "kind")
         elif isinstance(entry, str):
@@ -592,10 +633,12 @@ class _Units:
 
 def _parse_force(v: Any, at: _At, w: int, h: int, sides: list[str], arrives: int | None, count: _Units) -> ForceSpec:
     f = _map(v, at)
+    _fields(f, at, FORCE_FIELDS)
     side = _str(f.get("side"), at / "side")
     if side not in sides:
         raise (at / "side").fail("unknown side {side!r}; sides: {sides}", side=side, sides=', '.join(sides))
     leader = _map(f.get("leader"), at / "leader")
+    _fields(leader, at / "leader", ("name", "cv"))
     units = []
     given = _list(f.get("units"), at / "units")
     if len(given) > LIMITS.units_per_force:
@@ -607,6 +650,7 @@ def _parse_force(v: Any, at: _At, w: int, h: int, sides: list[str], arrives: int
     for i, u in enumerate(given):
         uat = at / "units" / i
         u = _map(u, uat)
+        _fields(u, uat, UNIT_FIELDS)
         units.append(UnitSpec(
             _key(u.get("key"), uat / "key"), _str(u.get("name"), uat / "name"), _int(u.get("sp"), uat / "sp", 0, 10_000),
             _enum(UnitType, u.get("type", "infantry"), uat / "type"), _enum(Quality, u.get("quality", "average"), uat / "quality"),
@@ -618,7 +662,8 @@ def _parse_force(v: Any, at: _At, w: int, h: int, sides: list[str], arrives: int
         _key(f.get("key"), at / "key"), _str(f.get("name"), at / "name"), side, _square(w, h, f.get("square"), at / "square"),
         LeaderSpec(_str(leader.get("name"), at / "leader" / "name"), _int(leader.get("cv", 0), at / "leader" / "cv", -3, 10)),
         tuple(units), _enum(Order, f.get("order", "explore"), at / "order"), _int(f.get("scouts", 0), at / "scouts", 0, 20),
-        arrives,
+        arrives, _bool(f.get("small_boats", False), at / "small_boats"),
+        _bool(f.get("horse_rafts", False), at / "horse_rafts"),
     )
 
 

@@ -23,7 +23,7 @@ The document, version 2 (:data:`VERSION`)::
                 "supply_income", "movement_modifier", "done", "must_test", "defeated", "last_seen", "camp",
                 "purchases": [{"turn", "kind", "force", "unit", "count", "reduced", "cost"}]}],
      "forces": [{"key", "side", "name", "square", "order", "reaction", "scouts", "status", "arrives_turn",
-                 "wtf_marker", "units": [{"key", "name", "sp", "original_sp", "type", "quality",
+                 "wtf_marker", "small_boats", "horse_rafts", "units": [{"key", "name", "sp", "original_sp", "type", "quality",
                                           "mercenary", "flag", "heroic"}]}],
      "leaders": [{"key", "name", "cv", "status", "kind", "designation", "force"}],
      "declarations": [{"turn", "phase", "force", "side", "kind", "payload"}],
@@ -32,13 +32,17 @@ The document, version 2 (:data:`VERSION`)::
      "leader_events": [{"leader", "turn", "status", "reason"}],
      "seeds": [{"turn", "seed", "sha256", "chain_head", "reseeded_after"}],
      "players": [{"member", "side"}],
-     "requests": [{"member", "side", "name"}]}   # members asking to join, waiting for the GM
+     "requests": [{"member", "side", "name"}],   # members asking to join, waiting for the GM
+     "tables": {"weather", "calendar", "events"}}  # the scenario's own RU-10 tables, each optional
 
 Every field is written, every time; lists keep the state's order, so ``encode(decode(doc)) == doc``.
 ``requests`` came later within version 2: a document without it has no request waiting; so did
 ``last_turn`` (the scenario's last turn, RU-25: without it, none) and a
 cell's ``place`` (the name a scenario gives a square, :class:`~bot.engine.model.Place`): a cell without
-it names no place.
+it names no place; and a Force's ``small_boats`` and ``horse_rafts`` (what its scenario states for its
+moves by water, MC-5.3): a Force without them has no such statement; and ``tables``, the scenario's own
+weather, calendar and random-events tables (RU-10, each of its rules file's shape): a document without it
+plays the house rules.
 
 **Fair play.** A turn's seed is written only once it is revealed (docs/dice.md): a document never holds
 the seed of a turn still being played, not even for the GM, and a seed a document gives for a turn not
@@ -86,7 +90,7 @@ from bot.engine.model import (
 from bot.engine.phases import Phase
 from bot.engine.reports import parse_report
 from bot.engine.rolls import Roll, record_from_dict
-from bot.engine.tables import default_rulebook
+from bot.engine.tables import HOUSE_TABLES, ScenarioTables, TableProblem, default_rulebook, read_scenario_tables
 from bot.engine.text import Msg, UnknownMessage
 from bot.engine.uploads import bad_character, bad_character_msg
 from bot.engine.verify import FORMAT as ROLL_LOG_FORMAT
@@ -158,8 +162,8 @@ LOG_FIELDS = ("turn", "phase", "kind", "visibility", "text", "data", "roll_key",
 DOCUMENT = ("version", "id", "name", "turn", "phase", "status", "climate", "theatre", "start_date", "sight",
             "gm_id", "gm_role_id", "weather", "settings", "options", "holdings", "map", "sides", "forces",
             "leaders", "declarations", "battles", "glory", "leader_events", "seeds", "players", "requests",
-            "last_turn")
-DOCUMENT_OPTIONAL = ("requests", "last_turn")
+            "last_turn", "tables")
+DOCUMENT_OPTIONAL = ("requests", "last_turn", "tables")
 """Fields a document of version 2 written before them leaves out."""
 MAP = ("width", "height", "adjacency", "cells")
 CELL = ("square", "terrain", "features", "territory", "stronghold", "capital", "river_flow", "place")
@@ -171,7 +175,10 @@ SIDE = ("key", "name", "colour", "nation", "capital", "battles_won", "battles_lo
         "done", "must_test", "defeated", "last_seen", "camp", "purchases")
 PURCHASE = ("turn", "kind", "force", "unit", "count", "reduced", "cost")
 FORCE = ("key", "side", "name", "square", "order", "reaction", "scouts", "status", "arrives_turn", "wtf_marker",
-         "units")
+         "units", "small_boats", "horse_rafts")
+FORCE_OPTIONAL = ("small_boats", "horse_rafts")
+"""What a scenario states for a Force's moves by water (MC-5.3): a document written before leaves them out
+(the Force has no such statement)."""
 UNIT = ("key", "name", "sp", "original_sp", "type", "quality", "mercenary", "flag", "heroic")
 LEADER = ("key", "name", "cv", "status", "kind", "designation", "force")
 DECLARATION = ("turn", "phase", "force", "side", "kind", "payload")
@@ -243,6 +250,7 @@ def encode(state: CampaignState) -> dict[str, Any]:
                    "reseeded_after": s.reseeded_after} for s in state.seeds.values() if s.revealed],
         "players": [{"member": m, "side": side} for m, side in state.players.items()],
         "requests": [{"member": r.member, "side": r.side, "name": r.name} for r in state.requests.values()],
+        "tables": state.tables.to_data(),
     }
 
 
@@ -266,7 +274,8 @@ def _encode_side(s: SideState) -> dict[str, Any]:
 def _encode_force(f: ForceState) -> dict[str, Any]:
     return {"key": f.key, "side": f.side, "name": f.name, "square": f.square, "order": f.order.value,
             "reaction": f.reaction.value if f.reaction else None, "scouts": f.scouts, "status": f.status.value,
-            "arrives_turn": f.arrives_turn, "wtf_marker": f.wtf_marker,
+            "arrives_turn": f.arrives_turn, "wtf_marker": f.wtf_marker, "small_boats": f.small_boats,
+            "horse_rafts": f.horse_rafts,
             "units": [{"key": u.key, "name": u.name, "sp": u.sp, "original_sp": u.original_sp, "type": u.type.value,
                        "quality": u.quality.value, "mercenary": u.mercenary, "flag": u.flag, "heroic": u.heroic}
                       for u in f.units]}
@@ -519,7 +528,8 @@ class _Decoder:
         campaign_id = _int(doc["id"], at("id"), 0, MAX_INT)
         gm_id = _int(doc["gm_id"], at("gm_id"), 0, MAX_INT)
         gm_role_id = _int(doc["gm_role_id"], at("gm_role_id"), 1, MAX_INT, optional=True)
-        weather = _one_of(doc["weather"], at("weather"), default_rulebook().weather.kinds, optional=True)
+        tables = self.tables(doc.get("tables", {}))
+        weather = _one_of(doc["weather"], at("weather"), tables.apply(default_rulebook()).weather.kinds, optional=True)
         settings = self.settings(doc["settings"])
         options = {**settings.as_options(), **self.options(doc["options"])}
         lists = {k: _list(doc[k], at(k), MAX_ROWS) for k in ("sides", "forces", "leaders", "declarations",
@@ -546,8 +556,17 @@ class _Decoder:
             battles=self.battles(lists["battles"], forces, leaders),
             glory=self.glory(lists["glory"]), leader_events=self.leader_events(lists["leader_events"]),
             seeds=self.seeds(lists["seeds"]), players=(players := self.players(lists["players"])),
-            requests=self.requests(lists["requests"], players), options=options, last_turn=last_turn,
+            requests=self.requests(lists["requests"], players), options=options, last_turn=last_turn, tables=tables,
         )
+
+    def tables(self, value: Any) -> ScenarioTables:
+        """The scenario's own RU-10 tables, read as a scenario's are (the same readers, the same bounds)."""
+        where = self.at("tables")
+        _obj(value, where, HOUSE_TABLES, optional=HOUSE_TABLES)
+        try:
+            return read_scenario_tables(value, default_rulebook(), root=where)
+        except TableProblem as problem:
+            raise fail(problem.path.replace(".[", "["), problem.what) from None
 
     @staticmethod
     def date(value: Any, where: str) -> dt.date:
@@ -617,7 +636,7 @@ class _Decoder:
         units: dict[str, str] = {}
         for i, f in enumerate(lists["forces"]):
             fat = _at(forces_at, i)
-            f = _obj(f, fat, FORCE)
+            f = _obj(f, fat, FORCE, optional=FORCE_OPTIONAL)
             key = _key(f["key"], _at(fat, "key"))
             if key in forces:
                 raise fail(_at(fat, "key"), Msg("two rows share it"), key)
@@ -776,7 +795,7 @@ class _Decoder:
         out: dict[str, ForceState] = {}
         for i, raw in enumerate(items):
             where = _at(self.at("forces"), i)
-            f = _obj(raw, where, FORCE)
+            f = _obj(raw, where, FORCE, optional=FORCE_OPTIONAL)
             a = partial(_at, where)
             status = _enum(ForceStatus, f["status"], a("status"))
             square = _square(f["square"], a("square"), self.cmap, optional=status is ForceStatus.REMOVED)
@@ -788,6 +807,8 @@ class _Decoder:
                 reaction=_enum(Reaction, f["reaction"], a("reaction"), optional=True),
                 scouts=_int(f["scouts"], a("scouts"), 0, MAX_SCOUTS), status=status, arrives_turn=arrives,
                 wtf_marker=_bool(f["wtf_marker"], a("wtf_marker")), units=units,
+                small_boats=_bool(f.get("small_boats", False), a("small_boats")),
+                horse_rafts=_bool(f.get("horse_rafts", False), a("horse_rafts")),
             )
         return out
 

@@ -23,6 +23,7 @@ from bot.engine.phases import Phase
 from bot.engine.seasons import turn_date
 from bot.engine.tables import RuleBook, default_rulebook
 
+from .rulebook import rules_for
 from .sight import record_sightings
 from .state import Battle, BattleStatus, CampaignState, ForceState, UnitState
 
@@ -74,7 +75,7 @@ def end_of_turn(before: CampaignState, after: CampaignState, rules: RuleBook | N
     (in that turn: its date and weather), ``after`` the state it left (the Forces where the turn left
     them, the turn's battles and the strongholds' holders)."""
     turn = before.turn
-    date = turn_date(before.start_date, turn, rules=rules or default_rulebook())
+    date = turn_date(before.start_date, turn, rules=rules_for(before, rules or default_rulebook()))  # RU-10
     forces = tuple(FrameForce(f.key, f.side, f.name, f.square, f.sp) for f in after.active() if f.square)
     battles = tuple(b.square for _, b in sorted(after.battles.items()) if b.turn == turn)
     return Frame(turn, date.isoformat(), before.weather, forces, battles, dict(after.holdings))

@@ -22,6 +22,7 @@ from bot.engine.tables import RuleBook, default_rulebook
 from bot.engine.text import Msg
 
 from .aftermath import report_for
+from .rulebook import rules_for
 from .sight import Reader
 from .state import Battle, BattleStatus, CampaignState, CampaignStatus
 from .views import log_visibilities
@@ -71,7 +72,7 @@ def gazette(state: CampaignState, reader: Reader, turn: int, log: Iterable[tuple
             rules: RuleBook | None = None) -> Gazette:
     """Turn ``turn`` told to ``reader``, from the state and the turn's log entries ``(visibility, text)``
     (undone entries left out by the caller); entries the reader may not read are ignored."""
-    rules = rules or default_rulebook()
+    rules = rules_for(state, rules or default_rulebook())  # RU-10: the scenario's own calendar
     allowed = log_visibilities(state, reader)
     texts = [text for visibility, text in log if allowed is None or visibility in allowed]
     by_template = [(text.template, text) for text in texts if isinstance(text, Msg)]

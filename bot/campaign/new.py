@@ -89,6 +89,7 @@ def from_scenario(spec: Scenario, *, campaign_id: int, name: str, gm_id: int, op
             ForceStatus.PENDING if f.arrives_turn is not None else ForceStatus.ACTIVE, f.arrives_turn,
             units=tuple(UnitState(u.key, u.name, u.sp, u.sp, u.type, u.quality, u.mercenary, u.flag)
                         for u in f.units),
+            small_boats=f.small_boats, horse_rafts=f.horse_rafts,
         )
         for f in spec.forces
     }
@@ -98,5 +99,5 @@ def from_scenario(spec: Scenario, *, campaign_id: int, name: str, gm_id: int, op
         id=campaign_id, name=name, turn=pos.turn, phase=pos.phase, status=CampaignStatus.ACTIVE, settings=settings,
         climate=Climate(spec.climate.value), theatre=spec.theatre.value, start_date=spec.start_date, map=cmap,
         sight=spec.sight, gm_id=gm_id, gm_role_id=None, weather=None, holdings={}, sides=sides, forces=forces,
-        leaders=leaders, options=opts, last_turn=spec.last_turn,
+        leaders=leaders, options=opts, last_turn=spec.last_turn, tables=spec.tables,
     )

@@ -26,6 +26,7 @@ from bot.engine.movement import (
     DeclaredMove,
     WaterRoute,
     check_land_path,
+    check_water_path,
     declare_land_move,
     declare_water_move,
     movement_check,
@@ -43,6 +44,7 @@ from .dice import Context, turn_dice
 from .errors import NotFound, WrongPhase
 from .events import Journal, side_visibility
 from .odds import Odds, move_result, path_odds, table_odds
+from .rulebook import rules_for
 from .sight import own_force
 from .state import CampaignState, CampaignStatus, Declaration, DeclarationKind, ForceState
 
@@ -194,9 +196,13 @@ class MoveTerms:
 
 def move_terms(state: CampaignState, force: Force, path: str, rules: RuleBook, *, by_water: bool = False,
                small_boats: bool = False, horse_rafts: bool = False) -> MoveTerms:
-    """The terms of ``force``'s move along ``path`` (squares as typed) in the current weather."""
+    """The terms of ``force``'s move along ``path`` (squares as typed) in the current weather. By water, the
+    Force sails in boats smaller than ships, or carries its horses on rafts, when its player says so or its
+    scenario states it for the Force (MC-5.3): what the scenario states is what the Force has, and the
+    player's word adds to it, never takes it away (:func:`water_craft`)."""
     steps = state.map.parse_path(force.square, path)
-    weather = rules.weather.kinds.get(state.weather_now or "")  # RU-22: none once the setting is off
+    small_boats, horse_rafts = water_craft(state.forces[force.id], small_boats=small_boats, horse_rafts=horse_rafts)
+    weather = rules_for(state, rules).weather.kinds.get(state.weather_now or "")  # RU-22 (none once off), RU-10
     event = state.event_modifier(force.side)
     extra: tuple[Modifier, ...] = (Modifier(event, "RU-10", "random event (house rule)"),) if event else ()
     route = water_route(state.map, force.square, steps, wind=weather.wind if weather else "none",  # type: ignore[arg-type]
@@ -204,6 +210,14 @@ def move_terms(state: CampaignState, force: Force, path: str, rules: RuleBook, *
     extra += supply_forced_march(state, force.id, rules, by_water=by_water)
     return MoveTerms(steps, route, weather.movement if weather else 0, weather.label if weather else "weather", extra,
                      state.settings.movement_extension)
+
+
+def water_craft(force: ForceState, *, small_boats: bool = False, horse_rafts: bool = False) -> tuple[bool, bool]:
+    """MC-5.3: whether a Force's move by water is in boats smaller than ships, and with its horses on barges or
+    rafts: "stated by its player when declaring the move, or by the scenario for the Force". The scenario's
+    statement is the Force's own craft, so it holds for every move by water the Force makes; where the
+    scenario states nothing, the player's word does."""
+    return small_boats or force.small_boats, horse_rafts or force.horse_rafts
 
 
 def supply_forced_march(state: CampaignState, force: str, rules: RuleBook, *, by_water: bool) -> tuple[Modifier, ...]:
@@ -229,10 +243,17 @@ def _rerolled(d: Declaration) -> bool:
     return str(d.payload["roll"]["key"]) != own
 
 
-def move_check(state: CampaignState, force: Force, terms: MoveTerms, rules: RuleBook) -> Check:
-    """The check the move rolls: MC-5.1 on land (its path checked first), MC-5.3 by water."""
+def move_check(state: CampaignState, force: Force, terms: MoveTerms, rules: RuleBook, *,
+               declared: bool = False) -> Check:
+    """The check the move rolls: MC-5.1 on land, MC-5.3 by water, its path checked first (a march stays on
+    land, a move by water on the water or the river). ``declared``: the path was accepted when it was
+    declared (a scout's re-roll, FC-3), and stands for its phase as it was accepted."""
+    if not declared:
+        if terms.route is None:
+            check_land_path(state.map, force.square, terms.steps, rules)
+        else:
+            check_water_path(state.map, force.square, terms.steps, rules)
     if terms.route is None:
-        check_land_path(state.map, force.square, terms.steps, rules)
         return movement_check(force, state.map.cell(force.square), extension=terms.extension, weather=terms.weather,
                               weather_label=terms.weather_label, extra=terms.extra, rules=rules,
                               allies=state.camps.allies_of(force.side))  # RU-19: an ally's ground is friendly
@@ -277,7 +298,7 @@ def declare_move(state: CampaignState, member_id: int, force: str, path: str, jo
                  horse_rafts: bool = False) -> tuple[CampaignState, MoveOutcome]:
     """Phase 2: declare a path; the movement roll (MC-5.1 or MC-5.3) is made now and kept private.
     By water the player says whether the Force sails in boats smaller than ships and carries its
-    horses on rafts (MC-5.3). A new path for a Force that declared one replaces it: the same key
+    horses on rafts, unless its scenario states it for the Force (MC-5.3, :func:`water_craft`). A new path for a Force that declared one replaces it: the same key
     draws the same dice, so it is never a re-roll (and the roll is logged once); after a scout's re-roll
     (FC-3) the new path keeps the re-roll's die."""
     require_phase(state, Phase.MOVEMENT, "Declaring moves")
@@ -292,8 +313,9 @@ def declare_move(state: CampaignState, member_id: int, force: str, path: str, jo
     roll = move.roll
     payload = {"start": str(engine_force.square), "path": [str(sq) for sq in terms.steps], "allowance": move.allowance,
                "by_water": by_water, "roll": roll.to_dict()}
-    if by_water:  # what the move's check depends on, for a scout's re-roll (FC-3)
-        payload |= {"small_boats": small_boats, "horse_rafts": horse_rafts}
+    if by_water:  # what the move's check depends on, for a scout's re-roll (FC-3): the Force's own craft included
+        boats, rafts = water_craft(row, small_boats=small_boats, horse_rafts=horse_rafts)
+        payload |= {"small_boats": boats, "horse_rafts": rafts}
     if existing is None:
         state = _with_declaration(state, Declaration(state.turn, state.phase, row.key, row.side, DeclarationKind.MOVE,
                                                      payload))
@@ -344,7 +366,8 @@ def reroll(state: CampaignState, member_id: int, force: str, journal: Journal,
         p = existing.payload
         terms = move_terms(state, engine_force, " ".join(p["path"]), ctx.rules, by_water=bool(p.get("by_water")),
                            small_boats=bool(p.get("small_boats")), horse_rafts=bool(p.get("horse_rafts")))
-        done = reroll_with_scout(move_check(state, engine_force, terms, ctx.rules), original, dice, scouts=row.scouts)
+        done = reroll_with_scout(move_check(state, engine_force, terms, ctx.rules, declared=True), original, dice,
+                                 scouts=row.scouts)
         allowance = _allowance(done.reroll, terms, ctx.rules)
         reach = tuple(str(sq) for sq in terms.steps[:allowance])
         path = tuple(str(sq) for sq in terms.steps)

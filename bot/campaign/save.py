@@ -13,15 +13,16 @@ What the file holds, and what the format cannot say:
 - **The sides** (key, name, colour, nation), the **alliances** (each camp of two or more sides), the
   **supply** income of each side (FC-2; the points in hand start again at the income), the rule
   **options** as set now, climate and theatre.
-- **The Forces on the map**, where they stand, with their order, scouts and units at their current
-  SP (their original SP becomes that SP); destroyed units (0 SP) and Forces with no unit left are left
-  out, and so are Forces off the map for good. Each Force's leader in command, with his Command Value:
-  a wounded leader comes back fit (the format has no status); a dead, crippled or captured one (CC-1)
-  is left out, and the Force's New Leader commands (the one the campaign appointed, or one named after
-  the Force, with the fallen leader's Command Value).
+- **The Forces on the map**, where they stand, with their order, scouts, boats and horse rafts (MC-5.3)
+  and units at their current SP (their original SP becomes that SP); destroyed units (0 SP) and Forces
+  with no unit left are left out, and so are Forces off the map for good. Each Force's leader in
+  command, with his Command Value: a wounded leader comes back fit (the format has no status); a dead,
+  crippled or captured one (CC-1) is left out, and the Force's New Leader commands (the one the campaign
+  appointed, or one named after the Force, with the fallen leader's Command Value).
 - **Reinforcements still to come**, their turns counted from the saved turn (the new campaign's turn 1):
   one due this turn, or held off its square, comes on turn 2.
 - ``start_date`` is the date of the saved turn; ``description`` says which campaign and turn.
+- The scenario's own **weather**, **calendar** and **events** tables (RU-10), as the campaign plays them.
 
 Refused, naming the Forces, when the format cannot start them where they stand: Forces of enemy camps
 on one square (a battle not yet fought, or a draw both stayed after) and a Force on water (MC-5.3).
@@ -44,6 +45,7 @@ from bot.engine.tables import RuleBook, default_rulebook
 from bot.engine.text import Msg
 from bot.scenario import DEFAULT_LEGEND, LIMITS, fold_name
 
+from .rulebook import rules_for
 from .state import CampaignState, ForceState, ForceStatus, LeaderState
 
 _CHAR = {terrain: ch for ch, terrain in DEFAULT_LEGEND.items()}
@@ -63,8 +65,9 @@ def saved_description(state: CampaignState, *, rules: RuleBook | None = None) ->
 
 
 def current_date(state: CampaignState, *, rules: RuleBook | None = None) -> dt.date:
-    """The date of the campaign's current turn (RU-10 calendar): the saved scenario's start date."""
-    return turn_date(state.start_date, state.turn, rules=rules)
+    """The date of the campaign's current turn (RU-10 calendar, the scenario's own if it has one): the saved
+    scenario's start date."""
+    return turn_date(state.start_date, state.turn, rules=rules_for(state, rules or default_rulebook()))
 
 
 def as_scenario(state: CampaignState, *, name: str | None = None, description: str | None = None,
@@ -100,6 +103,7 @@ def as_scenario(state: CampaignState, *, name: str | None = None, description: s
         data["supply"] = supply
     specs = rules.mc.options
     data["options"] = {k: v for k, v in state.settings.as_options().items() if k in specs}
+    data |= state.tables.to_data()  # the scenario's own weather, calendar and events tables (RU-10)
     return data
 
 
@@ -310,6 +314,10 @@ def _force(force: ForceState, leaders: _Leaders) -> dict[str, Any]:
         out["order"] = force.order.value
     if force.scouts:
         out["scouts"] = min(force.scouts, 20)
+    if force.small_boats:
+        out["small_boats"] = True
+    if force.horse_rafts:
+        out["horse_rafts"] = True
     out["leader"] = leaders.of(force)
     out["units"] = [_unit(u) for u in force.units if u.sp > 0]
     return out

@@ -35,6 +35,7 @@ from bot.engine.model import (
     UnitType,
 )
 from bot.engine.phases import Phase, TurnPosition
+from bot.engine.tables import NO_TABLES, ScenarioTables
 
 from .settings import Settings
 
@@ -114,6 +115,10 @@ class ForceState:
     arrives_turn: int | None = None
     wtf_marker: bool = False
     units: tuple[UnitState, ...] = ()
+    small_boats: bool = False
+    """It travels by water in boats smaller than ships, as its scenario states (MC-5.3)."""
+    horse_rafts: bool = False
+    """It carries its horses on barges or rafts by water, as its scenario states (MC-5.3)."""
 
     @property
     def active(self) -> bool:
@@ -282,6 +287,8 @@ class CampaignState:
     """The campaign row's options as stored (rule options and the bot's own, under ``_``)."""
     last_turn: int | None = None
     """The scenario's last turn: once it is over, the campaign ends (a draw if several camps stand, RU-25)."""
+    tables: ScenarioTables = NO_TABLES
+    """The scenario's own weather, calendar and random-events tables (RU-10): :func:`.rulebook.rules_for`."""
 
     # --- reading -------------------------------------------------------------------------------
 

@@ -28,6 +28,7 @@ from .dice import Context, reveal_turn, turn_dice
 from .errors import WrongPhase
 from .events import Journal, side_visibility
 from .leaders import return_leaders
+from .rulebook import rules_for
 from .settings import MovementOrder
 from .state import (
     Battle,
@@ -94,6 +95,7 @@ def resolve(state: CampaignState, journal: Journal, ctx: Context, *, forced: boo
         raise WrongPhase("The campaign {name!r} has ended.", name=state.name)
     before = state.position
     require_can_end(before.phase, phase_facts(state), forced=forced)
+    ctx = replace(ctx, rules=rules_for(state, ctx.rules))  # RU-10: the scenario's own tables, for every phase
     battles: list[int] = []
     turn_ended = False
     while True:

@@ -27,6 +27,7 @@ from .events import PUBLIC, battle_visibility, side_visibility
 from .glory import ledger, spend_battle_of
 from .leaders import leader_command
 from .odds import move_result
+from .rulebook import rules_for
 from .scouting import camp_in_battle
 from .sight import GM, Reader, a_force, seers, visible_force_keys
 from .state import (
@@ -222,7 +223,7 @@ def status(state: CampaignState, reader: Reader, *, deadline: dt.datetime | None
     else it waits for, the Forces in sight (in full for the reader's own side, with what each declared
     this phase; all of them, in full, for the GM). ``deadline`` and ``version``
     are the bot's bookkeeping, kept with the campaign's row, not in its state."""
-    rules = rules or default_rulebook()
+    rules = rules_for(state, rules or default_rulebook())  # RU-10: the scenario's own tables
     visible = visible_force_keys(state, reader)
     done = declared(state, reader.side) if reader.side is not None else {}
     forces = tuple(force_view(state, k, own=owns(reader, f),
@@ -335,7 +336,7 @@ def brief(state: CampaignState, battle: Battle, *, rules: RuleBook | None = None
     """The battle brief (for its camps and the GM): Forces, units and strengths, leaders and what their
     status means here (CC-2), field works (RU-21), terrain, weather, reactions, scouting, the General
     Retreat command modifiers (MC-6.2), Glory to spend (CC-4, RU-17)."""
-    rules = rules or default_rulebook()
+    rules = rules_for(state, rules or default_rulebook())  # RU-10: the scenario's own tables
     square = Square.parse(battle.square)
     cell = state.map.cell(square)
     weather = rules.weather.kinds.get(state.weather_now or "")

@@ -114,10 +114,18 @@ def max_squares(rules: RuleBook | None = None, *, by_water: bool = False) -> int
 
 
 def check_land_path(cmap: CampaignMap, start: Square, path: Sequence[Square], rules: RuleBook | None = None) -> None:
+    """MC-5.1's path: at most its longest move, on land. A Force afloat (on a sea or lake square after a
+    move by water) does not march ashore: it lands by a move by water, which MC-5.3 makes one square
+    shorter."""
     longest = max_squares(rules)
     if len(path) > longest:
         raise InvalidInput(
             "The path names {n_path} squares: a land move covers at most {longest} (MC-5.1). Name the squares you want to reach, in order.", n_path=len(path), longest=longest
+        )
+    if cmap.cell(start).terrain.is_water:
+        raise RuleViolation(
+            "{sq} is {value}: a Force afloat comes ashore by a move by water, the move in which it lands being one "
+            "square shorter (MC-5.3).", sq=start, value=cmap.cell(start).terrain.value
         )
     for sq in path:
         if cmap.cell(sq).terrain.is_water:
@@ -238,6 +246,43 @@ def sea_route(
     )
 
 
+def by_sea(cmap: CampaignMap, start: Square, path: Sequence[Square]) -> bool:
+    """Whether a path declared by water is a move by sea or lake (MC-5.3): it starts afloat or enters a
+    water square. Any other is a move by river."""
+    return any(cmap.cell(sq).terrain.is_water for sq in (start, *path))
+
+
+def check_water_path(cmap: CampaignMap, start: Square, path: Sequence[Square], rules: RuleBook | None = None) -> None:
+    """MC-5.3's path: water is water.
+
+    * By sea or lake (:func:`by_sea`): every square but the last is a water square. A Force on land
+      embarks onto the water square beside it (its first square); one afloat sails on from where it
+      is; the last square may be land, where the Force lands.
+    * By river: the starting square and every square of the path carry a river, each step to the next
+      river square (the map draws two river squares that touch as one river).
+
+    A refusal names the first square that breaks the rule."""
+    longest = max_squares(rules, by_water=True)
+    if len(path) > longest:
+        raise InvalidInput("The path names {n_steps} squares: a move by water covers at most {longest} (MC-5.3).",
+                           n_steps=len(path), longest=longest)
+    if by_sea(cmap, start, path):
+        for sq in path[:-1]:
+            terrain = cmap.cell(sq).terrain
+            if not terrain.is_water:
+                raise RuleViolation(
+                    "{sq} is {value}: a move by sea or lake goes from water square to water square, and only its "
+                    "last square may be land, where the Force lands (MC-5.3).", sq=sq, value=terrain.value
+                )
+        return
+    for sq in (start, *path):
+        if not cmap.cell(sq).has(Feature.RIVER):
+            raise RuleViolation(
+                "{sq} has no river: a move by river starts on a river square and follows the river square by "
+                "square (MC-5.3). Move on land, or by sea or lake.", sq=sq
+            )
+
+
 def water_route(
     cmap: CampaignMap,
     start: Square,
@@ -247,14 +292,15 @@ def water_route(
     small_boats: bool = False,
     horse_barges: bool = False,
 ) -> WaterRoute:
-    """The MC-5.3 route of a path declared by water: by sea or lake when it enters a water square,
-    else by river. A Force on land embarks; it lands when its last square is land. Rivers run
-    through land squares, so a river move both embarks and lands (RU-16)."""
+    """The MC-5.3 route of a path declared by water: by sea or lake when it starts afloat or enters a
+    water square (:func:`by_sea`), else by river. A Force on land embarks; it lands when its last square
+    is land. Rivers run through land squares, so a river move both embarks and lands (RU-16). Whether
+    the path is one the rule allows is :func:`check_water_path`'s question."""
     if not path:
         raise InvalidInput("A move by water needs at least one square.")
     embarking = not cmap.cell(start).terrain.is_water
     landing = not cmap.cell(path[-1]).terrain.is_water
-    if any(cmap.cell(sq).terrain.is_water for sq in path):
+    if by_sea(cmap, start, path):
         return sea_route(cmap, start, path, wind=wind, small_boats=small_boats, horse_barges=horse_barges,
                          embarking=embarking, landing=landing)
     return river_route(cmap, start, path, horse_barges=horse_barges, embarking=True, landing=True)
@@ -349,6 +395,7 @@ def declare_water_move(
 ) -> DeclaredMove:
     """Check the path, roll MC-5.3 for its route and record the allowance (less embarking and landing)."""
     steps = cmap.check_path(force.square, path)
+    check_water_path(cmap, force.square, steps, rules)
     check = water_move_check(force, cmap, steps, route, weather=weather, weather_label=weather_label, extra=extra,
                              allies=allies, rules=rules)
     roll = check.roll(dice, key)

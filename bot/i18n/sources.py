@@ -26,8 +26,8 @@ CALLS = frozenset({
     "ImportRejected", "ServiceError",
 })
 """Calls whose first argument is text for players (errors the bot shows as they are)."""
-FAIL_FILES = frozenset({"bot/scenario.py", "bot/engine/reports.py"})
-"""Where `at.fail("...")` builds an error for a GM (scenario and report files)."""
+FAIL_FILES = frozenset({"bot/scenario.py", "bot/engine/reports.py", "bot/engine/tables.py"})
+"""Where `at.fail("...")` builds an error for a GM (scenario and report files, a scenario's own tables)."""
 PASS_ON = "# i18n: passes a template on"
 """Marks a call whose text is a template made elsewhere (a Msg, a Msg.join): not a new message."""
 YAML_FIELDS = frozenset({"label", "reason", "meaning", "help", "wind", "name"})

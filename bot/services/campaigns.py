@@ -121,7 +121,7 @@ async def create_campaign(
             turn=pos.turn, phase=int(pos.phase), last_turn=spec.last_turn,
             map_width=spec.map.width, map_height=spec.map.height,
             adjacency=int(opts.get("adjacency", spec.map.adjacency)), sight=spec.sight, created_at=now,
-            language=language,
+            language=language, tables=spec.tables.to_data() or None,
         )
         await rows.insert_campaign(s, campaign, spec)
         await log_event(s, campaign, Msg("Campaign {name!r} created from scenario {scenario!r} by the GM.", name=name,

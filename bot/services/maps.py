@@ -17,6 +17,7 @@ import hashlib
 
 from bot.campaign import views as core
 from bot.campaign.authority import Standing
+from bot.campaign.rulebook import rules_for
 from bot.campaign.sight import GM, Reader, own_squares, within_sight
 from bot.campaign.state import CampaignState
 from bot.engine.errors import InvalidInput
@@ -76,6 +77,7 @@ def visible_squares(state: CampaignState, reader: Reader) -> frozenset[Square] |
 
 def _snapshot(state: CampaignState, reader: Reader, label: str, rules: RuleBook) -> MapSnapshot:
     shown = core.map_view(state, reader)
+    rules = rules_for(state, rules)  # RU-10: the scenario's own calendar and weather
     date = turn_date(state.start_date, state.turn, rules=rules)
     weather = rules.weather.kinds.get(state.weather_now or "")
     return MapSnapshot(

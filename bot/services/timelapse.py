@@ -20,6 +20,7 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 from bot.campaign import views as core
 from bot.campaign.authority import Standing
 from bot.campaign.frames import Frame, timeline
+from bot.campaign.rulebook import rules_for
 from bot.campaign.sight import GM, Reader
 from bot.campaign.state import CampaignState
 from bot.engine.model import Square
@@ -66,6 +67,7 @@ def snapshot_of(state: CampaignState, reader: Reader, label: Msg, rules: RuleBoo
     its turn (where the Forces stood and their strength: a frame keeps no orders, reactions or moves),
     or (``now``) the campaign as it is now."""
     shown = core.map_view(state, reader)
+    rules = rules_for(state, rules)  # RU-10: the scenario's own calendar and weather
     date = turn_date(state.start_date, state.turn, rules=rules)
     weather = rules.weather.kinds.get(state.weather or "")
     return MapSnapshot(

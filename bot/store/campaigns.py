@@ -109,7 +109,8 @@ async def _populate(s: AsyncSession, campaign: Campaign, spec: Scenario) -> None
                      for sq, cell in spec.map.cells.items()]),
         (ForceRow, [dict(campaign_id=cid, side_key=f.side, key=f.key, name=f.name, square=str(f.square),
                          order=f.order.value, scouts=f.scouts, state="pending" if f.arrives_turn is not None else "active",
-                         arrives_turn=f.arrives_turn) for f in spec.forces]),
+                         arrives_turn=f.arrives_turn, small_boats=f.small_boats, horse_rafts=f.horse_rafts)
+                    for f in spec.forces]),
         (LeaderRow, [dict(campaign_id=cid, force_key=f.key, key=f"{f.key}-leader", name=f.leader.name, cv=f.leader.cv)
                      for f in spec.forces]),
         (UnitRow, [dict(campaign_id=cid, force_key=f.key, key=u.key, name=u.name, sp=u.sp, original_sp=u.sp,

@@ -88,6 +88,9 @@ class Campaign(SQLModel, table=True):
     adjacency: int = 8
     sight: int = 2
     created_at: dt.datetime = _ts()
+    tables: dict[str, Any] | None = Field(default=None, sa_type=sa.JSON)
+    """The scenario's own weather, calendar and random-events tables (RU-10), as plain data; None: the
+    house rules (bot/campaign/rulebook.py)."""
 
 
 class TurnSeed(SQLModel, table=True):
@@ -224,6 +227,10 @@ class ForceRow(SQLModel, table=True):
     """active, removed (MC-4 disaster, RU-8, MC-2 collapse, FC-1), or pending (a scheduled reinforcement)."""
     arrives_turn: int | None = None
     wtf_marker: bool = False
+    small_boats: bool = False
+    """By water in boats smaller than ships, as the scenario states for the Force (MC-5.3)."""
+    horse_rafts: bool = False
+    """By water with its horses on barges or rafts, as the scenario states for the Force (MC-5.3)."""
 
 
 class LeaderRow(SQLModel, table=True):

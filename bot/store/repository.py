@@ -44,6 +44,7 @@ from bot.engine.field_commander import PurchaseKind
 from bot.engine.grid import CampaignMap
 from bot.engine.model import Cell, Climate, Feature, LeaderStatus, Order, Quality, Reaction, Square, Terrain, UnitType
 from bot.engine.phases import Phase
+from bot.engine.tables import NO_TABLES, default_rulebook, read_scenario_tables
 from bot.engine.text import Msg
 
 from . import chain
@@ -180,7 +181,8 @@ async def load(s: AsyncSession, campaign: Campaign | int, *, lock: bool = False)
         ids["force"][r.key] = r.id
         forces[r.key] = ForceState(r.key, r.side_key, r.name, r.square, Order(r.order),
                                    Reaction(r.reaction) if r.reaction else None, r.scouts, ForceStatus(r.state),
-                                   r.arrives_turn, r.wtf_marker, tuple(units.get(r.key, ())))
+                                   r.arrives_turn, r.wtf_marker, tuple(units.get(r.key, ())), r.small_boats,
+                                   r.horse_rafts)
     leaders: dict[str, LeaderState] = {}
     for r in await _rows(s, LeaderRow, cid):
         ids["leader"][r.key] = r.id
@@ -217,6 +219,7 @@ async def load(s: AsyncSession, campaign: Campaign | int, *, lock: bool = False)
         weather=campaign.weather, holdings=dict(campaign.holdings or {}), sides=sides, forces=forces,
         leaders=leaders, declarations=tuple(declarations), battles=battles, glory=glory, leader_events=events,
         seeds=seeds, players=players, requests=requests, options=options, last_turn=campaign.last_turn,
+        tables=read_scenario_tables(campaign.tables, default_rulebook()) if campaign.tables else NO_TABLES,
     )
     return Loaded(state, campaign, ids, s)
 
@@ -245,7 +248,8 @@ def _purchases(rows: Sequence[Mapping[str, Any]] | None) -> tuple[SupplyPurchase
 def _force_row(v: ForceState) -> dict[str, Any]:
     return {"key": v.key, "side_key": v.side, "name": v.name, "square": v.square, "order": v.order.value,
             "reaction": v.reaction.value if v.reaction else None, "scouts": v.scouts, "state": v.status.value,
-            "arrives_turn": v.arrives_turn, "wtf_marker": v.wtf_marker}
+            "arrives_turn": v.arrives_turn, "wtf_marker": v.wtf_marker, "small_boats": v.small_boats,
+            "horse_rafts": v.horse_rafts}
 
 
 def _unit_row(force: str, v: UnitState) -> dict[str, Any]:

@@ -411,6 +411,24 @@ def test_what_a_scenario_may_hold_is_read(in_aftermath: CampaignState) -> None:
     assert codec.encode(state) == doc
 
 
+def test_a_forces_boats_are_carried_and_a_document_written_before_them_still_reads(
+        in_aftermath: CampaignState) -> None:
+    """MC-5.3 (issue 21, item 6): what the scenario states for a Force's moves by water round-trips; a
+    document written before the fields existed reads with nothing stated."""
+    key = next(iter(in_aftermath.forces))
+    state = in_aftermath.with_force(key, small_boats=True, horse_rafts=True)
+    doc = codec.encode(state)
+    assert (doc["forces"][0]["small_boats"], doc["forces"][0]["horse_rafts"]) == (True, True)
+    assert codec.decode(doc) == without_secret_seeds(state)
+    for f in doc["forces"]:
+        del f["small_boats"], f["horse_rafts"]
+    old = codec.decode(doc)
+    assert not any(f.small_boats or f.horse_rafts for f in old.forces.values())
+    doc["forces"][0]["small_boats"] = "yes"
+    with pytest.raises(InvalidInput, match=r"^forces\[0\]\.small_boats: "):
+        codec.decode(doc)
+
+
 def test_the_hostile_values_are_many() -> None:
     assert len(HOSTILE) >= 40
 

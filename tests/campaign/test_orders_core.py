@@ -19,7 +19,7 @@ from bot.campaign import edits, lifecycle, orders, scouting
 from bot.campaign.dice import Context
 from bot.campaign.events import PUBLIC, EventKind, Journal
 from bot.campaign.odds import move_result
-from bot.campaign.state import Battle, CampaignState, CampaignStatus, DeclarationKind
+from bot.campaign.state import Battle, CampaignState, CampaignStatus, Declaration, DeclarationKind
 from bot.engine.battle import explore
 from bot.engine.dice import SeededDice, seed_commitment
 from bot.engine.errors import InvalidInput, RuleViolation
@@ -27,6 +27,7 @@ from bot.engine.force_test import force_test_check
 from bot.engine.model import Order, Reaction, Square
 from bot.engine.movement import movement_check, river_route, water_allowance, water_movement_check
 from bot.engine.phases import Phase
+from bot.engine.rolls import Roll
 from bot.engine.tables import default_rulebook
 from bot.engine.verify import GENESIS, record_hash
 from bot.services.errors import NotFound, PermissionDenied, WrongPhase
@@ -231,6 +232,56 @@ def test_a_march_into_water_is_refused(in_movement: CampaignState) -> None:
         orders.declare_move(in_movement, FRENCH.member_id, "lannes", "B8 A9", Journal(), ctx())
     with pytest.raises(RuleViolation, match="cannot march into water"):
         orders.move_odds(in_movement, FRENCH.member_id, "lannes", "B8 A9", RULES)
+
+
+@pytest.mark.parametrize(("force", "square", "path", "by_water", "refusal"), [
+    # The tutorial: the Iller runs down column F; a lake at A9 and B9.
+    pytest.param("soult", "F3", "F4 G5", True, "G5 has no river", id="a-river-move-over-dry-land"),
+    pytest.param("soult", "C4", "D4 E4", True, "C4 has no river", id="a-river-move-from-off-the-river"),
+    pytest.param("lannes", "C8", "B9 A9 A8 B7", True, "A8 is open", id="a-sea-path-through-a-land-square"),
+    pytest.param("lannes", "A9", "B8", False, "A9 is lake", id="a-land-move-from-a-square-at-sea"),
+])
+def test_water_is_water_the_odds_and_the_roll_refuse_alike(in_movement: CampaignState, force: str, square: str,
+                                                            path: str, by_water: bool, refusal: str) -> None:
+    """Issue 21, item 3 (MC-5.3): a move by water follows a river or water squares; a Force afloat lands by a
+    move by water. Refused with the rule and the square, before the odds are shown and when declared."""
+    placed = in_movement.with_force(force, square=square)
+    with pytest.raises(RuleViolation, match=refusal) as shown:
+        orders.move_odds(placed, FRENCH.member_id, force, path, RULES, by_water=by_water)
+    with pytest.raises(RuleViolation, match=refusal) as declared:
+        orders.declare_move(placed, FRENCH.member_id, force, path, Journal(), ctx(), by_water=by_water)
+    assert "MC-5.3" in str(shown.value) and str(shown.value) == str(declared.value)
+
+
+def test_a_force_afloat_lands_by_a_move_by_water(in_movement: CampaignState) -> None:
+    afloat = in_movement.with_force("lannes", square="A9")
+    odds = orders.move_odds(afloat, FRENCH.member_id, "lannes", "B8", RULES, by_water=True).chances()
+    assert odds == {1: Fraction(1)}  # one square: the landing square (MC-5.3)
+    _, out = orders.declare_move(afloat, FRENCH.member_id, "lannes", "B8", Journal(), ctx(), by_water=True)
+    bands = 1 if out.roll.total <= 2 else 2 if out.roll.total <= 5 else 3 if out.roll.total <= 8 else 4
+    assert out.by_water and out.reach == ("B8",)
+    assert out.allowance == max(1, bands - (out.roll.total >= 3))  # it lands (one square less), it does not embark
+
+
+def test_a_move_declared_under_the_old_reading_stands_for_its_phase(in_movement: CampaignState) -> None:
+    """Nothing stored is lost: a path declared before MC-5.3 was read strictly (a march out of the lake)
+    keeps its roll, may still be re-rolled with a scout (FC-3) and resolves; the next declaration follows
+    the rule."""
+    afloat = in_movement.with_force("lannes", square="A9", scouts=1)
+    afloat = afloat.evolve(settings=replace(afloat.settings, scout_rerolls=True))
+    roll = movement_check(afloat.engine_force("lannes"), afloat.map.cell(Square.parse("A9")),
+                          rules=RULES).roll(dice(afloat), "t1/p2/force:lannes/movement")
+    stored = afloat.evolve(declarations=(_old_move(afloat, roll),))
+    after, out = orders.reroll(stored, FRENCH.member_id, "lannes", Journal(), ctx())
+    assert out.path == ("B8",) and after.forces["lannes"].scouts == 0
+    with pytest.raises(RuleViolation, match="A9 is lake"):
+        orders.declare_move(after, FRENCH.member_id, "lannes", "B8", Journal(), ctx())
+
+
+def _old_move(state: CampaignState, roll: Roll) -> Declaration:
+    return Declaration(state.turn, state.phase, "lannes", "fr", DeclarationKind.MOVE,
+                       {"start": "A9", "path": ["B8"], "allowance": roll.value or 0, "by_water": False,
+                        "roll": roll.to_dict()})
 
 
 def test_a_river_move_loses_squares_to_embarking_and_landing_in_the_odds_and_the_roll(

@@ -87,7 +87,7 @@ def force_view(state: CampaignState, key: str) -> tuple[object, ...]:
     ld = state.commander(key)
     assert ld is not None
     units = tuple((u.key, u.name, u.sp, u.type, u.quality, u.mercenary, u.flag) for u in f.units if u.sp > 0)
-    return f.side, f.name, f.square, f.order, f.scouts, units, ld.name, ld.cv
+    return f.side, f.name, f.square, f.order, f.scouts, units, ld.name, ld.cv, f.small_boats, f.horse_rafts
 
 
 def assert_same_campaign(old: CampaignState, new: CampaignState) -> None:
@@ -156,6 +156,21 @@ def test_what_the_file_says_of_a_played_campaign() -> None:
     assert "werneck" not in forces  # gone for good
     assert [(r["turn"], r["force"]["key"]) for r in data["reinforcements"]] == [(2, "ney")]  # due this turn
     assert data["map"]["legend"]["."] == "open"
+
+
+def test_the_boats_and_horse_rafts_a_scenario_states_are_saved() -> None:
+    """MC-5.3 (issue 21, item 6): what the scenario states for a Force's moves by water is the Force's own,
+    and a saved campaign keeps it."""
+    state = started(load_bundled("tutorial"))
+    state = state.with_force("soult", small_boats=True).with_force("ney", horse_rafts=True)
+    data = as_scenario(state)
+    forces = {f["key"]: f for f in data["forces"]} | {r["force"]["key"]: r["force"] for r in data["reinforcements"]}
+    assert forces["soult"]["small_boats"] is True and "horse_rafts" not in forces["soult"]
+    assert forces["ney"]["horse_rafts"] is True and "small_boats" not in forces["ney"]
+    assert not {"small_boats", "horse_rafts"} & set(forces["lannes"])  # nothing stated: nothing written
+    _, new = reborn(state)
+    assert_same_campaign(state, new)
+    assert (new.forces["soult"].small_boats, new.forces["ney"].horse_rafts) == (True, True)
 
 
 def test_a_reinforcement_still_to_come_keeps_its_distance_in_turns() -> None:

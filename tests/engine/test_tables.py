@@ -290,7 +290,7 @@ BROKEN = [
         "calendar.yaml",
         "winter: [12, 1, 2]",
         "winter: [12, 1]",
-        "calendar.yaml: seasons: months without a season: [2]",
+        "calendar.yaml: seasons: months without a season: 2",
         id="calendar-month-missing",
     ),
     pytest.param(

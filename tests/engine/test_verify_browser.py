@@ -150,6 +150,17 @@ def test_the_page_catches_a_forged_trophy_as_python_does(browser, make_force, tm
         assert got["lines"][-2].startswith(f"PROBLEM: rolls[4] ({bad['rolls'][4]['key']}): recorded total ")
 
 
+def test_the_page_recomputes_a_scenarios_own_weather_and_events_as_python_does(browser, tmp_path):
+    """Issue 21, item 6 (RU-10): a roll off a scenario's own table carries that table, and verifies."""
+    from tests.campaign.test_scenario_tables import winter_log
+
+    log = winter_log()
+    got = page_result(browser, log, tmp_path)
+    assert got == python_result(log)
+    assert got["ok"] == "true" and f"{len(log['rolls'])} totals and results recomputed from the dice, modifiers " \
+        "and tables." in got["lines"]
+
+
 def test_a_page_that_is_not_a_roll_log_says_why(browser, tmp_path):
     got = page_result(browser, {"format": "something else"}, tmp_path)
     assert got == {"ok": "error", "lines": ['Not a roll log: expected "format": "aide-de-camp/roll-log".']}

@@ -13,12 +13,15 @@ from bot.engine.errors import InvalidInput, RuleViolation
 from bot.engine.model import Cell, Feature, Order, Reaction, Square, Terrain
 from bot.engine.movement import (
     WaterRoute,
+    check_land_path,
+    check_water_path,
     declare_water_move,
     max_squares,
     river_route,
     sea_route,
     water_allowance,
     water_movement_check,
+    water_route,
 )
 
 KEY = "t1/p2/force:f1/water"
@@ -244,3 +247,71 @@ def test_a_water_path_longer_than_four_squares_is_refused(make_force, make_map):
     path = [sq(f"{c}5") for c in "BCDEF"]
     with pytest.raises(InvalidInput, match=r"The path names 5 squares: a move by water covers at most 4 \(MC-5.3\)."):
         declare_water_move(force, make_map(), path, SEA, ScriptedDice([6]), KEY)
+
+
+# --- what a water path may be (MC-5.3; issue 21, item 3) -------------------------------------
+#
+#   A B C D E F
+# 1 . . S S . .      the sea: C1, D1, C2, D2
+# 2 . . S S . .
+# 3 . r r r . .      a river: B3, C3, D3 (flowing east)
+
+
+def coast_map(make_map):
+    river = frozenset({Feature.RIVER})
+    cells = {s: Cell(Terrain.SEA) for s in ("C1", "D1", "C2", "D2")}
+    cells |= {s: Cell(Terrain.OPEN, river, river_flow="E") for s in ("B3", "C3", "D3")}
+    return make_map(6, 3, cells)
+
+
+def path(text: str) -> list[Square]:
+    return [sq(s) for s in text.split()]
+
+
+@pytest.mark.parametrize(("start", "steps"), [
+    pytest.param("B1", "C1 D1", id="embarks-and-stays-afloat"),
+    pytest.param("B1", "C1 D1 E1", id="embarks-sails-and-lands-on-its-last-square"),
+    pytest.param("C1", "D1 D2", id="afloat-sails-on"),
+    pytest.param("C1", "B1", id="afloat-lands-at-once"),
+    pytest.param("B3", "C3 D3", id="along-the-river"),
+    pytest.param("D3", "C3 B3", id="up-the-river"),
+])
+def test_mc_5_3_a_water_path_follows_the_water_or_the_river(make_map, start, steps):
+    check_water_path(coast_map(make_map), sq(start), path(steps))
+
+
+@pytest.mark.parametrize(("start", "steps", "refusal"), [
+    pytest.param("B3", "C3 D3 E3", "E3 has no river", id="a-river-move-leaves-the-river"),
+    pytest.param("A2", "B3 C3", "A2 has no river", id="a-river-move-starts-off-the-river"),
+    pytest.param("A1", "B1 B2", "A1 has no river", id="a-river-move-over-dry-land"),
+    pytest.param("B1", "C1 D1 E1 F1", "E1 is open", id="a-sea-path-through-a-land-square"),
+    pytest.param("A1", "B1 C1", "B1 is open", id="embarks-from-a-square-not-beside-the-water"),
+    pytest.param("C1", "B1 A1", "B1 is open", id="afloat-lands-then-marches-on"),
+    pytest.param("B3", "C3 C2", "C3 is open", id="down-the-river-into-the-sea"),
+])
+def test_mc_5_3_a_water_path_off_the_water_is_refused_naming_the_square(make_map, start, steps, refusal):
+    with pytest.raises(RuleViolation, match=re.escape(refusal)) as exc:
+        check_water_path(coast_map(make_map), sq(start), path(steps))
+    assert "MC-5.3" in str(exc.value)
+
+
+def test_mc_5_3_a_force_afloat_does_not_march_ashore(make_map):
+    """MC-5.3's landing rule: a Force at sea lands by a move by water (one square shorter), not by a
+    march."""
+    with pytest.raises(RuleViolation, match=re.escape("C1 is sea")) as exc:
+        check_land_path(coast_map(make_map), sq("C1"), path("B1"))
+    assert "MC-5.3" in str(exc.value)
+    check_land_path(coast_map(make_map), sq("B1"), path("A1"))  # from land, a march is a march
+
+
+def test_mc_5_3_a_force_afloat_lands_by_a_sea_move(make_map):
+    cmap = coast_map(make_map)
+    route = water_route(cmap, sq("C1"), path("B1"))
+    assert (route.body, route.embarking, route.landing) == ("sea", False, True)
+    assert water_route(cmap, sq("C1"), path("D1")).body == "sea"
+
+
+def test_a_declared_water_move_checks_its_path(make_force, make_map):
+    force = make_force(square="B3")
+    with pytest.raises(RuleViolation, match="E3 has no river"):
+        declare_water_move(force, coast_map(make_map), path("C3 D3 E3"), RIVER, ScriptedDice([6]), KEY)

@@ -39,6 +39,15 @@ def test_every_bundled_scenario_is_valid(validator: Any, key: str) -> None:
     assert errors(validator, data) == []
 
 
+def test_a_scenario_with_boats_and_its_own_tables_is_valid(validator: Any) -> None:
+    from .test_house_tables import winter_war
+
+    data = minimal() | winter_war()
+    data["forces"][0] |= {"small_boats": True, "horse_rafts": False}
+    assert errors(validator, data) == []
+    parse_scenario(data)
+
+
 def test_the_worked_example_and_the_test_scenario_are_valid(validator: Any) -> None:
     for text in worked_examples():
         assert errors(validator, yaml.safe_load(text)) == []
@@ -69,6 +78,13 @@ BROKEN: dict[str, tuple[tuple[str | int, ...], Any]] = {
     "superscript row": (("forces", 0, "square"), "A\u00b2"),
     "fullwidth row": (("forces", 0, "square"), "A\uff11"),
     "row of 5,000 digits": (("forces", 0, "square"), "A" + "1" * 5000),
+    # issue 21, item 6: a Force's boats, the scenario's own tables
+    "boats not a boolean": (("forces", 0, "small_boats"), "yes"),
+    "unknown field of a Force": (("forces", 0, "boats"), True),
+    "turn of 400 days": (("calendar",), {"turn_days": 400, "seasons": {"winter": [12, 1, 2], "spring": [3, 4, 5],
+                                                                      "summer": [6, 7, 8], "autumn": [9, 10, 11]}}),
+    "weather of another rule": (("weather",), {"rule": "MC-5.3", "kinds": {}, "table": {}}),
+    "events on four dice": (("events",), {"dice": 4, "bands": [{"result": "quiet", "label": "Quiet"}]}),
 }
 
 
@@ -90,7 +106,7 @@ def test_the_schema_rejects_what_the_parser_rejects(validator: Any, change: str)
         parse_scenario(data)
 
 
-def test_the_schema_rejects_unknown_options_and_fields_the_parser_lets_through(validator: Any) -> None:
+def test_the_schema_and_the_parser_refuse_unknown_options_and_fields(validator: Any) -> None:
     data = minimal()
     data["options"] = {"fog_of_war": True}
     data["map"]["rivers"] = [{"squares": ["B1"], "flows": "S"}]  # a typo for flow
@@ -98,4 +114,8 @@ def test_the_schema_rejects_unknown_options_and_fields_the_parser_lets_through(v
         "Additional properties are not allowed ('flows' was unexpected)",
         "Additional properties are not allowed ('fog_of_war' was unexpected)",
     ]
-    parse_scenario(data)  # the parser ignores both (options are checked when a campaign is created)
+    with pytest.raises(InvalidInput, match=r"map\.rivers\[0\]: unknown field\(s\) flows; allowed: flow, squares"):
+        parse_scenario(data)  # issue 21: a typo no longer changes nothing, silently
+    del data["map"]["rivers"]
+    with pytest.raises(InvalidInput, match=r"Scenario field options: unknown field\(s\) fog_of_war; allowed: adjacency"):
+        parse_scenario(data)

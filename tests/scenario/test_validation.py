@@ -118,9 +118,64 @@ def test_unknown_top_level_field() -> None:
     data = minimal()
     data["author"] = "me"
     assert refused(data) == (
-        "Scenario field (top): unknown field(s) author; allowed: alliances, climate, description, forces, last_turn, map,"
-        " name, options, reinforcements, sides, start_date, supply, theatre"
+        "Scenario field (top): unknown field(s) author; allowed: alliances, calendar, climate, description, events,"
+        " forces, last_turn, map, name, options, reinforcements, sides, start_date, supply, theatre, weather"
     )
+
+
+def _set(data: dict, path: str, value: object) -> dict:
+    node = data
+    parts = [int(p) if p.isdigit() else p for p in path.split(".")]
+    for part in parts[:-1]:
+        node = node[part]
+    node[parts[-1]] = value
+    return data
+
+
+@pytest.mark.parametrize(("path", "message"), [
+    ("map.size", "map: unknown field(s) size; allowed: adjacency, bridges, capitals, height, legend, places, rapids, "
+                 "reefs, rivers, roads, rows, sight, strongholds, terrain, territories, tracks, width"),
+    ("map.rivers", None),  # set below: a river entry with a typo
+    ("sides.0.flag", "sides[0]: unknown field(s) flag; allowed: colour, key, name, nation"),
+    ("forces.0.boats", "forces[0]: unknown field(s) boats; allowed: horse_rafts, key, leader, name, order, scouts, "
+                       "side, small_boats, square, units"),
+    ("forces.0.leader.rank", "forces[0].leader: unknown field(s) rank; allowed: cv, name"),
+    ("forces.0.units.0.strength", "forces[0].units[0]: unknown field(s) strength; allowed: flag, key, mercenary, "
+                                  "name, quality, sp, type"),
+    ("options.fog", "options: unknown field(s) fog; allowed: adjacency, mercenary_desertion, movement_extension, "
+                    "movement_order, overwhelm, random_events, scout_rerolls, supply, unmanned_sides, weather"),
+])
+def test_an_unknown_field_anywhere_is_refused_with_its_path_and_the_allowed_names(path: str,
+                                                                                  message: str | None) -> None:
+    """Issue 21, item 6: a field the format does not have is refused, never silently ignored."""
+    data = minimal()
+    data.setdefault("options", {})
+    if path == "map.rivers":
+        data["map"]["rivers"] = [{"squares": ["A1"], "flows": "S"}]
+        message = "map.rivers[0]: unknown field(s) flows; allowed: flow, squares"
+    else:
+        _set(data, path, True)
+    assert refused(data) == f"Scenario field {message}"
+
+
+def test_an_unknown_field_of_a_reinforcement_is_refused() -> None:
+    data = minimal()
+    data["reinforcements"] = [{"turn": 2, "force": force("ney", "fr", "A3"), "when": "later"}]
+    assert refused(data) == "Scenario field reinforcements[0]: unknown field(s) when; allowed: force, turn"
+    data["reinforcements"] = [{"turn": 2, "force": force("ney", "fr", "A3", boats=True)}]
+    assert refused(data).startswith("Scenario field reinforcements[0].force: unknown field(s) boats; allowed: ")
+
+
+def test_a_force_states_its_boats_and_horse_rafts() -> None:
+    """MC-5.3: whether a Force travels in smaller boats and carries its horses on rafts may be stated by the
+    scenario for the Force."""
+    data = minimal()
+    data["forces"][0] |= {"small_boats": True, "horse_rafts": True}
+    soult, mack = parse_scenario(data).forces
+    assert (soult.small_boats, soult.horse_rafts) == (True, True)
+    assert (mack.small_boats, mack.horse_rafts) == (False, False)
+    data["forces"][0]["small_boats"] = "yes please"
+    assert refused(data) == "Scenario field forces[0].small_boats: expected true or false, got 'yes please'"
 
 
 @pytest.mark.parametrize(("colour", "message"), [

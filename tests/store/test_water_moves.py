@@ -54,6 +54,13 @@ forces:
     square: B9
     leader: {name: Lacoste, cv: 0}
     units: [{key: coastal, name: Coastal Infantry, sp: 6, type: infantry, quality: average}]
+  - key: fleet
+    name: Flotilla of the Coast
+    side: fr
+    square: D9
+    small_boats: true
+    leader: {name: Lhermitte, cv: 0}
+    units: [{key: gunboats, name: Gunboat Crews, sp: 3, type: infantry, quality: average}]
   - key: far
     name: Far Corps
     side: au
@@ -126,3 +133,22 @@ async def test_upstream_and_downstream_are_judged_along_the_path(db, path: str, 
     assert any(expected in r for r in reasons), reasons
     other = "upstream" if expected == "downstream" else "downstream"
     assert not any(other in r for r in reasons), reasons
+
+
+def reasons(odds) -> list[str]:
+    return [str(m.reason) for m in odds.modifiers]
+
+
+async def test_the_boats_a_scenario_states_for_a_force_count_in_the_odds_and_the_roll(db) -> None:
+    """MC-5.3 (issue 21, item 6): "stated by its player when declaring the move, or by the scenario for the
+    Force". The scenario's smaller boats are the Force's own: every move by water counts them, whatever the
+    player says; the player's word adds what the scenario does not state (the horse rafts)."""
+    cid = await at_movement(db)
+    plain = await orders.move_odds(db, cid, FRENCH, "fleet", "D10 E10", by_water=True)
+    assert "boats smaller than ships" in reasons(plain) and "barges or rafts for the horses" not in reasons(plain)
+    both = await orders.move_odds(db, cid, FRENCH, "fleet", "D10 E10", by_water=True, horse_rafts=True)
+    assert {"boats smaller than ships", "barges or rafts for the horses"} <= set(reasons(both))
+    out = await orders.declare_move(db, cid, FRENCH, "fleet", "D10 E10", by_water=True)
+    assert "boats smaller than ships" in [str(m.reason) for m in out.roll.modifiers]
+    coast = await orders.move_odds(db, cid, FRENCH, "coast", "B10 C10", by_water=True)
+    assert "boats smaller than ships" not in reasons(coast)  # a Force the scenario says nothing of sails in ships
