@@ -105,6 +105,9 @@ MAP_FIELDS = ("width", "height", "adjacency", "sight", "legend", "rows", "terrai
 SIDE_FIELDS = ("key", "name", "colour", "nation")
 FORCE_FIELDS = ("key", "name", "side", "square", "order", "scouts", "leader", "units", "small_boats", "horse_rafts")
 UNIT_FIELDS = ("key", "name", "sp", "type", "quality", "mercenary", "flag")
+RECRUIT_FIELDS = (*UNIT_FIELDS, "cost")
+RECRUITS = "recruits"
+"""The key of ``supply`` that holds each side's recruit pool (RU-24); every other key is a side's income."""
 """The fields of each part of the format (docs/scenario-format.md): any other is refused, naming it."""
 
 DEFAULT_LEGEND = {
@@ -130,6 +133,15 @@ class UnitSpec:
     quality: Quality
     mercenary: bool
     flag: bool
+
+
+@dataclass(frozen=True)
+class RecruitSpec:
+    """A new unit a side may buy with supply points (FC-2, RU-24), from its pool in ``supply.recruits``."""
+
+    unit: UnitSpec
+    cost: int
+    """Its price in supply points: its combat value (its SP) unless the scenario says otherwise."""
 
 
 @dataclass(frozen=True)
@@ -177,6 +189,8 @@ class Scenario:
     """The campaign's last turn (RU-25): once it is over, the campaign ends; None: it runs until one camp is left."""
     tables: ScenarioTables = NO_TABLES
     """The scenario's own weather, calendar and random-events tables, in place of the house rules' (RU-10)."""
+    recruits: Mapping[str, tuple[RecruitSpec, ...]] = field(default_factory=dict)
+    """Each side's pool of new units (``supply.recruits``, FC-2, RU-24): the only new units it may buy."""
 
     def side(self, key: str) -> SideSpec:
         for s in self.sides:
@@ -452,10 +466,21 @@ def parse_scenario(data: Any, *, key: str = "uploaded") -> Scenario:
                                        "squares", square=f.square, other=other.name)
 
     supply = {}
+    recruits: dict[str, tuple[RecruitSpec, ...]] = {}
     for k, v in _map(d.get("supply", {}), top / "supply").items():
+        if k == RECRUITS:
+            recruits = _parse_recruits(v, top / "supply" / RECRUITS, side_keys, units)
+            continue
         if k not in side_keys:
             raise (top / "supply" / str(k)).fail("unknown side {k!r}; sides: {side_keys}", k=k, side_keys=', '.join(side_keys))
         supply[k] = _int(v, top / "supply" / str(k), 0, 1000)
+    taken = {u.key for f in forces for u in f.units}
+    for side, pool in recruits.items():
+        for i, r in enumerate(pool):
+            if r.unit.key in taken:
+                raise (top / "supply" / RECRUITS / side / i / "key").fail("two units have the key {key!r}",
+                                                                          key=r.unit.key)
+            taken.add(r.unit.key)
     options = _map(d.get("options", {}), top / "options")
     _fields(options, top / "options", OPTION_NAMES)  # their values are checked when a campaign is created
     description = d.get("description", "")
@@ -467,7 +492,8 @@ def parse_scenario(data: Any, *, key: str = "uploaded") -> Scenario:
     if (char := bad_character(description)) is not None:
         raise (top / "description").fail(bad_character_msg(char))  # i18n: passes a template on
     return Scenario(key, name, description.strip(), climate, start, cmap, sight,
-                    tuple(sides), tuple(forces), supply, dict(options), theatre, alliances, last_turn, _tables(d))
+                    tuple(sides), tuple(forces), supply, dict(options), theatre, alliances, last_turn, _tables(d),
+                    recruits)
 
 
 def _tables(d: Mapping[str, Any]) -> ScenarioTables:
@@ -651,11 +677,7 @@ def _parse_force(v: Any, at: _At, w: int, h: int, sides: list[str], arrives: int
         uat = at / "units" / i
         u = _map(u, uat)
         _fields(u, uat, UNIT_FIELDS)
-        units.append(UnitSpec(
-            _key(u.get("key"), uat / "key"), _str(u.get("name"), uat / "name"), _int(u.get("sp"), uat / "sp", 0, 10_000),
-            _enum(UnitType, u.get("type", "infantry"), uat / "type"), _enum(Quality, u.get("quality", "average"), uat / "quality"),
-            _bool(u.get("mercenary", False), uat / "mercenary"), _bool(u.get("flag", True), uat / "flag"),
-        ))
+        units.append(_parse_unit(u, uat))
     if not units:
         raise (at / "units").fail("a Force needs at least one unit")
     return ForceSpec(
@@ -665,6 +687,40 @@ def _parse_force(v: Any, at: _At, w: int, h: int, sides: list[str], arrives: int
         arrives, _bool(f.get("small_boats", False), at / "small_boats"),
         _bool(f.get("horse_rafts", False), at / "horse_rafts"),
     )
+
+
+def _parse_unit(u: Mapping[str, Any], at: _At, low_sp: int = 0) -> UnitSpec:
+    return UnitSpec(
+        _key(u.get("key"), at / "key"), _str(u.get("name"), at / "name"), _int(u.get("sp"), at / "sp", low_sp, 10_000),
+        _enum(UnitType, u.get("type", "infantry"), at / "type"), _enum(Quality, u.get("quality", "average"), at / "quality"),
+        _bool(u.get("mercenary", False), at / "mercenary"), _bool(u.get("flag", True), at / "flag"),
+    )
+
+
+def _parse_recruits(v: Any, at: _At, sides: list[str], count: _Units) -> dict[str, tuple[RecruitSpec, ...]]:
+    """``supply.recruits`` (RU-24): by side key, the new units that side may buy, each a unit as under a
+    Force's ``units`` (at least 1 SP) with an optional ``cost`` (its SP when left out)."""
+    pools: dict[str, tuple[RecruitSpec, ...]] = {}
+    for side, given in _map(v, at).items():
+        if side not in sides:
+            raise (at / str(side)).fail("unknown side {k!r}; sides: {side_keys}", k=side, side_keys=', '.join(sides))
+        items = _list(given, at / side)
+        if len(items) > count.left:
+            raise (at / side).fail("at most {limit:,} units in all", limit=LIMITS.units)
+        count.left -= len(items)
+        pool = []
+        keys: set[str] = set()
+        for i, r in enumerate(items):
+            rat = at / side / i
+            r = _map(r, rat)
+            _fields(r, rat, RECRUIT_FIELDS)
+            unit = _parse_unit(r, rat, low_sp=1)
+            if unit.key in keys:
+                raise (rat / "key").fail("two units have the key {key!r}", key=unit.key)
+            keys.add(unit.key)
+            pool.append(RecruitSpec(unit, _int(r.get("cost", unit.sp), rat / "cost", 0, 10_000)))
+        pools[side] = tuple(pool)
+    return pools
 
 
 def _check_unique(forces: list[ForceSpec], where: list[_At]) -> None:

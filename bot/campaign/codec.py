@@ -21,7 +21,8 @@ The document, version 2 (:data:`VERSION`)::
      "sides": [{"key", "name", "colour", "nation", "capital", "battles_won", "battles_lost",
                 "strongholds_taken", "strongholds_lost", "holds_enemy_capital", "lost_capital", "supply",
                 "supply_income", "movement_modifier", "done", "must_test", "defeated", "last_seen", "camp",
-                "purchases": [{"turn", "kind", "force", "unit", "count", "reduced", "cost"}]}],
+                "purchases": [{"turn", "kind", "force", "unit", "count", "reduced", "cost"}],
+                "recruits": [{"unit": {...as a Force's unit}, "cost"}]}],
      "forces": [{"key", "side", "name", "square", "order", "reaction", "scouts", "status", "arrives_turn",
                  "wtf_marker", "small_boats", "horse_rafts", "units": [{"key", "name", "sp", "original_sp", "type", "quality",
                                           "mercenary", "flag", "heroic"}]}],
@@ -42,7 +43,8 @@ cell's ``place`` (the name a scenario gives a square, :class:`~bot.engine.model.
 it names no place; and a Force's ``small_boats`` and ``horse_rafts`` (what its scenario states for its
 moves by water, MC-5.3): a Force without them has no such statement; and ``tables``, the scenario's own
 weather, calendar and random-events tables (RU-10, each of its rules file's shape): a document without it
-plays the house rules.
+plays the house rules; and a side's ``recruits``, the new units it may still buy (FC-2, RU-24): a side
+without it has none.
 
 **Fair play.** A turn's seed is written only once it is revealed (docs/dice.md): a document never holds
 the seed of a turn still being played, not even for the GM, and a seed a document gives for a turn not
@@ -113,6 +115,7 @@ from .state import (
     LeaderEvent,
     LeaderKind,
     LeaderState,
+    Recruit,
     SideState,
     SupplyPurchase,
     TurnSeed,
@@ -172,7 +175,10 @@ CELL_OPTIONAL = ("place",)
 PLACE = ("name", "kind")
 SIDE = ("key", "name", "colour", "nation", "capital", "battles_won", "battles_lost", "strongholds_taken",
         "strongholds_lost", "holds_enemy_capital", "lost_capital", "supply", "supply_income", "movement_modifier",
-        "done", "must_test", "defeated", "last_seen", "camp", "purchases")
+        "done", "must_test", "defeated", "last_seen", "camp", "purchases", "recruits")
+SIDE_OPTIONAL = ("recruits",)
+"""A side's recruit pool (RU-24): a document written before it leaves it out (the side has none)."""
+RECRUIT = ("unit", "cost")
 PURCHASE = ("turn", "kind", "force", "unit", "count", "reduced", "cost")
 FORCE = ("key", "side", "name", "square", "order", "reaction", "scouts", "status", "arrives_turn", "wtf_marker",
          "units", "small_boats", "horse_rafts")
@@ -268,7 +274,13 @@ def _encode_side(s: SideState) -> dict[str, Any]:
             "movement_modifier": s.movement_modifier, "done": s.done, "must_test": str(s.must_test),
             "defeated": s.defeated, "last_seen": dict(s.last_seen), "camp": s.camp,
             "purchases": [{"turn": p.turn, "kind": p.kind.value, "force": p.force, "unit": p.unit, "count": p.count,
-                           "reduced": p.reduced, "cost": p.cost} for p in s.purchases]}
+                           "reduced": p.reduced, "cost": p.cost} for p in s.purchases],
+            "recruits": [{"unit": _encode_unit(r.unit), "cost": r.cost} for r in s.recruits]}
+
+
+def _encode_unit(u: UnitState) -> dict[str, Any]:
+    return {"key": u.key, "name": u.name, "sp": u.sp, "original_sp": u.original_sp, "type": u.type.value,
+            "quality": u.quality.value, "mercenary": u.mercenary, "flag": u.flag, "heroic": u.heroic}
 
 
 def _encode_force(f: ForceState) -> dict[str, Any]:
@@ -276,9 +288,7 @@ def _encode_force(f: ForceState) -> dict[str, Any]:
             "reaction": f.reaction.value if f.reaction else None, "scouts": f.scouts, "status": f.status.value,
             "arrives_turn": f.arrives_turn, "wtf_marker": f.wtf_marker, "small_boats": f.small_boats,
             "horse_rafts": f.horse_rafts,
-            "units": [{"key": u.key, "name": u.name, "sp": u.sp, "original_sp": u.original_sp, "type": u.type.value,
-                       "quality": u.quality.value, "mercenary": u.mercenary, "flag": u.flag, "heroic": u.heroic}
-                      for u in f.units]}
+            "units": [_encode_unit(u) for u in f.units]}
 
 
 # --- refusals ----------------------------------------------------------------------------------------
@@ -505,6 +515,7 @@ class _Decoder:
         self.phase = Phase.WEATHER
         self.status = CampaignStatus.ACTIVE
         self.side_states: dict[str, SideState] = {}
+        self.recruit_keys: set[str] = set()
 
     def at(self, name: str) -> str:
         return _at(self.base, name)
@@ -626,7 +637,7 @@ class _Decoder:
         """Every side, Force, unit and leader key and battle number, well formed and unique, before any
         entry that refers to them is read."""
         sides_at, forces_at = self.at("sides"), self.at("forces")
-        side_keys = [_key(_obj(s, _at(sides_at, i), SIDE)["key"], _at(_at(sides_at, i), "key"))
+        side_keys = [_key(_obj(s, _at(sides_at, i), SIDE, optional=SIDE_OPTIONAL)["key"], _at(_at(sides_at, i), "key"))
                      for i, s in enumerate(lists["sides"])]
         _unique(lambda i: _at(_at(sides_at, i), "key"), side_keys)
         if not 2 <= len(side_keys) <= LIMITS.sides:
@@ -718,7 +729,7 @@ class _Decoder:
         forces = self.refs.forces or {}
         for i, raw in enumerate(items):
             where = _at(self.at("sides"), i)
-            s = _obj(raw, where, SIDE)
+            s = _obj(raw, where, SIDE, optional=SIDE_OPTIONAL)
             key = s["key"]
             f = partial(_at, where)
             colour = _text(s["colour"], f("colour"), 7)
@@ -753,10 +764,26 @@ class _Decoder:
                 defeated=_bool(s["defeated"], f("defeated")), last_seen=dict(last_seen),
                 camp=_text(s["camp"], f("camp"), 300),
                 supply_income=_int(s["supply_income"], f("supply_income"), 0, MAX_COUNT), purchases=purchases,
+                recruits=self.recruits(s.get("recruits", []), f("recruits")),
             )
         self.camps(out)
         self.side_states = out
         return out
+
+    def recruits(self, value: Any, where: str) -> tuple[Recruit, ...]:
+        """A side's recruit pool (RU-24): new units at full strength, keyed apart from every other unit."""
+        out = []
+        for j, raw in enumerate(_list(value, where, MAX_ROWS)):
+            at = _at(where, j)
+            r = _obj(raw, at, RECRUIT)
+            unit = self.unit(r["unit"], _at(at, "unit"))
+            if unit.key in (self.refs.units or {}) or unit.key in self.recruit_keys:
+                raise fail(_at(_at(at, "unit"), "key"), Msg("another unit has this key"), unit.key)
+            if not 0 < unit.sp == unit.original_sp:
+                raise fail(_at(_at(at, "unit"), "sp"), Msg("a recruit is at its full SP, at least 1"), unit.sp)
+            self.recruit_keys.add(unit.key)
+            out.append(Recruit(unit, _int(r["cost"], _at(at, "cost"), 0, MAX_COUNT)))
+        return tuple(out)
 
     def purchase(self, value: Any, where: str) -> SupplyPurchase:
         p = _obj(value, where, PURCHASE)
@@ -1364,7 +1391,7 @@ _V1_SIDE = (("key", "key", _REQUIRED), ("name", "name", _REQUIRED), ("colour", "
             ("lost_capital", "lost_capital", False), ("supply", "supply", 0), ("supply_income", "supply_income", None),
             ("movement_modifier", "movement_modifier", 0), ("done", "done", False), ("must_test", "must_test", ""),
             ("defeated", "defeated", False), ("last_seen", "last_seen", {}), ("camp", "camp", ""),
-            ("purchases", "supply_purchases", []))
+            ("purchases", "supply_purchases", []), ("recruits", "recruits", []))
 _V1_FORCE = (("key", "key", _REQUIRED), ("side", "side_key", _REQUIRED), ("name", "name", _REQUIRED),
              ("square", "square", None), ("order", "order", "explore"), ("reaction", "reaction", None),
              ("scouts", "scouts", 0), ("status", "state", "active"), ("arrives_turn", "arrives_turn", None),

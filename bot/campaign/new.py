@@ -18,7 +18,7 @@ from bot.engine.errors import InvalidInput
 from bot.engine.model import Climate
 from bot.engine.phases import first_position
 from bot.engine.tables import RuleBook, default_rulebook
-from bot.scenario import Scenario
+from bot.scenario import Scenario, UnitSpec
 
 from .lifecycle import check_options
 from .settings import Settings
@@ -28,6 +28,7 @@ from .state import (
     ForceState,
     ForceStatus,
     LeaderState,
+    Recruit,
     SideState,
     UnitState,
 )
@@ -63,6 +64,16 @@ def _camp(spec: Scenario, side: str) -> str:
     return "" if camp == side else camp
 
 
+def unit_state(u: UnitSpec) -> UnitState:
+    """A unit of the scenario as it starts: at its full SP."""
+    return UnitState(u.key, u.name, u.sp, u.sp, u.type, u.quality, u.mercenary, u.flag)
+
+
+def recruits(spec: Scenario, side: str) -> tuple[Recruit, ...]:
+    """The side's pool of new units (``supply.recruits``, RU-24)."""
+    return tuple(Recruit(unit_state(r.unit), r.cost) for r in spec.recruits.get(side, ()))
+
+
 def from_scenario(spec: Scenario, *, campaign_id: int, name: str, gm_id: int, options: Mapping[str, Any] | None = None,
                   rules: RuleBook | None = None) -> CampaignState:
     """The state of a campaign just created from ``spec``: turn 1 at its first phase, nobody on a side
@@ -80,15 +91,14 @@ def from_scenario(spec: Scenario, *, campaign_id: int, name: str, gm_id: int, op
     sides = {
         s.key: SideState(s.key, s.name, s.colour, s.nation, capital=capital.get(s.key),
                          supply=spec.supply.get(s.key, 0), supply_income=spec.supply.get(s.key, 0),
-                         camp=_camp(spec, s.key))
+                         camp=_camp(spec, s.key), recruits=recruits(spec, s.key))
         for s in spec.sides
     }
     forces = {
         f.key: ForceState(
             f.key, f.side, f.name, str(f.square), f.order, None, f.scouts,
             ForceStatus.PENDING if f.arrives_turn is not None else ForceStatus.ACTIVE, f.arrives_turn,
-            units=tuple(UnitState(u.key, u.name, u.sp, u.sp, u.type, u.quality, u.mercenary, u.flag)
-                        for u in f.units),
+            units=tuple(unit_state(u) for u in f.units),
             small_boats=f.small_boats, horse_rafts=f.horse_rafts,
         )
         for f in spec.forces

@@ -11,7 +11,8 @@ What the file holds, and what the format cannot say:
   territories, strongholds (each with its owner: who *holds* one now is not in the format), capitals and
   named places. Squares are written as ranges where they make rectangles (``A1:F3``).
 - **The sides** (key, name, colour, nation), the **alliances** (each camp of two or more sides), the
-  **supply** income of each side (FC-2; the points in hand start again at the income), the rule
+  **supply** income of each side (FC-2; the points in hand start again at the income) and the recruits it
+  may still buy (RU-24), the rule
   **options** as set now, climate and theatre.
 - **The Forces on the map**, where they stand, with their order, scouts, boats and horse rafts (MC-5.3)
   and units at their current SP (their original SP becomes that SP); destroyed units (0 SP) and Forces
@@ -43,10 +44,10 @@ from bot.engine.model import Feature, Order, Quality, Square, UnitType
 from bot.engine.seasons import turn_date
 from bot.engine.tables import RuleBook, default_rulebook
 from bot.engine.text import Msg
-from bot.scenario import DEFAULT_LEGEND, LIMITS, fold_name
+from bot.scenario import DEFAULT_LEGEND, LIMITS, RECRUITS, fold_name
 
 from .rulebook import rules_for
-from .state import CampaignState, ForceState, ForceStatus, LeaderState
+from .state import CampaignState, ForceState, ForceStatus, LeaderState, Recruit
 
 _CHAR = {terrain: ch for ch, terrain in DEFAULT_LEGEND.items()}
 """Terrain -> the default legend's character (every terrain has one)."""
@@ -99,7 +100,10 @@ def as_scenario(state: CampaignState, *, name: str | None = None, description: s
     later = [f for f in forces if f.status is ForceStatus.PENDING]
     if later:
         data["reinforcements"] = [{"turn": _arrives(state, f), "force": _force(f, leaders)} for f in later]
-    if supply := {k: min(s.supply_income, 1000) for k, s in state.sides.items() if s.supply_income > 0}:
+    supply: dict[str, Any] = {k: min(s.supply_income, 1000) for k, s in state.sides.items() if s.supply_income > 0}
+    if recruits := {k: [_recruit(r) for r in s.recruits] for k, s in state.sides.items() if s.recruits}:
+        supply[RECRUITS] = recruits  # RU-24: the new units each side may still buy
+    if supply:
         data["supply"] = supply
     specs = rules.mc.options
     data["options"] = {k: v for k, v in state.settings.as_options().items() if k in specs}
@@ -320,6 +324,13 @@ def _force(force: ForceState, leaders: _Leaders) -> dict[str, Any]:
         out["horse_rafts"] = True
     out["leader"] = leaders.of(force)
     out["units"] = [_unit(u) for u in force.units if u.sp > 0]
+    return out
+
+
+def _recruit(r: Recruit) -> dict[str, Any]:
+    out = _unit(r.unit)
+    if r.cost != r.unit.sp:
+        out["cost"] = min(r.cost, 10_000)
     return out
 
 

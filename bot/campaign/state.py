@@ -133,6 +133,15 @@ class ForceState:
 
 
 @dataclass(frozen=True, slots=True)
+class Recruit:
+    """A new unit a side may still buy with supply points (FC-2, RU-24), from the scenario's
+    ``supply.recruits``: the unit as it joins a Force, and its price."""
+
+    unit: UnitState
+    cost: int
+
+
+@dataclass(frozen=True, slots=True)
 class SupplyPurchase:
     """One FC-2 purchase a side made in Phase 1 of ``turn`` (its supply phase): what it bought, for which
     of its Forces (and unit), and what it cost. The engine's supply phase is rebuilt from them."""
@@ -177,6 +186,8 @@ class SideState:
     """Supply points received each turn when the supply setting is on (FC-2)."""
     purchases: tuple[SupplyPurchase, ...] = ()
     """What the side bought with supply this turn (FC-2); done with in Phase 7."""
+    recruits: tuple[Recruit, ...] = ()
+    """The new units it may still buy (FC-2, RU-24), in the scenario's order; one bought leaves the pool."""
 
 
 @dataclass(frozen=True, slots=True)

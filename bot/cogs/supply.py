@@ -18,15 +18,15 @@ from bot.services.actors import Actor
 from ._common import actor_of, bot_of, campaign_id, lang, own_forces, reply, suggest, t
 
 KIND_CHOICES = [
-    app_commands.Choice(name="refit a reduced unit to full strength", value="refit"),
+    app_commands.Choice(name="refit a reduced unit (up to half its SP back)", value="refit"),
     app_commands.Choice(name="a scout", value="scout"),
-    app_commands.Choice(name="buy back a destroyed unit", value="unit"),
+    app_commands.Choice(name="a destroyed unit or a recruit", value="unit"),
     app_commands.Choice(name="forced march", value="forced_march"),
 ]
 
 
 async def _supply_units(interaction: discord.Interaction, cid: int, actor: Actor, typed: str):
-    """The caller's units the purchase chosen may name: reduced ones to refit, destroyed ones to buy back."""
+    """The caller's units the purchase chosen may name: reduced ones to refit, destroyed ones and recruits to buy."""
     kind = str(getattr(interaction.namespace, "kind", "") or "")
     if kind not in ("refit", "unit"):
         return []
@@ -65,7 +65,8 @@ class Supply(commands.Cog):
 
     @supply.command(name="buy", description="Phase 1: spend supply points on one of your Forces (FC-2)")
     @app_commands.describe(kind="What to buy", force="One of your side's Forces",
-                           unit="Refit or buy back: the unit", reduced="Buy back: on its reduced side (half its SP)")
+                           unit="Refit or buy: the unit (a destroyed one or a recruit)",
+                           reduced="A destroyed unit bought back: on its reduced side (half its SP)")
     @app_commands.choices(kind=KIND_CHOICES)
     @app_commands.autocomplete(force=own_forces, unit=supply_units)
     async def buy(self, interaction: discord.Interaction, kind: str, force: app_commands.Range[str, 1, 100],

@@ -3,9 +3,11 @@
 - FC-1 Overwhelm check before a battle: if the stronger side's total SP is at least 3x the
   weaker side's, the weaker side's Forces are destroyed without a battle. Sides are compared as
   camps (RU-19); with three or more camps each weaker camp is checked against the strongest (RU-20).
-- FC-2 Supply points, spent in a supply phase: refit a reduced unit to full (2), buy a scout (2),
-  buy a new or destroyed unit at its combat value (a unit bought reduced cannot be refitted in the
-  same supply phase), forced march (1 per unit). Never more than the points held.
+- FC-2 Supply points, spent in a supply phase: refit a reduced unit (2; RU-24: up to half its
+  original SP, once a phase), buy a scout (2), buy a new or destroyed unit at its combat value (a unit
+  bought reduced cannot be refitted in the same supply phase), forced march (1 per unit). Never more
+  than the points held. What a refit restores and which units are on offer is the campaign's
+  (:mod:`bot.campaign.supply`).
 - FC-3 A scout may be spent to re-roll a die; the re-roll takes no modifier bought with supply.
 
 The campaign runs FC-1 when Forces meet (:mod:`bot.campaign.turn`), FC-2 in Phases 1 and 7
@@ -198,10 +200,10 @@ class SupplyPhase:
                         "{unit_id} was bought reduced in this supply phase: it cannot be refitted until the next ({rule}).", unit_id=p.unit_id, rule=rule
                     )
                 if p.unit_id in self._done(PurchaseKind.REFIT):
-                    raise RuleViolation("{unit_id} is already refitted to full strength in this supply phase ({rule}).", unit_id=p.unit_id, rule=rule)
+                    raise RuleViolation("{unit_id} is already refitted in this supply phase ({rule}, RU-24).", unit_id=p.unit_id, rule=rule)
                 if p.unit_id not in self.reduced_units:
                     raise RuleViolation("{unit_id!r} is not a reduced unit of {side}: only a reduced unit is refitted ({rule}).", unit_id=p.unit_id, side=self.side, rule=rule)
-                return fc.refit_cost, Msg("refit {unit_id} to full strength", unit_id=p.unit_id)
+                return fc.refit_cost, Msg("refit {unit_id}", unit_id=p.unit_id)
             case PurchaseKind.SCOUT:
                 n = p.count
                 text = (Msg.plural(n, "buy {n} scout for {force}", "buy {n} scouts for {force}", force=p.force_id)

@@ -92,6 +92,9 @@ def _camp(spec: Scenario, side: str) -> str:
 async def _populate(s: AsyncSession, campaign: Campaign, spec: Scenario) -> None:
     """The scenario's rows, inserted in batches of plain values: the largest legal scenario has about
     13,000 rows, and building as many ORM objects would hold the event loop for over a second."""
+    from bot.campaign.new import recruits
+
+    from .repository import recruit_rows
     cid = campaign.id
     capitals: dict[str | None, str] = {}
     for sq, c in spec.map.cells.items():
@@ -101,7 +104,8 @@ async def _populate(s: AsyncSession, campaign: Campaign, spec: Scenario) -> None
         (SideRow, [dict(campaign_id=cid, key=side.key, name=side.name, colour=side.colour, nation=side.nation,
                         capital=capitals.get(side.key), supply=spec.supply.get(side.key, 0),
                         supply_income=spec.supply.get(side.key, 0),
-                        camp=_camp(spec, side.key)) for side in spec.sides]),
+                        camp=_camp(spec, side.key), recruits=recruit_rows(recruits(spec, side.key)))
+                   for side in spec.sides]),
         (MapSquare, [dict(campaign_id=cid, col=sq.col, row=sq.row, terrain=cell.terrain.value,
                           features=sorted(f.value for f in cell.features), territory=cell.territory,
                           stronghold=cell.stronghold, capital=cell.capital, river_flow=cell.river_flow,

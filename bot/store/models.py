@@ -147,6 +147,8 @@ class SideRow(SQLModel, table=True):
     """Enemy Forces this side has seen and is no longer seeing: Force key -> square (faded on its map)."""
     supply_purchases: list[dict[str, Any]] = Field(default_factory=list, sa_type=sa.JSON)
     """What the side bought with supply points this turn (FC-2): ``{turn, kind, force, unit, count, reduced, cost}``."""
+    recruits: list[dict[str, Any]] = Field(default_factory=list, sa_type=sa.JSON)
+    """The new units the side may still buy (FC-2, RU-24): ``{key, name, sp, type, quality, mercenary, flag, cost}``."""
 
 
 class Player(SQLModel, table=True):

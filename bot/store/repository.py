@@ -35,6 +35,7 @@ from bot.campaign.state import (
     LeaderEvent,
     LeaderKind,
     LeaderState,
+    Recruit,
     SideState,
     SupplyPurchase,
     TurnSeed,
@@ -169,7 +170,8 @@ async def load(s: AsyncSession, campaign: Campaign | int, *, lock: bool = False)
         sides[r.key] = SideState(r.key, r.name, r.colour, r.nation, r.capital, r.battles_won, r.battles_lost,
                                  r.strongholds_taken, r.strongholds_lost, r.holds_enemy_capital, r.lost_capital,
                                  r.supply, r.movement_modifier, r.done, r.must_test, r.defeated, dict(r.last_seen or {}),
-                                 r.camp or "", r.supply_income, _purchases(r.supply_purchases))
+                                 r.camp or "", r.supply_income, _purchases(r.supply_purchases),
+                                 recruits_from_rows(r.recruits))
     units: dict[str, list[UnitState]] = {}
     for r in await _rows(s, UnitRow, cid):
         ids["unit"][r.key] = r.id
@@ -235,7 +237,22 @@ def _side_row(v: SideState) -> dict[str, Any]:
             "done": v.done, "must_test": str(v.must_test), "defeated": v.defeated, "last_seen": dict(v.last_seen),
             "camp": v.camp, "supply_income": v.supply_income,
             "supply_purchases": [{"turn": p.turn, "kind": p.kind.value, "force": p.force, "unit": p.unit,
-                                  "count": p.count, "reduced": p.reduced, "cost": p.cost} for p in v.purchases]}
+                                  "count": p.count, "reduced": p.reduced, "cost": p.cost} for p in v.purchases],
+            "recruits": recruit_rows(v.recruits)}
+
+
+def recruit_rows(pool: Sequence[Recruit]) -> list[dict[str, Any]]:
+    """A side's recruit pool (RU-24) as stored."""
+    return [{"key": r.unit.key, "name": r.unit.name, "sp": r.unit.sp, "type": r.unit.type.value,
+             "quality": r.unit.quality.value, "mercenary": r.unit.mercenary, "flag": r.unit.flag, "cost": r.cost}
+            for r in pool]
+
+
+def recruits_from_rows(rows: Sequence[Mapping[str, Any]] | None) -> tuple[Recruit, ...]:
+    """A side's recruit pool (RU-24) as stored, typed (written by :func:`recruit_rows` only)."""
+    return tuple(Recruit(UnitState(str(r["key"]), str(r["name"]), int(r["sp"]), int(r["sp"]), UnitType(r["type"]),
+                                   Quality(r["quality"]), bool(r["mercenary"]), bool(r["flag"])), int(r["cost"]))
+                 for r in rows or ())
 
 
 def _purchases(rows: Sequence[Mapping[str, Any]] | None) -> tuple[SupplyPurchase, ...]:

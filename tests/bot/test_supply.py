@@ -41,7 +41,7 @@ async def test_fc2_a_side_spends_its_points_privately_in_phase_1(table) -> None:
     assert {c["value"] for c in forces} == {"soult", "lannes"}
 
     done = await table.fr.slash(table.channel, "supply buy", kind="refit", force="soult", unit="vandamme")
-    assert done.ephemeral and "refit Vandamme's Division to full strength" in shown(done), shown(done)
+    assert done.ephemeral and "refit Vandamme's Division from 5 to 11 of its 12 SP (RU-24)" in shown(done), shown(done)
     assert "2 left in hand" in shown(done)
     r = await table.fr.slash(table.channel, "supply buy", kind="forced_march", force="soult")
     assert refused(r, "it costs 3 supply points and France has 2 left of 4 (FC-2)"), shown(r)
@@ -51,7 +51,7 @@ async def test_fc2_a_side_spends_its_points_privately_in_phase_1(table) -> None:
     assert "buy 1 scout for V Corps" in shown(done) and "0 left in hand" in shown(done)
 
     status = shown(await table.fr.slash(table.channel, "supply status"))
-    assert "In hand 0" in status and "refit Vandamme's Division to full strength: 2" in status
+    assert "In hand 0" in status and "refit Vandamme's Division: 2" in status
     assert "V Corps: 1" in status
     fr_log = shown(await table.fr.slash(table.channel, "campaign log"))
     au_log = shown(await table.au.slash(table.channel, "campaign log"))

@@ -502,3 +502,28 @@ def test_the_log_is_checked_against_the_state() -> None:
         mutate(log)
         with pytest.raises(InvalidInput, match=message):
             codec.decode_log(log, state)
+
+
+def test_a_sides_recruit_pool_is_carried_and_a_document_written_before_it_still_reads(
+        in_aftermath: CampaignState) -> None:
+    """RU-24: the new units a side may still buy round-trip; a document written before them has none; a
+    recruit may not take another unit's key nor come reduced."""
+    from bot.campaign.state import Recruit, UnitState
+    side = next(iter(in_aftermath.sides))
+    pool = (Recruit(UnitState("conscripts", "Conscripts", 4, 4), 3),)
+    state = in_aftermath.with_side(side, recruits=pool)
+    doc = codec.encode(state)
+    assert doc["sides"][0]["recruits"][0]["cost"] == 3
+    assert codec.decode(doc) == without_secret_seeds(state)
+    for s in doc["sides"]:
+        s.pop("recruits")
+    assert all(sd.recruits == () for sd in codec.decode(doc).sides.values())
+    taken = doc["forces"][0]["units"][0]["key"]
+    doc["sides"][0]["recruits"] = [{"unit": {**codec.encode(state)["sides"][0]["recruits"][0]["unit"], "key": taken},
+                                    "cost": 3}]
+    with pytest.raises(InvalidInput, match=r"^sides\[0\]\.recruits\[0\]\.unit\.key: "):
+        codec.decode(doc)
+    doc["sides"][0]["recruits"] = [{"unit": {**codec.encode(state)["sides"][0]["recruits"][0]["unit"], "sp": 2},
+                                    "cost": 3}]
+    with pytest.raises(InvalidInput, match=r"^sides\[0\]\.recruits\[0\]\.unit\.sp: "):
+        codec.decode(doc)

@@ -15,12 +15,12 @@ import pytest
 
 from bot.campaign import orders, supply, turn
 from bot.campaign.events import EventKind, Journal
-from bot.campaign.state import CampaignState, DeclarationKind, SupplyPurchase
+from bot.campaign.state import CampaignState, DeclarationKind, ForceStatus, Recruit, SupplyPurchase, UnitState
 from bot.engine.dice import SeededDice
 from bot.engine.errors import RuleViolation
 from bot.engine.field_commander import PurchaseKind
 from bot.engine.force_test import force_test_check
-from bot.engine.model import Order, Square
+from bot.engine.model import Order, Quality, Square
 from bot.engine.movement import movement_check
 from bot.engine.phases import Phase
 from bot.engine.rolls import Modifier, Roll
@@ -116,15 +116,34 @@ def test_fc2_refit_costs_2_exactly_enough_is_enough_one_short_is_refused(phase1:
         buy(points(reduced, 1), REFIT, unit="vandamme")
     journal = Journal()
     after, out = buy(points(reduced, 2), REFIT, journal=journal, unit="vandamme")
-    assert unit(after, "vandamme").sp == 12 and after.sides["fr"].supply == 0
-    assert (out.cost, out.left, out.text) == (2, 0, "refit Vandamme's Division to full strength")
+    # RU-24: a refit gives back up to half the original SP (12 -> 6), so 5 becomes 11, still reduced.
+    assert unit(after, "vandamme").sp == 11 and after.sides["fr"].supply == 0
+    assert (out.cost, out.left, out.text) == (2, 0, "refit Vandamme's Division from 5 to 11 of its 12 SP (RU-24)")
     assert after.purchases_of("fr") == (SupplyPurchase(1, REFIT, "soult", "vandamme", cost=2),)
     [event] = journal.events
-    assert event.visibility == "side:fr" and "France spends 2 supply points (FC-2)" in event.text
-    with pytest.raises(RuleViolation, match="already refitted to full strength in this supply phase"):
+    assert event.visibility == "side:fr" and event.text == ("France spends 2 supply points (FC-2): refit Vandamme's "
+                                                            "Division from 5 to 11 of its 12 SP (RU-24). Left: 0.")
+    # Once per supply phase, though it is still reduced (RU-24).
+    with pytest.raises(RuleViolation, match=r"already refitted in this supply phase \(FC-2, RU-24\)"):
         buy(points(after, 10), REFIT, unit="vandamme")
     with pytest.raises(RuleViolation, match="is not a reduced unit of France"):
         buy(points(after, 10), REFIT, unit="st-hilaire")
+
+
+@pytest.mark.parametrize(("original", "sp", "refitted"), [
+    (12, 1, 7), (12, 6, 12), (12, 7, 12), (12, 11, 12),  # half of 12 is 6, never above the original
+    (5, 1, 4), (5, 2, 5), (5, 4, 5),  # half of 5, rounded up, is 3
+    (2, 1, 2), (1, 0, 0),  # a unit at 0 SP is destroyed: no refit (below)
+])
+def test_ru24_a_refit_restores_up_to_half_the_original_sp_rounded_up(phase1: CampaignState, original: int, sp: int,
+                                                                   refitted: int) -> None:
+    state = set_unit(points(phase1, 2), "soult", "vandamme", sp=sp, original_sp=original)
+    if sp == 0:
+        with pytest.raises(RuleViolation, match="is not a reduced unit of France"):
+            buy(state, REFIT, unit="vandamme")
+        return
+    after, _ = buy(state, REFIT, unit="vandamme")
+    assert unit(after, "vandamme").sp == refitted
 
 
 def test_fc2_a_scout_costs_2(phase1: CampaignState) -> None:
@@ -153,8 +172,59 @@ def test_fc2_a_destroyed_unit_is_bought_back_at_its_sp_or_reduced_at_half_rounde
     with pytest.raises(RuleViolation, match="was bought reduced in this supply phase: it cannot be refitted"):
         buy(points(half, 20), REFIT, unit="vandamme")
     # A unit on the map with SP left is no unit on offer.
-    with pytest.raises(RuleViolation, match="is not a new or destroyed unit on offer"):
+    with pytest.raises(RuleViolation, match=r"St-Hilaire's Division is not destroyed \(12 SP\): a purchase of a unit "
+                                           r"buys a destroyed unit back or a recruit of the side's pool \(RU-24\)"):
         buy(points(phase1, 20), UNIT, unit="st-hilaire")
+
+
+def test_ru24_a_unit_of_a_force_off_the_map_is_bought_back_into_a_force_on_its_own_ground(
+        phase1: CampaignState) -> None:
+    # V Corps is taken off the map for good (say, FC-1): its units are destroyed and on offer to France.
+    gone = points(phase1.with_force("lannes", status=ForceStatus.REMOVED), 20)
+    suchet = unit(gone, "suchet")
+    assert {u.key for u in supply.units_for(gone, FRENCH.member_id, UNIT, "soult")} == {"suchet", "treilhard"}
+    after, out = buy(gone, UNIT, "soult", unit="suchet")
+    assert out.cost == suchet.original_sp and out.force == "IV Corps"
+    joined = unit(after, "suchet")
+    assert joined.sp == suchet.original_sp and "suchet" in {u.key for u in after.forces["soult"].units}
+    assert "suchet" not in {u.key for u in after.forces["lannes"].units}
+    assert after.purchases_of("fr")[-1] == SupplyPurchase(1, UNIT, "soult", "suchet", cost=suchet.original_sp)
+    # The phase rebuilt from the purchase prices it as it was bought, and it is bought once.
+    assert supply.supply_phase_of(after, "fr").spent == suchet.original_sp
+    with pytest.raises(RuleViolation, match="already bought in this supply phase"):
+        buy(after, UNIT, "soult", unit="suchet")
+    # Reduced: half the SP, rounded up, for half the cost.
+    reduced, out = buy(gone, UNIT, "soult", unit="treilhard", reduced=True)
+    assert unit(reduced, "treilhard").sp == out.cost == -(-unit(gone, "treilhard").original_sp // 2)
+
+
+def test_ru24_a_bought_unit_joins_a_force_in_its_sides_own_territory_only(phase1: CampaignState) -> None:
+    destroyed = points(set_unit(phase1, "soult", "margaron", sp=0), 20)
+    abroad = destroyed.with_force("soult", square="G4")  # Austrian ground
+    assert abroad.map.cell(Square.parse("G4")).territory == "au"
+    with pytest.raises(RuleViolation, match=r"IV Corps stands at G4, outside France's territory: a unit bought "
+                                           r"joins a Force in its side's own territory \(RU-24\)"):
+        buy(abroad, UNIT, unit="margaron")
+    assert buy(destroyed, UNIT, unit="margaron")[0].sides["fr"].supply == 16
+
+
+def test_ru24_a_new_unit_comes_from_the_sides_recruit_pool_at_its_stated_sp_and_cost(phase1: CampaignState) -> None:
+    conscripts = UnitState("conscripts-1805", "Conscripts of 1805", 6, 6, quality=Quality.RAW)
+    pooled = points(phase1, 5).with_side("fr", recruits=(Recruit(conscripts, 5),))
+    assert [u.key for u in supply.units_for(pooled, FRENCH.member_id, UNIT, None)] == ["conscripts-1805"]
+    with pytest.raises(RuleViolation, match="it costs 5 supply points and France has 4 left"):
+        buy(points(pooled, 4), UNIT, unit="Conscripts of 1805")
+    with pytest.raises(RuleViolation, match="cannot be bought on its reduced side"):
+        buy(pooled, UNIT, unit="conscripts-1805", reduced=True)
+    journal = Journal()
+    after, out = buy(pooled, UNIT, "lannes", journal=journal, unit="conscripts of 1805")
+    assert out.cost == 5 and after.sides["fr"].supply == 0 and after.sides["fr"].recruits == ()
+    assert after.forces["lannes"].units[-1] == conscripts
+    assert supply.supply_phase_of(after, "fr").spent == 5  # rebuilt at the recruit's own cost
+    assert "buy Conscripts of 1805 at its combat value 5" in journal.events[0].text
+    # Anything not destroyed and not in the pool is no new unit: the scenario says what may be raised.
+    with pytest.raises(NotFound, match="France has no destroyed unit or recruit 'Imperial Guard' to buy"):
+        buy(points(after, 30), UNIT, unit="Imperial Guard")
 
 
 def test_fc2_the_supply_phase_is_rebuilt_from_the_turns_purchases(phase1: CampaignState) -> None:
@@ -165,7 +235,7 @@ def test_fc2_the_supply_phase_is_rebuilt_from_the_turns_purchases(phase1: Campai
     assert (phase.points, phase.spent, phase.left) == (9, 4, 5) == (9, 4, state.sides["fr"].supply)
     st = supply.status(state, FRENCH.member_id)
     assert st.enabled and st.open and (st.points, st.income) == (5, 4)
-    assert st.bought == (("refit Vandamme's Division to full strength", 2), ("buy 1 scout for V Corps", 2))
+    assert st.bought == (("refit Vandamme's Division", 2), ("buy 1 scout for V Corps", 2))
     assert dict(st.scouts) == {"IV Corps": 1, "V Corps": 1}
     assert supply.status(state, AUSTRIAN.member_id).bought == ()  # each side its own
 

@@ -93,7 +93,7 @@ def test_fc2_supply_phase_adds_up_its_purchases():
     assert [line.cost for line in phase.lines] == [2, 2, 2, 2]
     assert (phase.spent, phase.left) == (8, 2)
     assert [line.text for line in phase.lines] == [
-        "refit u1 to full strength",
+        "refit u1",
         "buy 1 scout for F1",
         "force-march 2 units of F1",
         "buy recruits reduced, at its combat value 2",
@@ -125,7 +125,7 @@ def test_fc2_only_a_reduced_unit_is_refitted_and_only_once():
     with pytest.raises(RuleViolation, match="'u2' is not a reduced unit of france: only a reduced unit is refitted"):
         phase.buy(Purchase(PurchaseKind.REFIT, unit_id="u2"))
     once = phase.buy(Purchase(PurchaseKind.REFIT, unit_id="u1"))
-    with pytest.raises(RuleViolation, match="u1 is already refitted to full strength in this supply phase"):
+    with pytest.raises(RuleViolation, match="u1 is already refitted in this supply phase"):
         once.buy(Purchase(PurchaseKind.REFIT, unit_id="u1"))
     assert phase.lines == ()  # a phase never changes: buy returns a new one
 

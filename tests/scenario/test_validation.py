@@ -412,3 +412,42 @@ def test_ru_25_last_turn_is_a_turn_from_1_to_1000() -> None:
     data = minimal()
     data["last_turn"] = 0
     assert refused(data) == "Scenario field last_turn: 0 is out of range: 1 to 1000"
+
+
+# --- supply.recruits (RU-24) ---------------------------------------------------------------------
+
+
+def test_a_sides_recruit_pool_is_read_with_its_costs() -> None:
+    """RU-24: the new units a side may buy with supply points come from the scenario's pool, each a unit
+    as under a Force with an optional cost (its SP when left out)."""
+    data = minimal()
+    data["supply"] = {"fr": 3, "recruits": {"fr": [{"key": "conscripts", "name": "Conscripts", "sp": 4, "cost": 3},
+                                                   {"key": "guard", "name": "Guard", "sp": 2, "quality": "elite"}]}}
+    s = parse_scenario(data)
+    assert s.supply == {"fr": 3}
+    assert [(r.unit.key, r.unit.sp, r.unit.quality.value, r.cost) for r in s.recruits["fr"]] == [
+        ("conscripts", 4, "average", 3), ("guard", 2, "elite", 2)]
+    assert "au" not in s.recruits
+
+
+@pytest.mark.parametrize(("recruits", "message"), [
+    ({"xx": []}, "Scenario field supply.recruits.xx: unknown side 'xx'; sides: fr, au"),
+    ({"fr": {"key": "a"}}, "Scenario field supply.recruits.fr: expected a list, got dict"),
+    ({"fr": [{"key": "c", "name": "C", "sp": 0}]}, "Scenario field supply.recruits.fr[0].sp: "),
+    ({"fr": [{"key": "c", "name": "C", "sp": 2, "price": 1}]},
+     "Scenario field supply.recruits.fr[0]: unknown field(s) price; allowed: "),
+    ({"fr": [{"key": "c", "name": "C", "sp": 2, "cost": -1}]}, "Scenario field supply.recruits.fr[0].cost: "),
+    ({"fr": [{"key": "c", "name": "C", "sp": 2}, {"key": "c", "name": "D", "sp": 2}]},
+     "Scenario field supply.recruits.fr[1].key: two units have the key 'c'"),
+])
+def test_a_faulty_recruit_pool_is_refused_naming_the_field(recruits: dict, message: str) -> None:
+    data = minimal()
+    data["supply"] = {"recruits": recruits}
+    assert refused(data).startswith(message)
+
+
+def test_a_recruit_may_not_take_the_key_of_a_forces_unit() -> None:
+    data = minimal()
+    taken = data["forces"][0]["units"][0]["key"]
+    data["supply"] = {"recruits": {"au": [{"key": taken, "name": "Another", "sp": 2}]}}
+    assert refused(data) == f"Scenario field supply.recruits.au[0].key: two units have the key {taken!r}"
