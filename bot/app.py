@@ -17,11 +17,11 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.engine.errors import EngineError, InvalidInput, RuleViolation
+from bot.campaign.hints import hint_for
+from bot.engine.errors import EngineError
 from bot.engine.tables import RuleBook, default_rulebook
 from bot.i18n import Translator, lang_of, t
 from bot.i18n.text import tr
-from bot.services.errors import AlreadyResolved, NotFound, PermissionDenied, WrongPhase
 from bot.settings import Settings
 from bot.store.db import Database
 
@@ -45,22 +45,6 @@ RENDER_SLOTS = 2
 
 def error_id() -> str:
     return secrets.token_hex(4)
-
-
-def _hint(error: EngineError) -> str:
-    if isinstance(error, PermissionDenied):
-        return "error.hint_permission"
-    if isinstance(error, WrongPhase):
-        return "error.hint_phase"
-    if isinstance(error, AlreadyResolved):
-        return "error.hint_resolved"
-    if isinstance(error, NotFound):
-        return "error.hint_not_found"
-    if isinstance(error, InvalidInput):
-        return "error.hint_input"
-    if isinstance(error, RuleViolation):
-        return "error.hint_rules"
-    return "error.hint_other"
 
 
 class AideTree(app_commands.CommandTree):
@@ -135,7 +119,9 @@ class AideMixin:
             original = original.__cause__
         lang = lang_of(interaction.locale)
         if isinstance(original, EngineError):
-            text = t(lang, "error.domain", message=tr(lang, original), hint=t(lang, _hint(original)))
+            hint = hint_for(original)  # written for this refusal, or none: never one per kind of error
+            text = (t(lang, "error.domain", message=tr(lang, original), hint=tr(lang, hint)) if hint is not None
+                    else t(lang, "error.plain", message=tr(lang, original)))
             log.info("event=refused command=%s user=%s kind=%s", _command_name(interaction), interaction.user.id,
                      type(original).__name__)
         elif isinstance(original, app_commands.CheckFailure):

@@ -106,6 +106,12 @@ def _overfull_camps(state: CampaignState, doc: Mapping[str, Any]) -> list[str]:
 # --- a side's claim --------------------------------------------------------------------------------
 
 
+def _named(units: Mapping[str, tuple[str, Any]], key: str) -> str:
+    """A unit of the battle by its name where the report gave its key (what was typed otherwise)."""
+    found = units.get(key)
+    return found[1].name if found is not None else key
+
+
 def check_part(state: CampaignState, battle: Battle, side: str, data: Any) -> dict[str, Any]:
     """A side's part of the report, checked on its own (BR): only that side, its own units, leaders and
     melee eliminations by its units of enemy units. Returns the document as stored."""
@@ -119,19 +125,19 @@ def check_part(state: CampaignState, battle: Battle, side: str, data: Any) -> di
                            name=name, side=side)
     forces = battle_forces(state, battle)
     units = {u.id: (f.side, u) for f in forces.values() for u in f.units}
-    own = sorted(k for k, (s, _) in units.items() if s == side)
+    own = sorted(u.name for s, u in units.values() if s == side)  # named, never keyed (issue 22, item 8)
     for ul in rep.sides[0].units:
         if units.get(ul.unit_id, ("",))[0] != side:
-            raise InvalidInput("Unit {unit!r} is not one of {name}'s in battle {number}; yours are {keys}.",
-                               unit=ul.unit_id, name=name, number=battle.number, keys=", ".join(own))
+            raise InvalidInput("Unit {unit!r} is not one of {name}'s in battle {number}; yours are {names}.",
+                               unit=ul.unit_id, name=name, number=battle.number, names=Msg.join(", ", own))
         ul.check_against(units[ul.unit_id][1])
     for m in rep.melee_eliminations:
         if units.get(m.by, ("",))[0] != side:
-            raise InvalidInput("Melee elimination of {unit!r}: {by!r} is not one of your units; yours are {keys} "
-                               "(CC-3).", unit=m.unit_id, by=m.by, keys=", ".join(own))
+            raise InvalidInput("Melee elimination of {unit!r}: {by!r} is not one of your units; yours are {names} "
+                               "(CC-3).", unit=_named(units, m.unit_id), by=m.by, names=Msg.join(", ", own))
         if m.unit_id not in units or not state.camps.hostile(units[m.unit_id][0], side):
             raise InvalidInput("Melee elimination by {by!r}: {unit!r} is not an enemy unit of battle {number} (CC-3).",
-                               by=m.by, unit=m.unit_id, number=battle.number)
+                               by=_named(units, m.by), unit=m.unit_id, number=battle.number)
     leaders = sorted(f.leader.name for f in forces.values() if f.side == side)
     for c in rep.sides[0].leader_casualties:
         if c.leader not in leaders:
@@ -381,8 +387,8 @@ def form_for(state: CampaignState, actor: Acting, battle: int | str) -> Form:
 
 def _number(text: str, unit: FormUnit, what: str) -> int:
     if not text.isdigit():
-        raise InvalidInput("{name} ({key}): {what} must be a whole number, 0 or more; got {text!r}.", name=unit.name,
-                           key=unit.key, what=what, text=text)
+        raise InvalidInput("{name}: {what} must be a whole number, 0 or more; got {text!r}.", name=unit.name,
+                           what=what, text=text)
     return int(text)
 
 
@@ -397,12 +403,12 @@ def part_from_form(form: Form, *, outcome: str, system: str, banners: str, losse
         key, colon, rest = line.partition(":")
         unit = by_key.get(key.strip()) or by_key.get(key.strip().casefold())
         if not colon or unit is None:
-            raise InvalidInput("Losses: {line!r} is not \"unit: killed rout other\"; your units are {keys}.",
-                               line=line[:60], keys=", ".join(u.key for u in form.units))
+            raise InvalidInput("Losses: {line!r} is not \"unit: killed rout other\"; your units are {names}.",
+                               line=line[:60], names=Msg.join(", ", (u.name for u in form.units)))
         numbers = rest.replace(",", " ").replace("/", " ").split()
         if len(numbers) > 3:
-            raise InvalidInput("{name} ({key}): give up to three numbers, SP killed, in rout and under another order; "
-                               "got {text!r}.", name=unit.name, key=unit.key, text=rest.strip()[:40])
+            raise InvalidInput("{name}: give up to three numbers, SP killed, in rout and under another order; "
+                               "got {text!r}.", name=unit.name, text=rest.strip()[:40])
         counts = [_number(n, unit, what) for n, what in zip(numbers, ("killed", "rout", "other order"), strict=False)]
         counts += [0] * (3 - len(counts))
         if sum(counts):

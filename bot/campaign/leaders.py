@@ -213,14 +213,19 @@ def attempt(battle: Battle, unit: str, target: str) -> tuple[str, dict[str, bool
     raise NoMelee(unit, target)
 
 
-def require_trophy_due(battle: Battle, unit: str, target: str) -> None:
+def _unit_name(state: CampaignState, key: str) -> str:
+    return next((u.name for f in state.forces.values() for u in f.units if u.key == key), key)
+
+
+def require_trophy_due(state: CampaignState, battle: Battle, unit: str, target: str) -> None:
     key, _ = attempt(battle, unit, target)
     pending = battle.aftermath.get("trophies", {})
+    named = {"unit": _unit_name(state, unit), "target": _unit_name(state, target)}  # names, never keys
     if key not in pending:
         raise RuleViolation("{unit} cannot take a trophy from {target}: see the battle report's summary (CC-3).",
-                            unit=unit, target=target)
+                            **named)
     if pending[key] is not None:
-        raise RuleViolation("{unit} has already tried for {target}'s flag.", unit=unit, target=target)
+        raise RuleViolation("{unit} has already tried for {target}'s flag.", **named)
 
 
 def unit_owner(state: CampaignState, unit: str) -> str | None:
@@ -334,10 +339,10 @@ def trophy_by(state: CampaignState, actor: Acting, battle: int | str, unit: str,
     if owner is None or state.forces[owner].side != side:  # fog of war: one answer for any other unit
         raise NotFound("You have no unit {unit!r}.", unit=unit.strip()[:40])
     try:
-        require_trophy_due(b, unit, target)
+        require_trophy_due(state, b, unit, target)
         after, out = trophy(state, b.number, unit, target, journal, ctx)
     except NoMelee:
         raise NotFound("Battle {number}'s report has no melee in which {unit!r} eliminated {target!r} (CC-3).",
-                       number=b.number, unit=unit, target=target) from None
+                       number=b.number, unit=_unit_name(state, unit), target=_unit_name(state, target)) from None
     sight.say(journal, after, sight.battle_notices(state, b, out.text))
     return after, out

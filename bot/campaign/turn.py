@@ -83,6 +83,11 @@ def phase_facts(state: CampaignState) -> PhaseFacts:
                       rolls_due=tuple(rolls_due))
 
 
+def awaited_names(state: CampaignState) -> dict[str, str]:
+    """How a refusal names who a phase waits for: each side by its name, and the GM."""
+    return {"gm": Msg("the GM"), **{k: sd.name for k, sd in state.sides.items()}}
+
+
 def waiting_for(state: CampaignState) -> tuple[str, ...]:
     """Who the phase waits for now, each once: side keys, and ``"gm"`` for the GM's reports (Phase 3).
     Empty: nothing is pending, the phase can end (a new campaign's Phase 0 waits for the GM's start)."""
@@ -94,7 +99,7 @@ def resolve(state: CampaignState, journal: Journal, ctx: Context, *, forced: boo
     if state.status is not CampaignStatus.ACTIVE:
         raise WrongPhase("The campaign {name!r} has ended.", name=state.name)
     before = state.position
-    require_can_end(before.phase, phase_facts(state), forced=forced)
+    require_can_end(before.phase, phase_facts(state), forced=forced, names=awaited_names(state))
     ctx = replace(ctx, rules=rules_for(state, ctx.rules))  # RU-10: the scenario's own tables, for every phase
     battles: list[int] = []
     turn_ended = False

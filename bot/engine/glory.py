@@ -438,8 +438,9 @@ def spend_heroic(
     _require_moment(GloryKind.HEROIC, side, battle, turn, phase)
     _require_in_battle(unit, side, battle, camp=True)  # RU-23: the camp won, and the camp's Glory is spent
     if unit.type not in sp.heroic_types:
-        allowed = " or ".join(sorted(t.value for t in sp.heroic_types))
-        raise RuleViolation("{name} is {value}: only {allowed} units may be Heroic (CC-4).", name=unit.name, value=unit.type.value, allowed=allowed)
+        allowed = Msg.join(", ", (Msg(t.value) for t in sorted(sp.heroic_types)))  # i18n: passes a template on
+        raise RuleViolation("{name} is {value}: only these units may be Heroic: {allowed} (CC-4).", name=unit.name,
+                            value=Msg(unit.type.value), allowed=allowed)  # i18n: passes a template on
     if unit.sp <= 0:
         raise RuleViolation("{name} did not survive the battle: only a surviving unit may be made Heroic (CC-4).", name=unit.name)
     if already_heroic:

@@ -125,12 +125,12 @@ def check_land_path(cmap: CampaignMap, start: Square, path: Sequence[Square], ru
     if cmap.cell(start).terrain.is_water:
         raise RuleViolation(
             "{sq} is {value}: a Force afloat comes ashore by a move by water, the move in which it lands being one "
-            "square shorter (MC-5.3).", sq=start, value=cmap.cell(start).terrain.value
+            "square shorter (MC-5.3).", sq=start, value=Msg(cmap.cell(start).terrain.label)  # i18n: passes a template on
         )
     for sq in path:
         if cmap.cell(sq).terrain.is_water:
             raise RuleViolation(
-                "{sq} is {value}: a Force cannot march into water; move by water (MC-5.3).", sq=sq, value=cmap.cell(sq).terrain.value
+                "{sq} is {value}: a Force cannot march into water; move by water (MC-5.3).", sq=sq, value=Msg(cmap.cell(sq).terrain.label)  # i18n: passes a template on
             )
 
 
@@ -272,7 +272,7 @@ def check_water_path(cmap: CampaignMap, start: Square, path: Sequence[Square], r
             if not terrain.is_water:
                 raise RuleViolation(
                     "{sq} is {value}: a move by sea or lake goes from water square to water square, and only its "
-                    "last square may be land, where the Force lands (MC-5.3).", sq=sq, value=terrain.value
+                    "last square may be land, where the Force lands (MC-5.3).", sq=sq, value=Msg(terrain.label)  # i18n: passes a template on
                 )
         return
     for sq in (start, *path):

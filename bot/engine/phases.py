@@ -167,7 +167,12 @@ def can_end(phase: Phase, facts: PhaseFacts, *, forced: bool = False) -> bool:
     return forced and phase is not Phase.BATTLE
 
 
-def require_can_end(phase: Phase, facts: PhaseFacts, *, forced: bool = False) -> None:
+def require_can_end(phase: Phase, facts: PhaseFacts, *, forced: bool = False,
+                    names: Mapping[str, str] | None = None) -> None:
+    """Refused, saying who the phase still waits for and for what; ``names``: how to call each side (its name,
+    never its key) and ``"gm"``."""
     if not can_end(phase, facts, forced=forced):
-        missing = Msg.join("; ", (Msg("{who}: {what}", who=p.who, what=p.what) for p in pending(phase, facts)))
+        named = names or {}
+        missing = Msg.join("; ", (Msg("{who}: {what}", who=named.get(p.who, p.who), what=p.what)
+                                  for p in pending(phase, facts)))
         raise RuleViolation("{title} is still waiting: {missing}.", title=PHASES[phase].title, missing=missing)

@@ -5,13 +5,7 @@ from __future__ import annotations
 MESSAGES: dict[str, str] = {
     # errors
     "error.domain": "⚠️ {message}\n-# {hint}",
-    "error.hint_permission": "Ask the GM if you think you should be able to do this.",
-    "error.hint_phase": "Check /campaign status for the current phase.",
-    "error.hint_resolved": "Nothing to do: look at /campaign status for where the campaign is now.",
-    "error.hint_not_found": "Pick a suggestion from the list while you type.",
-    "error.hint_input": "Correct the value and try again.",
-    "error.hint_rules": "The rules do not allow this now; /campaign status says what the phase needs.",
-    "error.hint_other": "Correct it and try again.",
+    "error.plain": "⚠️ {message}",
     "error.check": "⚠️ You cannot use this command here.",
     "error.forbidden": "⚠️ I lack a Discord permission for that here (sending messages, threads or files). Ask a server admin.",
     "error.unexpected": "Something went wrong on my side. The error ID is `{id}`: give it to the GM or the bot's host.",

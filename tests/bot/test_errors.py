@@ -16,6 +16,8 @@ from bot.services.loading import campaign_in_channel
 from .conftest import advance, domain_errors_only, refused, shown, start, texts
 
 NO_CAMPAIGN = "There is no campaign in this channel"
+KEYS = re.compile(r"\b(soult|lannes|mack|vandamme|riesch|margaron|st-hilaire|suchet)\b")
+"""The tutorial's Force and unit keys: a refusal names them (IV Corps, Vandamme's Division), never keys them."""
 
 CAMPAIGN_COMMANDS = [
     ("campaign join", {"side": "fr"}), ("campaign status", {}), ("campaign map", {}), ("campaign log", {}),
@@ -77,7 +79,8 @@ async def test_each_command_refuses_bad_input_with_what_to_do_instead(table) -> 
         opts = {k: (getattr(table, v) if k == "member" else v) for k, v in options.items()}
         r = await getattr(table, who).slash(table.channel, name, **opts)
         assert refused(r, message), (name, shown(r))
-        assert re.search(r"\n-# .+", shown(r)), name  # and a hint
+        assert "Correct the value and try again" not in shown(r), name  # never a hint per kind of error
+        assert not KEYS.search(shown(r)), (name, shown(r))  # Forces and units by name (issue 22, item 8)
     assert domain_errors_only(table.env) == len(ERRORS)
 
 

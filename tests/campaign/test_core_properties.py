@@ -696,7 +696,7 @@ class CoreCampaign(RuleBasedStateMachine):
 
         def command(state: CampaignState, journal: Journal) -> CampaignState:
             try:
-                leaders.require_trophy_due(state.battles[number], unit, target)
+                leaders.require_trophy_due(state, state.battles[number], unit, target)
                 return leaders.trophy(state, number, unit, target, journal, self.ctx)[0]
             except leaders.NoMelee:
                 raise Refused from None  # the service: NotFound

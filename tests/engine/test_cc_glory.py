@@ -251,7 +251,7 @@ def test_cc4_heroic_refused_to_the_loser():
 def test_cc4_heroic_refused_to_artillery():
     with pytest.raises(RuleViolation) as err:
         spend_heroic(ledger_after(), BATTERY, battle=REPORTED, **PHASE_3)
-    assert str(err.value) == "Horse Battery is artillery: only cavalry or infantry units may be Heroic (CC-4)."
+    assert str(err.value) == "Horse Battery is artillery: only these units may be Heroic: cavalry, infantry (CC-4)."
 
 
 def test_cc4_heroic_refused_to_a_unit_that_did_not_survive():
