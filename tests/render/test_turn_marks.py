@@ -39,7 +39,7 @@ def won(snapshot=None):
 def test_a_won_battle_is_ringed_in_the_winners_colour_and_the_legend_and_report_say_so() -> None:
     snapshot = won()
     image, layout = render_layout(snapshot, view="fr")
-    x0, y0, x1, y1 = layout.box(sq("F5"))
+    x0, y0, _x1, y1 = layout.box(sq("F5"))
     w = max(2, round(layout.cell / 22))
     france = side_colours(snapshot.sides)["fr"]
     edge = image.getpixel((x0 + 2 + w // 2, (y0 + y1) // 2))
@@ -52,7 +52,7 @@ def test_a_won_battle_is_ringed_in_the_winners_colour_and_the_legend_and_report_
 
 
 def test_an_unreported_battle_keeps_the_plain_mark_and_a_draw_is_nobodys_colour() -> None:
-    image, layout = render_layout(tutorial_battle_snapshot(), view="fr")
+    _image, layout = render_layout(tutorial_battle_snapshot(), view="fr")
     assert any(e.kind == "battle" for e in layout.legend)
     drawn = dataclasses.replace(tutorial_battle_snapshot(), results=(BattleResult(sq("F5"), None),))
     _, layout = render_layout(drawn, view="fr")
