@@ -21,6 +21,7 @@ from enum import StrEnum
 from bot.engine.phases import Phase
 
 from .events import PUBLIC, Event, EventKind
+from .frames import Frame, end_of_turn
 from .state import BattleStatus, CampaignState, CampaignStatus
 
 
@@ -63,6 +64,9 @@ class Post:
     """The battle it is about (its thread, its prompt)."""
     turn: int | None = None
     """The turn a gazette tells."""
+    frame: Frame | None = None
+    """The picture of the turn a gazette tells: its frame, kept before the next turn started (its battles,
+    their winners, their retreats), drawn for the public reader (issue 22, item 3)."""
 
 
 @dataclass(frozen=True)
@@ -107,11 +111,12 @@ def side_lines(events: Iterable[Event]) -> dict[str, tuple[str, ...]]:
 
 
 def resolution(before: CampaignState, after: CampaignState, events: Iterable[Event], *,
-               battles: Iterable[int] = (), turn_ended: bool = False) -> Plan:
+               battles: Iterable[int] = (), turn_ended: bool = False, frame: Frame | None = None) -> Plan:
     """The posts of a phase resolution: each side's own news in its channel; a thread for each new battle;
     the aftermath prompts when Phase 4 begins; then one post in the campaign's channel: the turn's gazette
     with the next phase card when a turn ended (or the campaign did, RU-25), else the next phase card with
-    the resolution's public news folded in."""
+    the resolution's public news folded in. ``frame``: the ended turn's (:func:`.frames.end_of_turn`), the
+    gazette's picture; made here from ``before`` and ``after`` when not given."""
     events = list(events)
     posts = [Post(What.SIDE_NEWS, Where.SIDE, lines, side=side) for side, lines in side_lines(events).items()]
     posts += [Post(What.BATTLE_THREAD, Where.THREAD, battle=number) for number in battles]
@@ -123,7 +128,7 @@ def resolution(before: CampaignState, after: CampaignState, events: Iterable[Eve
                   for b in sorted(after.turn_battles(status=BattleStatus.REPORTED), key=lambda b: b.number)]
     if turn_ended:  # the campaign stays in the turn it ended in (RU-25); else the next turn has begun
         told = after.turn if after.status is not CampaignStatus.ACTIVE else after.turn - 1
-        posts.append(Post(What.GAZETTE, Where.CHANNEL, turn=told))
+        posts.append(Post(What.GAZETTE, Where.CHANNEL, turn=told, frame=frame or end_of_turn(before, after)))
     else:
         posts.append(Post(What.PHASE_CARD, Where.CHANNEL, public_lines(events)))
     return Plan(tuple(posts), retire_card=True)

@@ -1,7 +1,7 @@
 """The turn gazette: a turn told in a few plain sentences, for one reader (issue 13, item 6).
 
 What it tells is public news, or what the reader's log already holds: the weather, each battle's
-square, camps and outcome (public news, README "Fog of war"), strongholds taken, reinforcements the
+name (after its place, "Battle of Montenotte"), square, camps and outcome (public news, README "Fog of war"), strongholds taken, reinforcements the
 reader was told of, Will-to-Fight results, the random events, whether the turn's dice can now be
 checked, and what comes next. It never names a Force the reader's log does not name, and it carries
 no hash and no roll record: the full log stays with ``/campaign log``, the dice with ``/campaign verify``.
@@ -21,10 +21,10 @@ from bot.engine.seasons import season_of, turn_date
 from bot.engine.tables import RuleBook, default_rulebook
 from bot.engine.text import Msg
 
-from .aftermath import report_for
+from .reported import battle_outcomes
 from .rulebook import rules_for
 from .sight import Reader
-from .state import Battle, BattleStatus, CampaignState, CampaignStatus
+from .state import Battle, CampaignState, CampaignStatus
 from .views import log_visibilities
 
 WEATHER = "Weather (house rule RU-10): {weather}{mod}, wind {wind}."
@@ -99,32 +99,38 @@ def gazette(state: CampaignState, reader: Reader, turn: int, log: Iterable[tuple
 
 def outcomes(battle: Battle) -> dict[str, Outcome]:
     """A reported battle's outcome for each side (empty when it has no readable report)."""
-    if battle.status is BattleStatus.PENDING or battle.report is None:
-        return {}
+    return battle_outcomes(battle)
+
+
+def battle_name(state: CampaignState, battle: Battle) -> Msg:
+    """A battle as history names it: after the place the map names at its square ("Battle of Montenotte
+    (L18)"), else by its number and square ("Battle 1 at L18")."""
     try:
-        return {s.side: s.outcome for s in report_for(battle, battle.report).sides}
+        place = state.map.cell(state.map.parse(battle.square)).place
     except EngineError:
-        return {}
+        place = None
+    if place is not None and place.name.strip():
+        return Msg("Battle of {place} ({square})", place=" ".join(place.name.split()), square=battle.square)
+    return Msg("Battle {number} at {square}", number=battle.number, square=battle.square)
 
 
 def battle_line(state: CampaignState, battle: Battle) -> str:
-    """A battle as public news: its number, square, camps and outcome, in one plain sentence."""
+    """A battle as public news: its name (its place, else its number and square), camps and outcome, in one
+    plain sentence."""
     def names(keys: Iterable[str]) -> Msg:
         return Msg.join(", ", (state.sides[k].name if k in state.sides else k for k in keys))
 
-    args = {"number": battle.number, "square": battle.square}
+    args = {"battle": battle_name(state, battle)}
     result = outcomes(battle)
     if not result:
-        return Msg("Battle {number} at {square} between {camps}: no result reported.", camps=names(battle.sides),
-                   **args)
+        return Msg("{battle} between {camps}: no result reported.", camps=names(battle.sides), **args)
     won = [k for k in battle.sides if result.get(k) is Outcome.WON]
     lost = [k for k in battle.sides if result.get(k) is Outcome.LOST]
     drew = [k for k in battle.sides if result.get(k) is Outcome.DRAW]
     if won and lost and not drew:
-        return Msg("Battle {number} at {square}: {winners} beat {losers}.", winners=names(won), losers=names(lost),
-                   **args)
+        return Msg("{battle}: {winners} beat {losers}.", winners=names(won), losers=names(lost), **args)
     if drew and not won and not lost:
-        return Msg("Battle {number} at {square}: {camps} fought to a draw.", camps=names(drew), **args)
-    return Msg("Battle {number} at {square}: {outcomes}.", outcomes=Msg.join(", ", (
+        return Msg("{battle}: {camps} fought to a draw.", camps=names(drew), **args)
+    return Msg("{battle}: {outcomes}.", outcomes=Msg.join(", ", (
         Msg("{side} {outcome}", side=state.sides[k].name if k in state.sides else k, outcome=o.value)
         for k, o in result.items())), **args)

@@ -7,7 +7,8 @@ from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
 
-from bot.engine.model import Force, Leader, Square
+from bot.engine.errors import EngineError
+from bot.engine.model import Force, Leader, Outcome, Square
 from bot.engine.reports import (
     AftermathPlan,
     BattleReport,
@@ -17,13 +18,37 @@ from bot.engine.reports import (
     validate_report,
 )
 
-from .state import Battle, CampaignState, ForceStatus
+from .state import Battle, BattleStatus, CampaignState, ForceStatus
+
+OUTCOMES = "outcomes"
+"""The key of a past turn's battle outcomes in its ``aftermath`` (:func:`bot.campaign.frames.at`): the
+frame of a turn keeps each battle's outcomes, not its report."""
 
 
 def report_for(battle: Battle, data: Any) -> BattleReport:
     if isinstance(data, Mapping):
         data = {"battle": str(battle.number), **data}
     return parse_report(data)
+
+
+def battle_outcomes(battle: Battle) -> dict[str, Outcome]:
+    """A reported battle's outcome for each side, in report order (public news); empty when it has no
+    readable report. A past turn's battle (a frame's) has its outcomes as the frame kept them."""
+    kept = battle.aftermath.get(OUTCOMES)
+    if kept is not None:
+        return {str(k): Outcome(v) for k, v in kept.items()}
+    if battle.status is BattleStatus.PENDING or battle.report is None:
+        return {}
+    try:
+        return {s.side: s.outcome for s in report_for(battle, battle.report).sides}
+    except EngineError:
+        return {}
+
+
+def winner(battle: Battle) -> str | None:
+    """The side whose colour a battle's mark takes: the first side that won it (its camp's), None for a
+    draw or a battle not reported."""
+    return next((k for k, o in battle_outcomes(battle).items() if o is Outcome.WON), None)
 
 
 def battle_forces(state: CampaignState, battle: Battle) -> dict[str, Force]:

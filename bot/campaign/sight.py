@@ -100,6 +100,20 @@ def within_sight(state: CampaignState, squares: Iterable[Square]) -> Callable[[S
     return seen
 
 
+def visible_squares(state: CampaignState, reader: Reader) -> frozenset[Square] | None:
+    """The squares ``reader`` sees (:func:`within_sight` of their side's Forces, the rule that decides which
+    enemy Forces they see), which their map leaves unveiled; None for the GM and for a reader on no side
+    (whose map shows no Force, so nothing is veiled)."""
+    if reader.gm or reader.side is None:
+        return None
+    own = own_squares(state, reader.side)
+    seen = within_sight(state, own)
+    cmap, r = state.map, state.sight
+    near = {(sq.col + dc, sq.row + dr) for sq in own for dc in range(-r, r + 1) for dr in range(-r, r + 1)}
+    return frozenset(sq for sq in (Square(c, w) for c, w in near if 0 <= c < cmap.width and 0 <= w < cmap.height)
+                     if seen(sq))
+
+
 def own_force(state: CampaignState, side: str, text: str) -> ForceState | None:
     """One of ``side``'s Forces, by key or name as typed; None for anything else (an enemy Force,
     hidden or in sight, or no Force at all), so that every refusal reads the same."""

@@ -27,9 +27,10 @@ from .events import PUBLIC, battle_visibility, side_visibility
 from .glory import ledger, spend_battle_of
 from .leaders import leader_command
 from .odds import move_result
+from .reported import battle_outcomes, winner
 from .rulebook import rules_for
 from .scouting import camp_in_battle
-from .sight import GM, Reader, a_force, seers, visible_force_keys
+from .sight import GM, Reader, a_force, seers, visible_force_keys, visible_squares
 from .state import (
     Battle,
     BattleStatus,
@@ -525,11 +526,29 @@ class MoveLine:
 
 
 @dataclass(frozen=True)
+class BattleMark:
+    """A battle of the turn on the map (public news): its square and, once reported, the side whose colour
+    marks the winner (None for a draw); ``reported`` False while it waits for its report."""
+
+    number: int
+    square: str
+    winner: str | None = None
+    reported: bool = False
+
+
+@dataclass(frozen=True)
 class MapView:
     markers: tuple[Marker, ...]
     moves: tuple[MoveLine, ...]
     battles: tuple[str, ...]
     """The squares of this turn's battles (public news)."""
+    results: tuple[BattleMark, ...] = ()
+    """This turn's battles with their winners, in battle order."""
+    retreats: tuple[MoveLine, ...] = ()
+    """This turn's retreats (MC-7.3) the reader may know of: each from its battle's square to where the Force
+    went, coloured by the Force's side."""
+    visible: frozenset[Square] | None = None
+    """The squares the reader sees (:func:`.sight.visible_squares`); None: nothing is veiled."""
 
 
 def map_view(state: CampaignState, reader: Reader) -> MapView:
@@ -557,4 +576,23 @@ def map_view(state: CampaignState, reader: Reader) -> MapView:
             start = d.payload.get("start")
             if path and start:
                 moves.append(MoveLine(d.side, start, path))
-    return MapView(tuple(markers), tuple(moves), tuple(b.square for b in state.turn_battles()))
+    fought = sorted(state.turn_battles(), key=lambda b: b.number)
+    results = tuple(BattleMark(b.number, b.square, winner(b), bool(battle_outcomes(b))) for b in fought)
+    return MapView(tuple(markers), tuple(moves), tuple(b.square for b in state.turn_battles()), results,
+                   retreat_lines(state, reader, fought), visible_squares(state, reader))
+
+
+def retreat_lines(state: CampaignState, reader: Reader, battles: list[Battle]) -> tuple[MoveLine, ...]:
+    """The retreats of ``battles`` the reader was told of (MC-7.3): the GM all; a side those of the battles
+    it fought or sees (:func:`.sight.battle_notices`); everybody those every side sees (public news)."""
+    out = []
+    everyone = frozenset(state.sides)
+    for b in battles:
+        told = seers(state, b.square, also=b.sides)
+        if not (reader.gm or everyone <= told or (reader.side is not None and reader.side in told)):
+            continue
+        for fk, dest in (b.aftermath.get("retreats") or {}).items():
+            f = state.forces.get(fk)
+            if dest and f is not None and dest != b.square:
+                out.append(MoveLine(f.side, b.square, (dest,)))
+    return tuple(out)

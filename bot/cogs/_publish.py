@@ -16,6 +16,7 @@ import discord
 
 from bot import formatting as fmt
 from bot.campaign.announce import What
+from bot.campaign.frames import Frame
 from bot.engine.errors import EngineError
 from bot.engine.phases import Phase
 from bot.i18n import locale, t
@@ -159,7 +160,7 @@ async def publish_resolution(bot: AideBot, campaign_id: int, res: Resolution) ->
         elif post.what is What.AFTERMATH_PROMPT and post.battle is not None:
             await post_aftermath_prompt(bot, campaign_id, post.battle, lang, target)
         elif post.what is What.GAZETTE and post.turn is not None:
-            await post_turn_summary(bot, campaign_id, post.turn, lang, target)
+            await post_turn_summary(bot, campaign_id, post.turn, lang, target, frame=post.frame)
         elif post.what is What.PHASE_CARD:
             await post_phase_card(bot, campaign_id, lang, target, news=post.lines)
 
@@ -344,17 +345,27 @@ async def settle(bot: AideBot, campaign_id: int) -> None:
         await resolve(bot, campaign_id, m.gm, expected_version=sv.version)
 
 
+async def render_turn(bot: AideBot, campaign_id: int, frame: Frame, lang: str) -> tuple[bytes, str] | None:
+    """The public picture of an ended turn from its frame (its battles ringed in their winners' colours, its
+    public retreats, headed with its own turn) and its alt text, at most ``bot.render_gate`` at once."""
+    maps = maps_module()
+    if maps is None or not hasattr(maps, "turn_png"):
+        return None
+    async with bot.render_gate:
+        return await maps.turn_png(bot.db, campaign_id, frame, rules=bot.rules, lang=lang)  # type: ignore[no-any-return]
+
+
 async def post_turn_summary(bot: AideBot, campaign_id: int, turn: int, lang: str,
-                            target: discord.abc.Messageable) -> None:
+                            target: discord.abc.Messageable, *, frame: Frame | None = None) -> None:
     """The turn's gazette (:func:`bot.campaign.gazette.gazette`, for the public reader), alone: the turn in a
-    few plain sentences with its picture, the clickable commands that check its dice and show the whole
-    log, the next phase card (who it waits for, pinged), and the turn's dice behind a button."""
+    few plain sentences with its picture (the turn's ``frame``, kept before the next turn began: the map
+    as the turn left it, not the next turn's), the clickable commands that check its dice and show the
+    whole log, the next phase card (who it waits for, pinged), and the turn's dice behind a button."""
     g = await views.gazette(bot.db, campaign_id, PUBLIC, turn, rules=bot.rules)
     embed = fmt.gazette_embed(g, lang, verify=mention(bot, "campaign verify"), log=mention(bot, "campaign log"))
     files: list[discord.File] = []
-    around = g.battle_squares[0] if len(set(g.battle_squares)) == 1 else None
     try:
-        rendered = await render_map(bot, campaign_id, PUBLIC, view="public", around=around, lang=lang)
+        rendered = await render_turn(bot, campaign_id, frame, lang) if frame is not None else None
     except EngineError as exc:
         log.warning("event=map_failed campaign=%s reason=%r", campaign_id, str(exc))
         rendered = None

@@ -486,7 +486,7 @@ class Campaign(commands.Cog):
             return
         await interaction.edit_original_response(
             content=t(lc, "timelapse.done", first=lapse.first_turn, last=lapse.last_turn, frames=lapse.frames),
-            attachments=[publish.map_file(lapse.gif, "timelapse.gif")])
+            attachments=[publish.map_file(lapse.gif, "timelapse.gif", description=lapse.alt or None)])
 
     @campaign.command(name="log", description="The event and roll log (players also see their side's private entries)")
     @app_commands.describe(turn="Only this turn")

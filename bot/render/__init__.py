@@ -16,7 +16,7 @@ from .cache import CacheInfo, map_fingerprint
 from .compose import GM, MAX_PNG_BYTES, encode_png, render_image, render_layout, render_png
 from .errors import InvalidSnapshot, RenderError
 from .layout import Layout, Window, choose_cell, layout_for, square_box
-from .model import Arrow, Counter, MapSnapshot, SideStyle
+from .model import Arrow, BattleResult, Counter, MapSnapshot, SideStyle
 from .palette import OKABE_ITO, side_colours
 from .report import text_report
 from .terrain import cache_info, clear_cache
@@ -26,6 +26,7 @@ __all__ = [
     "MAX_PNG_BYTES",
     "OKABE_ITO",
     "Arrow",
+    "BattleResult",
     "CacheInfo",
     "Counter",
     "InvalidSnapshot",

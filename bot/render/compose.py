@@ -1,7 +1,8 @@
 """The renderer's entry points: a snapshot and keyword options in, a picture or PNG bytes out.
 
 A render copies the cached terrain layer onto a fresh canvas and draws the title band, the fog of
-war's veil, the place names, this turn's moves, the counters, the battles and the legend over it. Nothing is shared between calls
+war's veil, the place names, this turn's moves and retreats, the counters, the battles, the arrows to
+the reader's Forces out of a phone picture and the legend over it. Nothing is shared between calls
 except the terrain cache (locked), so renders may run in worker threads.
 """
 
@@ -19,6 +20,7 @@ from .errors import InvalidSnapshot, RenderError
 from .furniture import draw_legend, draw_title, subtitle
 from .layout import MIN_CELL_ABS, Layout, layout_for
 from .model import MapSnapshot
+from .outside import draw_outside, edge_marks
 from .overlay import LABELS_FROM, _region, draw_overlays, stacks
 from .palette import PAPER, RGB, side_colours
 from .places import draw_places, place_labels
@@ -69,6 +71,7 @@ def _avoid(snapshot: MapSnapshot, layout: Layout, rank: dict[str, int]) -> list[
     battles = frozenset(snapshot.battles)
     out: list[tuple[float, float, float, float]] = [
         _region(layout, snapshot, sq, len(cs), battles) for sq, cs in stacks(snapshot, layout, rank).items()]
+    out += [box for mark in edge_marks(layout) for box in mark.boxes]
     c = layout.cell
     for sq in battles:
         if layout.shows(sq):
@@ -99,6 +102,7 @@ def render_layout(snapshot: MapSnapshot, *, view: str | None = None, around: Squ
         rank = {k: (-1 if k == view else i) for k, i in rank.items()}
     draw_places(canvas, place_labels(snapshot, layout, _avoid(snapshot, layout, rank)))
     draw_overlays(canvas, layout, snapshot, colours, rank)
+    draw_outside(canvas, layout, snapshot, colours, view if view in colours else None)
     draw_legend(canvas, d, layout.legend, x=layout.pad, y=layout.legend_y, width=layout.width - 2 * layout.pad,
                 px=layout.legend_px, colours=colours, side_order=keys, min_px=layout.min_px)
     return canvas, layout

@@ -10,6 +10,7 @@ text is folded to ASCII. Fonts are cached per thread: workers never share a face
 
 from __future__ import annotations
 
+import re
 import struct
 import threading
 import unicodedata
@@ -138,21 +139,38 @@ def _elided(word: str) -> str:
     return word
 
 
+_NUMERAL = re.compile(r"(?:[IVXLC]+|\d+(?:st|nd|rd|th|er|re|e|a|o|º|ª|\.)?)", re.IGNORECASE)
+
+
+def numeral(word: str) -> bool:
+    """Whether ``word`` numbers a Force (``II``, ``4``, ``1st``, ``2e``): a label never drops it."""
+    w = word.strip(".,;:")
+    return bool(w) and _NUMERAL.fullmatch(w) is not None and (w.isupper() or w[0].isdigit())
+
+
 def short_forms(name: str) -> list[str]:
     """Ever shorter labels for a Force name: ``Werneck's Corps`` -> ``Werneck`` -> ``Wern.`` ...
 
     Words that only say what a Force is (Army, Corps, of...) are dropped first: ``IV Corps`` -> ``IV``,
-    ``Armée d'Italie`` -> ``Italie``.
+    ``Armée d'Italie`` -> ``Italie``. A numeral stays whole in every form (``Austrian II Corps`` ->
+    ``Aus. II`` -> ``A II`` -> ``II``, never ``AI``).
     """
     name = drawable(" ".join(name.split()))
     words = [w for w in (_elided(w.removesuffix("'s").removesuffix("’s")) for w in name.split())
              if w.lower().strip(".,") not in _FILLERS] or name.split()
     forms = [" ".join(words)]
     if len(words) > 1:
-        forms.append(" ".join(w if len(w) <= 4 else w[:3] + "." for w in words))
-        forms.append("".join(w[0] for w in words if w[0].isalnum()).upper())
-    first = words[0] if words else name
-    forms += [first] + [first[:n] + "." for n in range(min(len(first) - 1, 8), 1, -1)] + [first[:2], first[:1]]
+        forms.append(" ".join(w if len(w) <= 4 or numeral(w) else w[:3] + "." for w in words))
+    numerals = [w for w in words if numeral(w)]
+    if numerals:  # the initials of the other words, then the numerals alone
+        initials = "".join(w[0] for w in words if not numeral(w) and w[0].isalnum()).upper()
+        forms += [f"{initials} {' '.join(numerals)}" if initials else " ".join(numerals), " ".join(numerals)]
+    else:  # the first word (a leader's name says more than initials), the initials, then the word cut
+        first = words[0] if words else name
+        forms.append(first)
+        if len(words) > 1:
+            forms.append("".join(w[0] for w in words if w[0].isalnum()).upper())
+        forms += [first[:n] + "." for n in range(min(len(first) - 1, 8), 1, -1)] + [first[:2], first[:1]]
     out: list[str] = []
     for f in forms:
         if f and f not in out:

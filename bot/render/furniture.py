@@ -75,9 +75,16 @@ def legend_entries(snapshot: MapSnapshot, col0: int, row0: int, cols: int, rows:
     moves = [a for a in snapshot.moves if any(inside(sq) for sq in (a.start, *a.path))]
     orders = {symbols.order_kind(c.order): c.order for c in counters if c.order}
     reactions = {symbols.order_kind(c.reaction): c.reaction for c in counters if c.reaction}
+    shown_battles = [sq for sq in snapshot.battles if inside(sq)]
+    results = [r for r in snapshot.results if r.square in shown_battles]
+    winners = list(dict.fromkeys(r.winner for r in results if r.winner is not None))
+    names = {sd.key: sd.name for sd in snapshot.sides}
     marks = [
         (bool(moves), "move", Msg("Move this turn"), ""),
-        (any(inside(sq) for sq in snapshot.battles), "battle", Msg("Battle"), ""),
+        (any(snapshot.result(sq) is None for sq in shown_battles), "battle", Msg("Battle"), ""),
+        *((True, "won", Msg("Battle won by {side}", side=names[k]), k) for k in winners),
+        (any(r.winner is None for r in results), "drawn", Msg("Battle fought to a draw"), ""),
+        (any(any(inside(sq) for sq in (a.start, *a.path)) for a in snapshot.retreats), "retreat", Msg("Retreat"), ""),
         (any(c.faded for c in counters), "faded", Msg("Last seen"), ""),
         (any(c.sp is None for c in counters), "unknown", Msg("Strength unknown"), ""),
         (snapshot.visible is not None and any(inside(Square(col, row)) and Square(col, row) not in snapshot.visible
@@ -151,7 +158,7 @@ def draw_legend(canvas: Image.Image, d: ImageDraw.ImageDraw, entries: Sequence[L
     first_two = tuple(colours[k] for k in side_order[:2])
     for e, ex, ey in placed:
         shape = symbols.shape_of(side_order.index(e.key)) if e.kind == "side" else ""
-        colour = colours.get(e.key, (150, 150, 150)) if e.kind == "side" else (0, 0, 0)
+        colour = colours.get(e.key, (150, 150, 150)) if e.kind in ("side", "won") else (0, 0, 0)
         tile = _swatch(e.kind, e.key, sw, colour, shape, first_two, min_px)
         canvas.paste(tile, (x + ex, y + ey), tile)
         d.text((x + ex + sw + gap, y + ey + sw / 2), fonts.drawable(e.label), font=f, fill=INK, anchor="lm")
@@ -206,9 +213,14 @@ def _swatch(kind: str, key: str, size: int, colour: RGB, shape: str, borders: tu
         pts = [(s * 0.04, s * 0.7), (s * 0.45, s * 0.45), (s * 0.68, s * 0.42)]
         d.line(pts, fill=INK, width=round(w), joint="curve")
         d.polygon(symbols.arrowhead((s * 0.98, s * 0.38), pts[-1], s * 0.36, s * 0.22), fill=INK)
-    elif kind == "battle":
-        tile = symbols.sabres(s)
+    elif kind in ("battle", "won", "drawn"):
+        tile = symbols.sabres(s, None if kind == "battle" else colour if kind == "won" else (150, 150, 150))
         im.paste(tile, (0, 0), tile)
+    elif kind == "retreat":
+        w = s * 0.12
+        pts = [(s * 0.04, s * 0.7), (s * 0.45, s * 0.45), (s * 0.68, s * 0.42)]
+        symbols.dashed(d, pts, fill=INK, width=round(w), dash=s * 0.16, gap=s * 0.1)
+        d.polygon(symbols.arrowhead((s * 0.98, s * 0.38), pts[-1], s * 0.36, s * 0.22), fill=INK)
     elif kind == "faded":
         box = (s * 0.04, s * 0.16, s * 0.96, s * 0.84)
         d.rectangle(box, fill=mix(PAPER, (160, 160, 160), 0.35))

@@ -18,11 +18,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from bot.engine.model import Square
+from bot.engine.text import Msg
 
 from . import fonts
 from .errors import InvalidSnapshot
 from .furniture import LegendEntry, legend_entries, legend_height
 from .model import MapSnapshot
+from .words import say
 
 TARGET_MAP_WIDTH = 1000
 MAX_CELL = 144
@@ -77,6 +79,12 @@ class Layout:
     legend: tuple[LegendEntry, ...]
     min_px: int = 0
     """No text is drawn smaller than this (a phone layout); 0: each text its own size."""
+    outside: tuple[Square, ...] = ()
+    """The squares of the reader's Forces this picture leaves out (one per Force): the note under the map
+    names them and arrows at its edge point to them."""
+    note: tuple[str, ...] = ()
+    """The lines of that note ("+2 Forces outside this view: O18, E22"), in the reader's language."""
+    note_y: int = 0
 
     @property
     def grid_x(self) -> int:
@@ -171,7 +179,7 @@ def layout_for(snapshot: MapSnapshot, *, around: Square | None = None, radius: i
             raise InvalidSnapshot(f"Cannot centre the picture on {around}: squares run from A1 to {last}.")
         window = (window_around(cmap.width, cmap.height, around, PHONE_COLS // 2, PHONE_ROWS // 2)
                   if around is not None else window_over(cmap.width, cmap.height, focus, PHONE_COLS, PHONE_ROWS))
-        return _phone_layout(snapshot, window)
+        return _phone_layout(snapshot, window, tuple(sq for sq in focus if not window.contains(sq)))
     if around is None:
         window = Window(0, 0, cmap.width, cmap.height)
     else:
@@ -195,9 +203,30 @@ def layout_for(snapshot: MapSnapshot, *, around: Square | None = None, radius: i
     return _assemble(snapshot, window, cell=cell, margin=margin, pad=pad, width=width, coord_px=coord_px)
 
 
-def _phone_layout(snapshot: MapSnapshot, window: Window) -> Layout:
+def outside_note(snapshot: MapSnapshot, outside: Sequence[Square]) -> str:
+    """``+2 Forces outside this view: O18, E22``, in the snapshot's language; empty when none is."""
+    if not outside:
+        return ""
+    squares = ", ".join(dict.fromkeys(sq.name for sq in outside))
+    return say(snapshot, Msg.plural(len(outside), "+{n} Force outside this view: {squares}",
+                                    "+{n} Forces outside this view: {squares}", squares=squares))
+
+
+def wrap(text: str, px: int, width: float) -> tuple[str, ...]:
+    """``text`` in lines no wider than ``width`` at ``px`` (a word longer than that has a line of its own)."""
+    lines: list[str] = []
+    for word in fonts.drawable(text).split():
+        if lines and fonts.width(f"{lines[-1]} {word}", px) <= width:
+            lines[-1] = f"{lines[-1]} {word}"
+        else:
+            lines.append(word)
+    return tuple(lines)
+
+
+def _phone_layout(snapshot: MapSnapshot, window: Window, outside: tuple[Square, ...] = ()) -> Layout:
     """A layout exactly :data:`PHONE_WIDTH` wide whose smallest text is :data:`PHONE_MIN_TEXT` pixels at
-    :data:`PHONE_READ_WIDTH`: squares as large as the width allows, every font at least ``min_px``."""
+    :data:`PHONE_READ_WIDTH`: squares as large as the width allows, every font at least ``min_px``;
+    ``outside``: the reader's Forces' squares the window leaves out, named under the map."""
     width = PHONE_WIDTH
     min_px = math.ceil(PHONE_MIN_TEXT * width / PHONE_READ_WIDTH)
     coord_px = 20
@@ -207,13 +236,14 @@ def _phone_layout(snapshot: MapSnapshot, window: Window) -> Layout:
     cell = min(MAX_CELL, (width - 2 * pad - 2 * margin) // max(PHONE_COLS, window.cols))
     coord_px = max(min_px, _clamp(cell * 0.3, 11, 20))
     return _assemble(snapshot, window, cell=cell, margin=margin, pad=pad, width=width, coord_px=coord_px,
-                     min_px=min_px)
+                     min_px=min_px, outside=outside)
 
 
 def _assemble(snapshot: MapSnapshot, window: Window, *, cell: int, margin: int, pad: int, width: int,
-              coord_px: int, min_px: int = 0) -> Layout:
+              coord_px: int, min_px: int = 0, outside: tuple[Square, ...] = ()) -> Layout:
     """The layout of a picture ``width`` wide with squares of ``cell`` pixels: the title band, the
-    panel of squares and the legend below, every font at least ``min_px`` (0: the usual sizes)."""
+    panel of squares, the note of the Forces ``outside`` it and the legend below, every font at least
+    ``min_px`` (0: the usual sizes)."""
     panel_w = window.cols * cell + 2 * margin
     panel_h = window.rows * cell + 2 * margin
     title_px = max(min_px, _clamp(width / 28, 20, 44))
@@ -224,10 +254,12 @@ def _assemble(snapshot: MapSnapshot, window: Window, *, cell: int, margin: int, 
     legend_h = legend_height(entries, width - 2 * pad, legend_px)
     panel_x = (width - panel_w) // 2
     panel_y = title_height + pad
-    legend_y = panel_y + panel_h + pad
+    note = wrap(outside_note(snapshot, outside), legend_px, width - 2 * pad) if outside else ()
+    note_y = panel_y + panel_h + pad
+    legend_y = note_y + (round(len(note) * legend_px * 1.35 + pad) if note else 0)
     return Layout(
         cell=cell, window=window, margin=margin, panel_x=panel_x, panel_y=panel_y, width=width,
         height=legend_y + legend_h + pad, pad=pad, title_height=title_height, legend_y=legend_y,
         legend_height=legend_h, coord_px=coord_px, title_px=title_px, subtitle_px=subtitle_px,
-        legend_px=legend_px, legend=entries, min_px=min_px,
+        legend_px=legend_px, legend=entries, min_px=min_px, outside=outside, note=note, note_y=note_y,
     )

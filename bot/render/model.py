@@ -60,6 +60,15 @@ class Arrow:
     side: str
 
 
+@dataclass(frozen=True, slots=True)
+class BattleResult:
+    """A reported battle's outcome, as public news: the side whose colour rings its mark (the winner), or
+    ``None`` for a draw. A battle square without a result waits for its report."""
+
+    square: Square
+    winner: str | None = None
+
+
 @dataclass(frozen=True, kw_only=True)
 class MapSnapshot:
     """Everything one picture of the map shows. Build it with keywords."""
@@ -75,6 +84,10 @@ class MapSnapshot:
     counters: tuple[Counter, ...] = ()
     moves: tuple[Arrow, ...] = ()
     battles: tuple[Square, ...] = ()
+    results: tuple[BattleResult, ...] = ()
+    """The outcomes of the reported ones among ``battles``: their marks are ringed in the winner's colour."""
+    retreats: tuple[Arrow, ...] = ()
+    """This turn's retreats (MC-7.3) the reader knows of, from the battle's square: dashed arrows."""
     title: str = ""
     """Heading of the picture; the campaign name when empty."""
     view: str = ""
@@ -114,6 +127,17 @@ class MapSnapshot:
                 self._on_map(sq, f"The move from {a.start}")
         for sq in self.battles:
             self._on_map(sq, "A battle")
+        for r in self.results:
+            self._on_map(r.square, "A battle's result")
+            if r.winner is not None and r.winner not in keys:
+                raise InvalidSnapshot(f"The battle at {r.square} was won by {r.winner!r}: sides are {allowed}.")
+        for a in self.retreats:
+            if a.side not in keys:
+                raise InvalidSnapshot(f"A retreat from {a.start} names side {a.side!r}: sides are {allowed}.")
+            if not a.path:
+                raise InvalidSnapshot(f"The retreat from {a.start} has no path: name at least one square.")
+            for sq in (a.start, *a.path):
+                self._on_map(sq, f"The retreat from {a.start}")
         if self.visible is not None and not isinstance(self.visible, frozenset):
             raise InvalidSnapshot("visible is a frozenset of squares, or None for everything.")
 
@@ -121,6 +145,10 @@ class MapSnapshot:
         if not self.cmap.contains(sq):
             last = Square(self.cmap.width - 1, self.cmap.height - 1)
             raise InvalidSnapshot(f"{what} is at {sq}, off the map: squares run from A1 to {last}.")
+
+    def result(self, sq: Square) -> BattleResult | None:
+        """The outcome of the battle at ``sq``, None while it is not reported."""
+        return next((r for r in self.results if r.square == sq), None)
 
     def side(self, key: str) -> SideStyle:
         for s in self.sides:

@@ -1,7 +1,9 @@
-"""What changes every turn, drawn over a copy of the terrain layer: this turn's moves, the
-counters (stacked when they share a square) and the battles.
+"""What changes every turn, drawn over a copy of the terrain layer: this turn's moves and retreats,
+the counters (stacked when they share a square) and the battles (ringed in the winner's colour once
+reported).
 
-A counter is a box in its side's colour and its side's shape, with the Force's short name, its
+A counter is a box in its side's colour and its side's shape, with the Force's short name (never one
+another counter of the picture has, and never without the numerals of its name: :func:`labels`), its
 strength, and marks for its order and reaction. Several counters in a square become strips, one
 per Force; when they do not fit, the last strip says how many more there are.
 """
@@ -26,6 +28,8 @@ from .words import say
 Box = tuple[float, float, float, float]
 Pt = tuple[float, float]
 
+DRAWN: RGB = (150, 150, 150)
+"""The ring of a battle fought to a draw: nobody's colour."""
 LABELS_FROM = 36
 """Squares narrower than this (pixels) show strengths only."""
 
@@ -60,6 +64,19 @@ def stacks(snapshot: MapSnapshot, layout: Layout, side_rank: Mapping[str, int]) 
     return out
 
 
+def labels(snapshot: MapSnapshot) -> dict[str, tuple[str, ...]]:
+    """Each counter's labels, longest first (:func:`.fonts.short_forms`), without those another Force of
+    the picture could be given too, so that no two Forces of one map read the same ("II" for both the
+    French and the Austrian II Corps); a Force whose every label is shared keeps its own."""
+    forms = {c.key: tuple(fonts.short_forms(_label(c))) for c in snapshot.counters}
+    names = {c.key: _label(c) for c in snapshot.counters}
+    owners: dict[str, set[str]] = {}
+    for c in snapshot.counters:
+        for f in forms[c.key]:
+            owners.setdefault(f, set()).add(names[c.key])
+    return {k: tuple(f for f in fs if len(owners[f]) == 1) or fs for k, fs in forms.items()}
+
+
 def draw_overlays(canvas: Image.Image, layout: Layout, snapshot: MapSnapshot, colours: Mapping[str, RGB],
                   side_rank: Mapping[str, int]) -> None:
     d = ImageDraw.Draw(canvas, "RGBA")
@@ -67,21 +84,30 @@ def draw_overlays(canvas: Image.Image, layout: Layout, snapshot: MapSnapshot, co
     shapes = {s.key: symbols.shape_of(i) for i, s in enumerate(snapshot.sides)}
     battles = frozenset(snapshot.battles)
     regions = {sq: _region(layout, snapshot, sq, len(counters), battles) for sq, counters in shown.items()}
+    forms = labels(snapshot)
     for arrow in snapshot.moves:
         _draw_arrow(d, layout, arrow, colours[arrow.side], regions)
+    for arrow in snapshot.retreats:
+        _draw_arrow(d, layout, arrow, colours[arrow.side], regions, dashed=True)
     for sq, counters in shown.items():
-        _draw_stack(d, layout, regions[sq], counters, colours, shapes, snapshot.lang, layout.min_px)
+        _draw_stack(d, layout, regions[sq], counters, colours, shapes, snapshot.lang, layout.min_px, forms)
     for sq in snapshot.battles:
         if layout.shows(sq):
-            _draw_battle(canvas, d, layout, sq)
+            result = snapshot.result(sq)
+            ring = None if result is None else colours[result.winner] if result.winner else DRAWN
+            _draw_battle(canvas, d, layout, sq, ring)
 
 
 def _draw_stack(d: ImageDraw.ImageDraw, layout: Layout, region: Box, counters: Sequence[Counter],
-                colours: Mapping[str, RGB], shapes: Mapping[str, str], lang: str = "en", lo: int = 0) -> None:
-    """``lo``: the smallest text to draw (a phone layout), 0 for none."""
+                colours: Mapping[str, RGB], shapes: Mapping[str, str], lang: str = "en", lo: int = 0,
+                forms: Mapping[str, tuple[str, ...]] | None = None) -> None:
+    """``lo``: the smallest text to draw (a phone layout), 0 for none; ``forms``: each counter's labels
+    (:func:`labels`)."""
     c = layout.cell
+    forms = forms or {}
     if len(counters) == 1:
-        _draw_counter(d, c, region, counters[0], colours[counters[0].side], shapes[counters[0].side], lo)
+        k = counters[0]
+        _draw_counter(d, c, region, k, colours[k.side], shapes[k.side], lo, forms.get(k.key))
         return
     x0, y0, x1, y1 = region
     gap = max(1, round(c * 0.03))
@@ -96,7 +122,7 @@ def _draw_stack(d: ImageDraw.ImageDraw, layout: Layout, region: Box, counters: S
             _draw_more(d, c, box, len(counters) - i, lang, lo)
         else:
             k = counters[i]
-            _draw_strip(d, c, box, k, colours[k.side], shapes[k.side], lo)
+            _draw_strip(d, c, box, k, colours[k.side], shapes[k.side], lo, forms.get(k.key))
 
 
 def _style(counter: Counter, colour: RGB) -> tuple[RGB, RGB]:
@@ -132,14 +158,17 @@ def _text(d: ImageDraw.ImageDraw, xy: Pt, text: str, px: int, fill: RGB, anchor:
            stroke_width=1 if bold and px >= 15 else 0, stroke_fill=fill)
 
 
-def _fit_label(counter: Counter, px: int, max_width: float, lo: int = 0) -> tuple[str, int]:
-    """The counter's label and font size: its short name a little smaller if that fits, else shorter."""
-    first = fonts.short_forms(counter.short or counter.name)[0]
+def _fit_label(counter: Counter, px: int, max_width: float, lo: int = 0,
+               forms: tuple[str, ...] | None = None) -> tuple[str, int]:
+    """The counter's label and font size: its short name a little smaller if that fits, else shorter
+    (the longest of ``forms`` that fits, the shortest if none does)."""
+    forms = forms or tuple(fonts.short_forms(_label(counter)))
+    first = forms[0]
     px = max(px, lo)
     for p in (px, max(lo, round(px * 0.9)), max(lo, round(px * 0.82))):
         if fonts.width(first, p) <= max_width:
             return first, p
-    return fonts.fit(_label(counter), px, max_width), px
+    return next((f for f in forms if fonts.width(f, px) <= max_width), forms[-1]), px
 
 
 def _shrink(text: str, px: int, max_width: float, low: int) -> int:
@@ -149,7 +178,7 @@ def _shrink(text: str, px: int, max_width: float, low: int) -> int:
 
 
 def _draw_counter(d: ImageDraw.ImageDraw, c: int, box: Box, counter: Counter, colour: RGB, shape: str,
-                  lo: int = 0) -> None:
+                  lo: int = 0, forms: tuple[str, ...] | None = None) -> None:
     x0, y0, x1, y1 = box
     fill, ink = _style(counter, colour)
     _body(d, c, box, counter, fill, shape)
@@ -163,7 +192,7 @@ def _draw_counter(d: ImageDraw.ImageDraw, c: int, box: Box, counter: Counter, co
     pad = max(2.0, w * 0.06)
     name_px = max(10, lo, round(c * 0.2))
     inner = w - 2 * pad - (h * 0.12 if shape.rstrip("+") in ("octagon", "hexagon") else 0)
-    label, name_px = _fit_label(counter, name_px, inner, lo)
+    label, name_px = _fit_label(counter, name_px, inner, lo, forms)
     _text(d, (cx, y0 + h * 0.29), label, name_px, ink, "mm")
     mark = max(h * 0.34, lo / 0.55)  # a reaction's letter is 0.55 of its mark
     line2 = y0 + h * 0.71
@@ -179,7 +208,7 @@ def _draw_counter(d: ImageDraw.ImageDraw, c: int, box: Box, counter: Counter, co
 
 
 def _draw_strip(d: ImageDraw.ImageDraw, c: int, box: Box, counter: Counter, colour: RGB, shape: str,
-                lo: int = 0) -> None:
+                lo: int = 0, forms: tuple[str, ...] | None = None) -> None:
     x0, y0, x1, y1 = box
     fill, ink = _style(counter, colour)
     _body(d, c, box, counter, fill, shape)
@@ -201,12 +230,12 @@ def _draw_strip(d: ImageDraw.ImageDraw, c: int, box: Box, counter: Counter, colo
                               min_px=max(6, lo))
         right -= step
     room = right - step - x0 - pad - px * 0.3  # for the name if the order mark is drawn too
-    name = fonts.short_forms(_label(counter))[0]
+    name = (forms or fonts.short_forms(_label(counter)))[0]
     if counter.order and (room >= px * 1.6 or fonts.width(name, max(lo, round(px * 0.82))) <= room):
         symbols.draw_order(d, counter.order, (right - mark, cy - mark / 2, right, cy + mark / 2), ink,
                            min_px=max(6, lo))
         right -= step
-    label, lpx = _fit_label(counter, px, right - x0 - pad - px * 0.3, lo)
+    label, lpx = _fit_label(counter, px, right - x0 - pad - px * 0.3, lo, forms)
     if fonts.width(label, lpx) <= right - x0 - pad:
         _text(d, (x0 + pad, cy), label, lpx, ink, "lm")
 
@@ -247,7 +276,8 @@ def _exit(a: Pt, b: Pt, box: Box) -> Pt:
 
 
 def _draw_arrow(d: ImageDraw.ImageDraw, layout: Layout, arrow: Arrow, colour: RGB,
-                regions: Mapping[Square, Box]) -> None:
+                regions: Mapping[Square, Box], *, dashed: bool = False) -> None:
+    """A move, or (``dashed``) a retreat: a line in its side's colour on a dark casing, with its head."""
     c = layout.cell
     pts = [layout.centre(sq) for sq in (arrow.start, *arrow.path)]
     end = arrow.path[-1]
@@ -275,9 +305,13 @@ def _draw_arrow(d: ImageDraw.ImageDraw, layout: Layout, arrow: Arrow, colour: RG
         else:
             lines.append([seg[0], seg[1]])
     show_head = layout.shows(end)
+    dash = max(6.0, c * 0.16)
     for fill, extra in ((INK, casing), (colour, 0)):
         for line in lines:
-            d.line(line, fill=fill, width=w + 2 * extra, joint="curve")
+            if dashed:
+                symbols.dashed(d, line, fill=fill, width=w + 2 * extra, dash=dash, gap=dash * 0.6)
+            else:
+                d.line(line, fill=fill, width=w + 2 * extra, joint="curve")
         if show_head:
             at = (tip[0] + ux / n * extra * 2, tip[1] + uy / n * extra * 2)
             d.polygon(symbols.arrowhead(at, pts[-2], head_len + 3 * extra, head_w + 2 * extra), fill=fill)
@@ -287,12 +321,19 @@ def _draw_arrow(d: ImageDraw.ImageDraw, layout: Layout, arrow: Arrow, colour: RG
         d.ellipse([sx - r, sy - r, sx + r, sy + r], fill=colour, outline=INK, width=casing)
 
 
-def _draw_battle(canvas: Image.Image, d: ImageDraw.ImageDraw, layout: Layout, sq: Square) -> None:
+def _draw_battle(canvas: Image.Image, d: ImageDraw.ImageDraw, layout: Layout, sq: Square,
+                 ring: RGB | None = None) -> None:
+    """A battle's mark: its square outlined and crossed sabres in its corner, in vermilion while it waits for
+    its report, then in the winner's colour (``ring``) with a dark edge, or grey for a draw."""
     x0, y0, x1, y1 = layout.box(sq)
     c = layout.cell
     w = max(2, round(c / 22))
-    d.rectangle([x0 + 1, y0 + 1, x1 - 1, y1 - 1], outline=BATTLE, width=w)
+    if ring is None:
+        d.rectangle([x0 + 1, y0 + 1, x1 - 1, y1 - 1], outline=BATTLE, width=w)
+    else:
+        d.rectangle([x0 + 1, y0 + 1, x1 - 1, y1 - 1], outline=INK, width=w + 2)
+        d.rectangle([x0 + 2, y0 + 2, x1 - 2, y1 - 2], outline=ring, width=w)
     b = max(14, round(c * 0.3))
-    tile = symbols.sabres(b)
+    tile = symbols.sabres(b, ring)
     at = (round(x1 - b - c * 0.04), round(y0 + c * 0.02)) if c >= LABELS_FROM else (x1 - b // 2, y0 - b // 2)
     canvas.paste(tile, at, tile)

@@ -2,7 +2,7 @@
 
 A town's, a fortress's or a pass's name goes on a pale plate in the band at the top of its square
 (over the square's own name, which the margins repeat), else straddling its lower or upper edge, else
-beside it; a fortress's is bold. A river's name is blue and slanted across its square; a region's is
+beside it, tied to its square by a leader line and a dot; a fortress's is bold. A river's name is blue and slanted across its square; a region's is
 larger, spaced and faint, across its square. A name is never drawn over a counter, a fort, another
 square's name, a battle or another name: when every place tried would overlap one, the name is left
 out (the most important places are placed first: fortresses, towns, passes, rivers, then regions).
@@ -41,6 +41,9 @@ class Label:
     px: int
     box: Box
     """Where the text goes on the canvas (x0, y0, x1, y1)."""
+    anchor: tuple[float, float] | None = None
+    """A name set beside its square, or across its edge: the point in its square its leader line ties it
+    to (issue 22, item 6), so that it never reads as the neighbour's; None for a name inside its square."""
 
 
 def _kind(place: object) -> str:
@@ -119,10 +122,30 @@ def place_labels(snapshot: MapSnapshot, layout: Layout, avoid: Sequence[Box]) ->
         for box in _candidates(layout, sq, w, h, kind):
             if _inside(box, grid) and not any(_overlaps(box, t) for t in taken) \
                     and not any(_overlaps(box, t) for t in others):
-                out.append(Label(sq, text, kind, px, box))
+                out.append(Label(sq, text, kind, px, box, _anchor(layout, sq, box, kind)))
                 taken.append(box)
                 break
     return out
+
+
+def _anchor(layout: Layout, sq: Square, box: Box, kind: str) -> tuple[float, float] | None:
+    """Where a name that is not wholly inside its square is tied to it: a point a quarter of a square in
+    from its edge, on the name's side (None for a name inside its square, a river's or a region's)."""
+    x0, y0, x1, y1 = layout.box(sq)
+    if kind in ("river", "region") or _inside(box, (x0, y0, x1, y1)):
+        return None
+    m = layout.cell * 0.22
+    cx, cy = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
+    return min(max(cx, x0 + m), x1 - m), min(max(cy, y0 + m), y1 - m)
+
+
+def _edge(box: Box, towards: tuple[float, float]) -> tuple[float, float]:
+    """The point of ``box``'s edge on the way from its middle to ``towards`` (outside it)."""
+    cx, cy = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
+    dx, dy = towards[0] - cx, towards[1] - cy
+    hw, hh = (box[2] - box[0]) / 2, (box[3] - box[1]) / 2
+    t = min(hw / abs(dx) if dx else float("inf"), hh / abs(dy) if dy else float("inf"), 1.0)
+    return cx + dx * t, cy + dy * t
 
 
 def square_name_boxes(layout: Layout) -> dict[Square, Box]:
@@ -158,6 +181,11 @@ def draw_places(canvas: Image.Image, labels: Sequence[Label]) -> None:
             d.text(at, lb.text, font=fonts.font(lb.px), fill=REGION_INK, anchor="mm")
         else:
             ink = PASS_INK if lb.kind == "pass" else INK
+            if lb.anchor is not None:  # the leader line: from the plate to a dot in its own square
+                ax, ay = lb.anchor
+                r = max(2.0, lb.px * 0.22)
+                d.line([_edge(lb.box, lb.anchor), lb.anchor], fill=(*ink, 230), width=max(1, round(lb.px / 9)))
+                d.ellipse([ax - r, ay - r, ax + r, ay + r], fill=ink, outline=(*PAPER, 230), width=1)
             d.rounded_rectangle([x0, y0, x1, y1], radius=lb.px * 0.3, fill=(*PAPER, 200))
             d.text(at, lb.text, font=fonts.font(lb.px), fill=ink, anchor="mm", stroke_width=halo,
                    stroke_fill=(*PAPER, 215))

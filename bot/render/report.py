@@ -71,8 +71,26 @@ def text_report(snapshot: MapSnapshot, *, view: str | None = None) -> str:
         lines.append(say(snapshot, Msg("Moves this turn:")))
         for a in snapshot.moves:
             lines.append(f"- {_side_name(snapshot, a.side)}: {' → '.join(str(sq) for sq in (a.start, *a.path))}.")
+    lines += battle_lines(snapshot)
+    return "\n".join(lines)
+
+
+def battle_lines(snapshot: MapSnapshot) -> list[str]:
+    """The battles in words (named after their place when the map names it, with their winner once
+    reported and the Forces seen there), then the retreats the snapshot shows."""
+    lines = []
     for sq in snapshot.battles:
         there = [c.name for c in snapshot.counters if c.square == sq and not c.faded]
-        battle = say(snapshot, Msg("Battle at {square}", square=str(sq)))
+        place = getattr(snapshot.cmap.cell(sq), "place", None)
+        battle = say(snapshot, Msg("Battle of {place} ({square})", place=place.name, square=str(sq))
+                     if place is not None and place.name.strip() else Msg("Battle at {square}", square=str(sq)))
+        result = snapshot.result(sq)
+        if result is not None:
+            battle += ", " + say(snapshot, Msg("won by {side}", side=_side_name(snapshot, result.winner))
+                                 if result.winner else Msg("fought to a draw"))
         lines.append(battle + (f": {', '.join(there)}." if there else "."))
-    return "\n".join(lines)
+    if snapshot.retreats:
+        lines.append(say(snapshot, Msg("Retreats this turn:")))
+        for a in snapshot.retreats:
+            lines.append(f"- {_side_name(snapshot, a.side)}: {' → '.join(str(sq) for sq in (a.start, *a.path))}.")
+    return lines

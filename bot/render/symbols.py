@@ -120,13 +120,22 @@ SS = 4
 
 
 @lru_cache(maxsize=64)
-def sabres(size: int) -> Image.Image:
-    """Crossed sabres on a white disc ringed in vermilion: the battle mark (RGBA, read-only)."""
+def sabres(size: int, ring_colour: RGB | None = None) -> Image.Image:
+    """Crossed sabres on a white disc ringed in vermilion (a battle), or in ``ring_colour`` (the winner's
+    colour, with a dark edge so that any colour reads on any ground): the battle mark (RGBA, read-only)."""
     s = size * SS
     im = Image.new("RGBA", (s, s), (*INK, 0))
     d = ImageDraw.Draw(im)
     ring = max(2, s // 10)
-    d.ellipse([1, 1, s - 2, s - 2], fill=(255, 255, 255, 255), outline=OKABE_ITO["vermilion"] + (255,), width=ring)
+    if ring_colour is None:
+        d.ellipse([1, 1, s - 2, s - 2], fill=(255, 255, 255, 255), outline=OKABE_ITO["vermilion"] + (255,), width=ring)
+    else:  # a thicker ring in the winner's colour between two dark lines
+        edge = max(1, s // 28)
+        d.ellipse([1, 1, s - 2, s - 2], fill=(*INK, 255))
+        d.ellipse([1 + edge, 1 + edge, s - 2 - edge, s - 2 - edge], fill=(*ring_colour, 255))
+        inner = edge + round(ring * 1.4)
+        d.ellipse([inner, inner, s - 1 - inner, s - 1 - inner], fill=(255, 255, 255, 255), outline=(*INK, 255),
+                  width=edge)
     w = max(2, s // 16)
     for mirror in (False, True):
         def p(x: float, y: float, m: bool = mirror) -> Point:

@@ -20,12 +20,15 @@ from collections.abc import Sequence
 from PIL import Image
 
 from bot.engine.model import Square
+from bot.engine.text import Msg
 
 from .compose import render_image
 from .errors import RenderError
 from .layout import MIN_CELL_ABS, layout_for
 from .model import MapSnapshot
 from .palette import PAPER
+from .report import battle_lines, text_report
+from .words import say
 
 MAX_WIDTH = 800
 """A phone's screen: wider pictures are shrunk in the chat anyway."""
@@ -38,6 +41,22 @@ LAST_FRAME_MS = 4000
 SHRINK = 0.8
 PALETTE_SAMPLES = 8
 """Frames whose colours make the shared palette (spread over the whole timelapse)."""
+
+
+def timelapse_report(snapshots: Sequence[MapSnapshot], *, view: str | None = None) -> str:
+    """A timelapse in words, its alt text: which turns it shows, each turn's battles and retreats as the
+    frames show them, then the last frame's situation (:func:`~.report.text_report`), in the snapshots'
+    language and fog of war."""
+    if not snapshots:
+        return ""
+    first, last = snapshots[0], snapshots[-1]
+    lines = [say(last, Msg("Animated map, turn {first} to turn {last}, {frames} frames.", first=first.turn,
+                           last=last.turn, frames=len(snapshots)))]
+    for snap in snapshots[:-1]:
+        told = battle_lines(snap)
+        if told:
+            lines.append(say(snap, Msg("Turn {turn}", turn=snap.turn)) + ": " + " ".join(told))
+    return "\n".join([*lines, text_report(last, view=view)])
 
 
 def pick_frames(count: int, limit: int = MAX_FRAMES) -> list[int]:

@@ -17,8 +17,9 @@ import hashlib
 
 from bot.campaign import views as core
 from bot.campaign.authority import Standing
+from bot.campaign.frames import Frame, at
 from bot.campaign.rulebook import rules_for
-from bot.campaign.sight import GM, Reader, own_squares, within_sight
+from bot.campaign.sight import GM, Reader, visible_squares  # noqa: F401 (visible_squares: re-exported)
 from bot.campaign.state import CampaignState
 from bot.engine.errors import InvalidInput
 from bot.engine.grid import CampaignMap
@@ -26,7 +27,7 @@ from bot.engine.model import Square
 from bot.engine.seasons import season_of, turn_date
 from bot.engine.tables import RuleBook, default_rulebook
 from bot.engine.text import Msg
-from bot.render import Arrow, Counter, MapSnapshot, SideStyle, map_fingerprint, render_png, text_report
+from bot.render import Arrow, BattleResult, Counter, MapSnapshot, SideStyle, map_fingerprint, render_png, text_report
 from bot.store.db import Database
 
 from . import readcache
@@ -61,20 +62,6 @@ def _reader(state: CampaignState, st: Standing, view: str) -> tuple[Reader, str 
     return Reader(side=st.side), st.side, Msg("{name}'s view", name=state.sides[st.side].name)
 
 
-def visible_squares(state: CampaignState, reader: Reader) -> frozenset[Square] | None:
-    """The squares ``reader`` sees (:func:`bot.campaign.sight.within_sight` of their side's Forces, the
-    rule that decides which enemy Forces they see); None for the GM and for a reader on no side (whose
-    map shows no Force, so nothing is veiled)."""
-    if reader.gm or reader.side is None:
-        return None
-    own = own_squares(state, reader.side)
-    seen = within_sight(state, own)
-    cmap, r = state.map, state.sight
-    near = {(sq.col + dc, sq.row + dr) for sq in own for dc in range(-r, r + 1) for dr in range(-r, r + 1)}
-    return frozenset(sq for sq in (Square(c, w) for c, w in near if 0 <= c < cmap.width and 0 <= w < cmap.height)
-                     if seen(sq))
-
-
 def _snapshot(state: CampaignState, reader: Reader, label: str, rules: RuleBook) -> MapSnapshot:
     shown = core.map_view(state, reader)
     rules = rules_for(state, rules)  # RU-10: the scenario's own calendar and weather
@@ -88,9 +75,55 @@ def _snapshot(state: CampaignState, reader: Reader, label: str, rules: RuleBook)
                                order=m.order, reaction=m.reaction, faded=m.faded) for m in shown.markers),
         moves=tuple(Arrow(start=Square.parse(m.start), path=tuple(Square.parse(p) for p in m.path), side=m.side)
                     for m in shown.moves),
-        battles=tuple(Square.parse(sq) for sq in shown.battles), view=label,
-        visible=visible_squares(state, reader),
+        battles=tuple(Square.parse(sq) for sq in shown.battles), view=label, visible=shown.visible,
+        results=results_of(shown), retreats=retreats_of(shown),
     )
+
+
+def results_of(shown: core.MapView) -> tuple[BattleResult, ...]:
+    """The reported battles' winners (public news), for their marks."""
+    return tuple(BattleResult(Square.parse(b.square), b.winner) for b in shown.results if b.reported)
+
+
+def retreats_of(shown: core.MapView) -> tuple[Arrow, ...]:
+    """The retreats the reader knows of (MC-7.3), as dashed arrows."""
+    return tuple(Arrow(start=Square.parse(m.start), path=tuple(Square.parse(p) for p in m.path), side=m.side)
+                 for m in shown.retreats)
+
+
+def turn_snapshot(state: CampaignState, frame: Frame, reader: Reader, label: Msg, rules: RuleBook, *,
+                  lang: str = "en") -> MapSnapshot:
+    """The map of an ended turn as its frame keeps it (:mod:`bot.campaign.frames`), for ``reader``: the turn,
+    date and weather it had, its battles ringed in their winners' colours and the retreats the reader may
+    know of (issue 22, item 3: the gazette draws this, not the next turn's map)."""
+    then = at(state, frame)
+    shown = core.map_view(then, reader)
+    rules = rules_for(state, rules)
+    weather = rules.weather.kinds.get(frame.weather or "")
+    date = turn_date(state.start_date, frame.turn, rules=rules)
+    return MapSnapshot(
+        campaign=state.name, turn=frame.turn, date=frame.date or date.isoformat(),
+        season=season_of(date, rules=rules).value, weather=weather.label if weather else "",
+        phase=Msg("end of the turn"), cmap=state.map,
+        sides=tuple(SideStyle(key=k, name=sd.name, colour=sd.colour) for k, sd in state.sides.items()),
+        counters=tuple(Counter(key=m.force, name=m.name, side=m.side, square=Square.parse(m.square), sp=m.sp,
+                               faded=m.faded) for m in shown.markers),
+        battles=tuple(Square.parse(sq) for sq in shown.battles), results=results_of(shown),
+        retreats=retreats_of(shown), view=label, visible=shown.visible, lang=lang)
+
+
+async def turn_png(db: Database, campaign_id: int, frame: Frame, *, rules: RuleBook | None = None,
+                   lang: str = "en") -> tuple[bytes, str]:
+    """The public picture of an ended turn (its gazette's) and its text report (the picture's alt text):
+    around its battle when it had one, else the whole map; legible on a phone."""
+    rules = rules or default_rulebook()
+    cr = await readcache.read(db, campaign_id)
+    snap = turn_snapshot(cr.state, frame, Reader(), Msg("public"), rules, lang=lang)
+    squares = list(dict.fromkeys(snap.battles))
+    centre = squares[0] if len(squares) == 1 else None
+    async with _renders:
+        png = await asyncio.to_thread(render_png, snap, around=centre, phone=centre is not None)
+    return png, text_report(snap)
 
 
 def content_hash(snap: MapSnapshot) -> str:

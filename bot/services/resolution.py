@@ -83,8 +83,9 @@ async def resolve_phase(db: Database, campaign_id: int, actor: Actor, *, expecte
             await s.flush()  # push the half-done work to the database, uncommitted, before the crash test
             faults.checkpoint("resolution")
         saved = await repository.save(s, loaded, done.state, journal.events)
-        if done.turn_ended:  # the timelapse's frame of the turn just ended, in the same transaction
-            await frames.save_frame(s, campaign_id, end_of_turn(loaded.state, done.state, ctx.rules))
+        frame = end_of_turn(loaded.state, done.state, ctx.rules) if done.turn_ended else None
+        if frame is not None:  # the timelapse's frame of the turn just ended, in the same transaction
+            await frames.save_frame(s, campaign_id, frame)
         clear_deadline(campaign)
         if not done.ended:  # RU-25: an ended campaign waits for nobody
             next_deadline(campaign, done.after, now or utcnow())
@@ -93,7 +94,7 @@ async def resolve_phase(db: Database, campaign_id: int, actor: Actor, *, expecte
     shell.remember(db, saved)  # committed: the first read after the resolution needs no load
     told = news(journal.events)
     plan = announce.resolution(loaded.state, done.state, journal.events, battles=done.battles,
-                               turn_ended=done.turn_ended)
+                               turn_ended=done.turn_ended, frame=frame)
     return Resolution(campaign_id, done.before, done.after, campaign.version, told.public, told.private,
                       told.rolls, list(done.battles), done.turn_ended, done.ended, plan)
 

@@ -28,12 +28,13 @@ from bot.engine.seasons import season_of, turn_date
 from bot.engine.tables import RuleBook, default_rulebook
 from bot.engine.text import Msg
 from bot.render import Arrow, Counter, MapSnapshot, SideStyle
-from bot.render.timelapse import MAX_BYTES, MAX_FRAMES, crop_around, pick_frames, render_timelapse
+from bot.render.timelapse import MAX_BYTES, MAX_FRAMES, crop_around, pick_frames, render_timelapse, timelapse_report
 from bot.store import frames as store
 from bot.store.db import Database
 
 from . import readcache
 from .actors import Actor
+from .maps import results_of, retreats_of
 
 FRAMES = "turn_frames"
 """The read cache's part holding the campaign's frames."""
@@ -49,6 +50,8 @@ class Timelapse:
     """How many frames it shows (the ended turns', at most :data:`MAX_FRAMES`, and the campaign now)."""
     first_turn: int
     last_turn: int
+    alt: str = ""
+    """The timelapse in words, its alt text (:func:`bot.render.timelapse.timelapse_report`)."""
 
 
 def reader_of(state: CampaignState, st: Standing) -> tuple[Reader, str | None, Msg]:
@@ -65,7 +68,8 @@ def snapshot_of(state: CampaignState, reader: Reader, label: Msg, rules: RuleBoo
                 lang: str = "en") -> MapSnapshot:
     """One frame as ``reader`` sees it (``state`` from :func:`~bot.campaign.frames.timeline`): the end of
     its turn (where the Forces stood and their strength: a frame keeps no orders, reactions or moves),
-    or (``now``) the campaign as it is now."""
+    or (``now``) the campaign as it is now; the squares out of the reader's sight veiled, the battles
+    ringed in their winners' colours and the retreats the reader may know of (issue 22, item 3)."""
     shown = core.map_view(state, reader)
     rules = rules_for(state, rules)  # RU-10: the scenario's own calendar and weather
     date = turn_date(state.start_date, state.turn, rules=rules)
@@ -80,6 +84,7 @@ def snapshot_of(state: CampaignState, reader: Reader, label: Msg, rules: RuleBoo
         moves=tuple(Arrow(start=Square.parse(m.start), path=tuple(Square.parse(p) for p in m.path), side=m.side)
                     for m in shown.moves) if now else (),
         battles=tuple(Square.parse(sq) for sq in shown.battles), view=label, lang=lang,
+        visible=shown.visible, results=results_of(shown), retreats=retreats_of(shown),
     )
 
 
@@ -125,4 +130,4 @@ async def timelapse_gif(db: Database, campaign_id: int, actor: Actor, *, lang: s
     around, radius = window if window is not None else (None, 3)
     gif = await asyncio.to_thread(render_timelapse, snaps, view=key, around=around, radius=radius,
                                   max_bytes=max_bytes)
-    return Timelapse(gif, len(snaps), snaps[0].turn, snaps[-1].turn)
+    return Timelapse(gif, len(snaps), snaps[0].turn, snaps[-1].turn, timelapse_report(snaps, view=key))

@@ -7,6 +7,9 @@ from __future__ import annotations
 
 import json
 import re
+from io import BytesIO
+
+from PIL import Image
 
 from tests.store.test_battle_flow import REPORT
 
@@ -117,3 +120,19 @@ async def test_status_puts_what_the_member_must_do_first_then_their_forces_then_
     await table.fr.click(odds.response, label="Roll")
     status = shown(await table.fr.slash(table.channel, "campaign status"))
     assert "**Masséna's Division** K19 · 13 SP · explore — Force test taken" in status, status
+
+
+async def test_the_gazette_of_turn_1_draws_turn_1_with_its_battle_its_winner_and_its_retreat(table) -> None:
+    """Issue 22, item 3: the picture is the turn's frame, kept before turn 2 began, not turn 2's empty map."""
+    await a_turn_with_one_battle(table)
+    (gazette,) = gazettes(table.channel, viewer=table.outsider)
+    (png,) = gazette.attachments
+    alt = png.description or ""
+    heading = alt.splitlines()[0]
+    assert "Turn 1" in heading and "end of the turn" in heading and "Turn 2" not in alt, alt  # its own turn
+    assert "Battle at E4, won by France." in alt, alt  # the battle, its winner's colour on the map
+    assert "- Austria: E4 → F4." in alt, alt  # the retreat: public news, both camps see the square
+    for hidden in ("V Corps", "Army of Mack"):  # still no Force named for the public
+        assert hidden not in alt
+    with Image.open(BytesIO(await png.read())) as im:
+        assert im.width == 720  # a phone picture around the battle

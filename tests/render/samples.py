@@ -234,3 +234,15 @@ def drawn_text_sizes() -> Iterator[list[tuple[float, str]]]:
         ImageDraw.ImageDraw.text = original  # type: ignore[method-assign]
         furniture._swatch.cache_clear()
         places._slanted.cache_clear()
+
+
+def italy_gazette_snapshot() -> MapSnapshot:
+    """Italy 1796's turn 1 as its gazette draws it for the public (issue 22, item 3): no Force, the battle of
+    Montenotte ringed in the winner's (France's) colour, Austria's retreat from it, the turn's own heading."""
+    from bot.render import BattleResult
+
+    base = italy_snapshot()
+    sq = Square.parse
+    return dataclasses.replace(base, counters=(), phase="end of the turn", battles=(sq("K18"),),
+                               results=(BattleResult(sq("K18"), "fr"),),
+                               retreats=(Arrow(sq("K18"), (sq("L17"),), "au"),))

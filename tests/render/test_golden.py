@@ -1,7 +1,8 @@
 """Golden pictures: the bundled tutorial as players first see it, a battle brief cropped from
 it on turn 3, the whole turn 3 map as an Italian reader sees it and as France sees it through the fog
 of war, and Italy 1796 on a phone as France sees it (a crop around its Forces, place names, the
-veil), compared with committed PNGs within a tolerance (font rasterising may differ a
+veil, the arrows and note naming the Forces the crop leaves out), Italy 1796's turn 1 as its gazette
+draws it (the battle of Montenotte ringed in the winner's colour, a retreat), compared with committed PNGs within a tolerance (font rasterising may differ a
 little between FreeType builds). After an intended change of look, regenerate them with
 
     ADC_UPDATE_GOLDEN=1 .venv/bin/python -m pytest tests/render/test_golden.py
@@ -23,6 +24,7 @@ from bot.render import MapSnapshot, render_image
 
 from .conftest import render_words_translated
 from .samples import (
+    italy_gazette_snapshot,
     italy_phone_snapshot,
     tutorial_battle_snapshot,
     tutorial_battle_snapshot_it,
@@ -41,6 +43,7 @@ CASES: list[tuple[str, Callable[[], MapSnapshot], dict[str, Any]]] = [
     ("tutorial-battle-it", tutorial_battle_snapshot_it, {"view": "au"}),
     ("tutorial-fog", tutorial_fog_snapshot, {"view": "fr"}),
     ("italy-phone-fr", italy_phone_snapshot, {"view": "fr", "phone": True}),
+    ("italy-gazette", italy_gazette_snapshot, {"around": "K18", "phone": True}),
 ]
 
 
