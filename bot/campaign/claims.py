@@ -32,6 +32,7 @@ from bot.engine.phases import Phase
 from bot.engine.reports import parse_report
 from bot.engine.text import Msg
 
+from . import disputes
 from .aftermath import battle_forces, plan, report, require_pending, summarise
 from .authority import Acting, is_gm, require_gm, require_phase, require_player, side_in_battle
 from .errors import PermissionDenied
@@ -169,8 +170,9 @@ def claim(state: CampaignState, side: str, number: int, data: Any,
     if waiting:
         return state, ClaimResult(number, side, waiting_for=waiting)
     merged = merge(state, battle, claims)
-    if merged.document is None:
-        return state, ClaimResult(number, side, differences=merged.differences)
+    if merged.document is None:  # every differing field, by name, for the GM (issue 22, item 4)
+        found = disputes.dispute(state, battle, claims)
+        return state, ClaimResult(number, side, differences=found.lines() or merged.differences)
     state, lines = report(state, number, merged.document, journal)
     return state, ClaimResult(number, side, applied=lines)
 
@@ -302,7 +304,12 @@ def template_for(state: CampaignState, actor: Acting, battle: int | str) -> tupl
     number, side, doc = own_claim(state, actor, battle)
     b = state.battles[number]
     require_pending(b)
-    return number, template(state, b, (side,) if side else b.sides, doc)
+    if side is not None:
+        return number, template(state, b, (side,), doc)
+    claims = b.aftermath.get("claims", {})
+    if doc is None and claims and not set(b.sides) - set(claims):  # disputed: the camps' claims, merged
+        doc = disputes.merged(state, b, claims, disputes.dispute_of(state, b))
+    return number, template(state, b, disputes.scenario_order(state, b), doc)
 
 
 # --- the camp's form (a phone's modal) -------------------------------------------------------------
