@@ -330,10 +330,10 @@ def dispute_of(state: CampaignState, battle: Battle) -> Dispute:
     return dispute(state, battle, claims, _stored(battle, found.fingerprint))
 
 
-def take_by(state: CampaignState, gm: Acting, battle: int | str, index: int, camp: str, fingerprint: str,
+def take_by(state: CampaignState, gm: Acting, battle: int | str, index: int, camp_at: int, fingerprint: str,
             journal: Journal) -> tuple[CampaignState, Taken]:
-    """The GM takes one camp's account of a disputed field (BR). Once every field is taken, the merged
-    report is checked and kept as the GM's draft, to confirm."""
+    """The GM takes one camp's account (``camp_at``: its place in the scenario's order) of a disputed field
+    (BR). Once every field is taken, the merged report is checked and kept as the GM's draft, to confirm."""
     require_gm(state, gm)
     require_phase(state, Phase.BATTLE, "Reporting a battle")
     b = find_battle(state, battle)
@@ -342,6 +342,7 @@ def take_by(state: CampaignState, gm: Acting, battle: int | str, index: int, cam
     if found.fingerprint != fingerprint:
         raise RuleViolation("The camps changed their reports of battle {number} since: the GM has been sent the new "
                             "differences (BR).", number=b.number)
+    camp = found.camps[camp_at] if 0 <= camp_at < len(found.camps) else ""
     if not 0 <= index < len(found.fields) or camp not in {c.camp for c in found.fields[index].claims}:
         raise InvalidInput("That choice is not one of battle {number}'s differences (BR).", number=b.number)
     chosen = {**_stored(b, fingerprint), str(index): camp}

@@ -170,7 +170,7 @@ def test_br_the_documented_example_is_a_valid_report() -> None:
     claims.draft_by(at_battle(), Member(GM_ID), 1, yaml.safe_load(example), Journal())
 
 
-def take(state: CampaignState, index: int, camp: str):
+def take(state: CampaignState, index: int, camp: int):
     found = disputes.dispute_by(state, Member(GM_ID), 1)
     return disputes.take_by(state, Member(GM_ID), 1, index, camp, found.fingerprint, Journal())
 
@@ -183,7 +183,7 @@ def test_br_the_gm_takes_a_camps_account_per_field_and_the_merged_report_is_the_
     assert [f.field for f in found.fields] == [disputes.Field.OUTCOME, disputes.Field.BANNERS, disputes.Field.UNIT]
     assert found.camps == ("fr", "au")  # the scenario's order
     for i in range(3):
-        state, out = take(state, i, "fr")
+        state, out = take(state, i, 0)
     assert out.dispute.complete and out.draft and out.problem is None
     doc = state.battles[1].aftermath["draft"]
     assert [(s["side"], s["outcome"], s["banners"]) for s in doc["sides"]] == [("fr", "won", 6), ("au", "lost", 5)]
@@ -199,11 +199,11 @@ def test_br_taking_the_other_camps_account_drops_the_melee_elimination_and_a_cha
     state, _ = both(at_battle(), fr, AU_LOST)
     found = disputes.dispute_by(state, Member(GM_ID), 1)
     assert [f.field for f in found.fields] == [disputes.Field.UNIT]
-    state, out = take(state, 0, "au")
+    state, out = take(state, 0, 1)
     assert out.draft and state.battles[1].aftermath["draft"]["melee_eliminations"] == []
     old = found.fingerprint
     state, _ = claims.claim_by(state, Member(AUSTRIAN), 1, part("au", "won", banners=6), Journal())
     with pytest.raises(RuleViolation, match="changed their reports"):
-        disputes.take_by(state, Member(GM_ID), 1, 0, "au", old, Journal())
+        disputes.take_by(state, Member(GM_ID), 1, 0, 1, old, Journal())
     with pytest.raises(PermissionDenied):
         disputes.take_by(state, Member(FRENCH), 1, 0, "au", old, Journal())
