@@ -14,8 +14,8 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot import formatting as fmt
-from bot.engine import uploads
 from bot.campaign import disputes
+from bot.engine import uploads
 from bot.engine.errors import EngineError, InvalidInput
 from bot.engine.rolls import BatchRoll, Roll
 from bot.engine.text import Msg

@@ -283,8 +283,10 @@ MESSAGES: dict[str, str] = {
     "dice.seed": "Seed {seed}: a free roll, outside any campaign and its log.",
     "cc.title": "Commands & Colors battle dice: {count}",
     # deadlines
-    "remind.dm": "Reminder for {name}: the phase ends {when} ({rel}) and still waits for your side. "
-                 "/campaign status shows what is missing.",
+    "remind.title": "Reminder for {name}: {phase}",
+    "remind.dm": "{phase} ends {when} ({rel}). What {side} still has to do:",
+    "remind.link": "[Go to the phase card]({url})",
+    "remind.done_button": "My side is done",
     "remind.mention": "{mentions}: reminder for {name}, the phase ends {when} ({rel}) and still waits for you "
                       "(your DMs are closed).",
     "deadline.passed": "{gm}: the phase deadline has passed and the phase waits for you (/gm advance). {reason}",

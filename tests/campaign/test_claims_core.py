@@ -191,7 +191,7 @@ def test_br_the_gm_takes_a_camps_account_per_field_and_the_merged_report_is_the_
     sp = next(u.sp for f in state.forces.values() for u in f.units if u.key == "art-res")
     assert art["killed"] == sp  # eliminated in melee: all its SP (CC-3)
     state, (_, lines) = claims.confirm_by(state, Member(GM_ID), 1, out.draft, Journal())
-    assert state.battles[1].status is BattleStatus.REPORTED
+    assert state.battles[1].status is BattleStatus.REPORTED and lines
 
 
 def test_br_taking_the_other_camps_account_drops_the_melee_elimination_and_a_changed_claim_expires_the_taps() -> None:
