@@ -142,7 +142,12 @@ def _rules_text(system: str, required: int | None) -> Msg:
     return Msg("{system}, {required} Victory Banners to win", system=label, required=required)
 
 
-OUTCOME_TEXT = {"won": "{side} won", "lost": "{side} lost", "draw": "{side} drew"}
+def _outcome_text(outcome: str, side: str) -> Msg:
+    if outcome == "won":
+        return Msg("{side} won", side=side)
+    if outcome == "lost":
+        return Msg("{side} lost", side=side)
+    return Msg("{side} drew", side=side)
 
 
 def _outcomes_fit(outcomes: list[str]) -> bool:
@@ -174,7 +179,7 @@ def dispute(state: CampaignState, battle: Battle, claims: Mapping[str, Mapping[s
     outcome = {k: str(_part(claims, k).get("outcome", "draw")) for k in camps}
     if not _outcomes_fit(list(outcome.values())):
         fields.append(Disputed(Field.OUTCOME, Msg("Outcome"), tuple(
-            Claimed(k, names[k], Msg(OUTCOME_TEXT.get(outcome[k], "{side} drew"), side=names[k])) for k in camps)))
+            Claimed(k, names[k], _outcome_text(outcome[k], names[k])) for k in camps)))
 
     required = {k: rules[k][1] for k in camps}
     reached = [k for k in camps if isinstance(required[k], int) and _banners(claims, camps[k]) >= required[k]]

@@ -69,10 +69,10 @@ def missing(state: CampaignState, side: str) -> Missing:
 
 
 AT_DEADLINE = {
-    Phase.ORDERS: "its Forces keep their orders (MC-4)",
-    Phase.MOVEMENT: "its Forces with no declared move stay where they are (MC-5)",
-    Phase.BATTLE: "its battles wait for a report: the GM reports them (BR)",
-    Phase.AFTERMATH: "the bot rolled what it left, and chose its retreats (MC-7, CC-1, CC-3)",
+    Phase.ORDERS: Msg("its Forces keep their orders (MC-4)"),
+    Phase.MOVEMENT: Msg("its Forces with no declared move stay where they are (MC-5)"),
+    Phase.BATTLE: Msg("its battles wait for a report: the GM reports them (BR)"),
+    Phase.AFTERMATH: Msg("the bot rolled what it left, and chose its retreats (MC-7, CC-1, CC-3)"),
 }
 
 
@@ -82,5 +82,5 @@ def did_not_act(state: CampaignState) -> tuple[str, ...]:
     what = AT_DEADLINE.get(state.phase)
     if what is None:
         return ()
-    return tuple(Msg("The deadline passed: {side} did not act; {what}.", side=state.sides[k].name, what=Msg(what))
+    return tuple(Msg("The deadline passed: {side} did not act; {what}.", side=state.sides[k].name, what=what)
                  for k in waiting_for(state) if k in state.sides and awaited(state, k))
