@@ -109,9 +109,11 @@ class AideMixin:
         finally:
             await self.db.dispose()
 
-    async def report_error(self, interaction: discord.Interaction, error: BaseException) -> None:
+    async def report_error(self, interaction: discord.Interaction, error: BaseException, *,
+                           view: discord.ui.View | None = None) -> None:
         """The one error handler: a domain error is a short ephemeral message saying what to do
-        instead; anything else is logged with an ID the user is shown. Never a traceback."""
+        instead (with ``view``'s buttons, e.g. to reopen a refused form); anything else is logged with an
+        ID the user is shown. Never a traceback."""
         original = error
         if isinstance(original, app_commands.CommandInvokeError):
             original = original.original
@@ -139,7 +141,7 @@ class AideMixin:
                                     campaign_id=await self._campaign_of(interaction),
                                     guild_id=interaction.guild_id, user_id=interaction.user.id)
             return
-        await _send_ephemeral(interaction, text)
+        await _send_ephemeral(interaction, text, view=view if isinstance(original, EngineError) else None)
 
     async def record_error(self, eid: str, command: str, error: BaseException, *, campaign_id: int | None = None,
                            guild_id: int | None = None, user_id: int | None = None) -> None:
@@ -171,14 +173,15 @@ def _command_name(interaction: discord.Interaction) -> str:
     return str(data.get("custom_id") or data.get("name") or "?")
 
 
-async def _send_ephemeral(interaction: discord.Interaction, text: str) -> None:
+async def _send_ephemeral(interaction: discord.Interaction, text: str, *, view: discord.ui.View | None = None) -> None:
     from bot.formatting import message_text
 
+    extra: dict[str, Any] = {"view": view} if view is not None else {}
     try:
         if interaction.response.is_done():
-            await interaction.followup.send(message_text(text), ephemeral=True)
+            await interaction.followup.send(message_text(text), ephemeral=True, **extra)
         else:
-            await interaction.response.send_message(message_text(text), ephemeral=True)
+            await interaction.response.send_message(message_text(text), ephemeral=True, **extra)
     except discord.HTTPException as exc:  # the interaction expired, or Discord refused: nothing else to do
         log.warning("event=error_reply_failed status=%s", exc.status)
 

@@ -22,6 +22,7 @@ from bot.engine.phases import Phase
 
 from .events import PUBLIC, Event, EventKind
 from .frames import Frame, end_of_turn
+from .reminders import did_not_act
 from .state import BattleStatus, CampaignState, CampaignStatus
 
 
@@ -111,13 +112,17 @@ def side_lines(events: Iterable[Event]) -> dict[str, tuple[str, ...]]:
 
 
 def resolution(before: CampaignState, after: CampaignState, events: Iterable[Event], *,
-               battles: Iterable[int] = (), turn_ended: bool = False, frame: Frame | None = None) -> Plan:
+               battles: Iterable[int] = (), turn_ended: bool = False, frame: Frame | None = None,
+               forced: bool = False) -> Plan:
     """The posts of a phase resolution: each side's own news in its channel; a thread for each new battle;
     the aftermath prompts when Phase 4 begins; then one post in the campaign's channel: the turn's gazette
     with the next phase card when a turn ended (or the campaign did, RU-25), else the next phase card with
     the resolution's public news folded in. ``frame``: the ended turn's (:func:`.frames.end_of_turn`), the
-    gazette's picture; made here from ``before`` and ``after`` when not given."""
+    gazette's picture; made here from ``before`` and ``after`` when not given. A resolution the deadline
+    forced (``forced``) says first, in the channel, which side did not act and what the rules did for it
+    (issue 22, item 5)."""
     events = list(events)
+    idle = did_not_act(before) if forced else ()
     posts = [Post(What.SIDE_NEWS, Where.SIDE, lines, side=side) for side, lines in side_lines(events).items()]
     posts += [Post(What.BATTLE_THREAD, Where.THREAD, battle=number) for number in battles]
     fought = {b.number: b.sides for b in before.battles.values()}
@@ -128,7 +133,7 @@ def resolution(before: CampaignState, after: CampaignState, events: Iterable[Eve
                   for b in sorted(after.turn_battles(status=BattleStatus.REPORTED), key=lambda b: b.number)]
     if turn_ended:  # the campaign stays in the turn it ended in (RU-25); else the next turn has begun
         told = after.turn if after.status is not CampaignStatus.ACTIVE else after.turn - 1
-        posts.append(Post(What.GAZETTE, Where.CHANNEL, turn=told, frame=frame or end_of_turn(before, after)))
+        posts.append(Post(What.GAZETTE, Where.CHANNEL, idle, turn=told, frame=frame or end_of_turn(before, after)))
     else:
-        posts.append(Post(What.PHASE_CARD, Where.CHANNEL, public_lines(events)))
+        posts.append(Post(What.PHASE_CARD, Where.CHANNEL, idle + public_lines(events)))
     return Plan(tuple(posts), retire_card=True)

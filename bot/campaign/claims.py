@@ -19,9 +19,10 @@ own report still decides.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -32,6 +33,7 @@ from bot.engine.phases import Phase
 from bot.engine.reports import parse_report
 from bot.engine.text import Msg
 
+from . import disputes
 from .aftermath import battle_forces, plan, report, require_pending, summarise
 from .authority import Acting, is_gm, require_gm, require_phase, require_player, side_in_battle
 from .errors import PermissionDenied
@@ -175,8 +177,9 @@ def claim(state: CampaignState, side: str, number: int, data: Any,
     if waiting:
         return state, ClaimResult(number, side, waiting_for=waiting)
     merged = merge(state, battle, claims)
-    if merged.document is None:
-        return state, ClaimResult(number, side, differences=merged.differences)
+    if merged.document is None:  # every differing field, by name, for the GM (issue 22, item 4)
+        found = disputes.dispute(state, battle, claims)
+        return state, ClaimResult(number, side, differences=found.lines() or merged.differences)
     state, lines = report(state, number, merged.document, journal)
     return state, ClaimResult(number, side, applied=lines)
 
@@ -308,7 +311,12 @@ def template_for(state: CampaignState, actor: Acting, battle: int | str) -> tupl
     number, side, doc = own_claim(state, actor, battle)
     b = state.battles[number]
     require_pending(b)
-    return number, template(state, b, (side,) if side else b.sides, doc)
+    if side is not None:
+        return number, template(state, b, (side,), doc)
+    claims = b.aftermath.get("claims", {})
+    if doc is None and claims and not set(b.sides) - set(claims):  # disputed: the camps' claims, merged
+        doc = disputes.merged(state, b, claims, disputes.dispute_of(state, b))
+    return number, template(state, b, disputes.scenario_order(state, b), doc)
 
 
 # --- the camp's form (a phone's modal) -------------------------------------------------------------
@@ -392,27 +400,45 @@ def _number(text: str, unit: FormUnit, what: str) -> int:
     return int(text)
 
 
+@contextlib.contextmanager
+def _on_line(box: str, n: int) -> Iterator[None]:
+    """A refusal of a form's line names the box and the line (the reopened form shows the member's text)."""
+    try:
+        yield
+    except InvalidInput as exc:
+        raise InvalidInput("{box}, line {n}: {problem}", box=box, n=n, problem=exc.text) from None
+
+
+def _losses_row(line: str, by_key: Mapping[str, FormUnit], form: Form) -> dict[str, Any] | None:
+    """One line of the losses box: ``unit: killed rout other`` (None: no loss)."""
+    key, colon, rest = line.partition(":")
+    unit = by_key.get(key.strip()) or by_key.get(key.strip().casefold())
+    if not colon or unit is None:
+        raise InvalidInput("{line!r} is not \"unit: killed rout other\"; your units are {names}.",
+                           line=line[:60], names=Msg.join(", ", (u.name for u in form.units)))
+    numbers = rest.replace(",", " ").replace("/", " ").split()
+    if len(numbers) > 3:
+        raise InvalidInput("{name}: give up to three numbers, SP killed, in rout and under another order; "
+                           "got {text!r}.", name=unit.name, text=rest.strip()[:40])
+    counts = [_number(n, unit, what) for n, what in zip(numbers, ("killed", "rout", "other order"), strict=False)]
+    counts += [0] * (3 - len(counts))
+    if not sum(counts):
+        return None
+    return {"unit": unit.key, "killed": counts[0], "rout": counts[1], "other_order": counts[2]}
+
+
 def part_from_form(form: Form, *, outcome: str, system: str, banners: str, losses: str, more: str) -> dict[str, Any]:
     """A side's report document from its form's fields (BR); errors name the unit or the line."""
     by_key = {u.key: u for u in form.units} | {u.name.casefold(): u for u in form.units}
     units: list[dict[str, Any]] = []
-    for raw in losses.splitlines():
+    for n, raw in enumerate(losses.splitlines(), 1):
         line = raw.split("#", 1)[0].strip()
         if not line:
             continue
-        key, colon, rest = line.partition(":")
-        unit = by_key.get(key.strip()) or by_key.get(key.strip().casefold())
-        if not colon or unit is None:
-            raise InvalidInput("Losses: {line!r} is not \"unit: killed rout other\"; your units are {names}.",
-                               line=line[:60], names=Msg.join(", ", (u.name for u in form.units)))
-        numbers = rest.replace(",", " ").replace("/", " ").split()
-        if len(numbers) > 3:
-            raise InvalidInput("{name}: give up to three numbers, SP killed, in rout and under another order; "
-                               "got {text!r}.", name=unit.name, text=rest.strip()[:40])
-        counts = [_number(n, unit, what) for n, what in zip(numbers, ("killed", "rout", "other order"), strict=False)]
-        counts += [0] * (3 - len(counts))
-        if sum(counts):
-            units.append({"unit": unit.key, "killed": counts[0], "rout": counts[1], "other_order": counts[2]})
+        with _on_line(Msg("Losses"), n):
+            row = _losses_row(line, by_key, form)
+        if row is not None:
+            units.append(row)
     part: dict[str, Any] = {"side": form.side, "outcome": outcome, "units": units}
     doc: dict[str, Any] = {"system": system}
     text = banners.strip()
@@ -424,7 +450,7 @@ def part_from_form(form: Form, *, outcome: str, system: str, banners: str, losse
     fallen: list[dict[str, str]] = []
     elims: list[dict[str, Any]] = []
     leaders = {n.casefold(): n for n in form.leaders}
-    for raw in more.splitlines():
+    for n, raw in enumerate(more.splitlines(), 1):
         line = raw.split("#", 1)[0].strip()
         if not line:
             continue
@@ -438,8 +464,9 @@ def part_from_form(form: Form, *, outcome: str, system: str, banners: str, losse
             elims.append({"unit": words[0], "by": words[2], "ordered": "ordered" in flags,
                           "took_ground": "took ground" in flags or "took_ground" in flags})
             continue
-        raise InvalidInput("{line!r}: write \"leader: melee\" (or other) for a fallen leader (CC-1), or \"enemy unit by "
-                           "your unit\" for a melee elimination (CC-3).", line=line[:60])
+        with _on_line(Msg("Fallen leaders and melee eliminations"), n):
+            raise InvalidInput("{line!r}: write \"leader: melee\" (or other) for a fallen leader (CC-1), or \"enemy "
+                               "unit by your unit\" for a melee elimination (CC-3).", line=line[:60])
     if fallen:
         part["leader_casualties"] = fallen
     doc["sides"] = [part]

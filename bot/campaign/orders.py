@@ -41,7 +41,7 @@ from bot.engine.text import Msg
 
 from .authority import awaited, require_in_play, require_phase
 from .dice import Context, turn_dice
-from .errors import NotFound, WrongPhase
+from .errors import NotFound, PermissionDenied, WrongPhase
 from .events import Journal, side_visibility
 from .odds import Odds, move_result, path_odds, table_odds
 from .rulebook import rules_for
@@ -388,6 +388,17 @@ def _reroll_text(force: str, done: Reroll) -> str:
 
 
 # --- a side is done ---------------------------------------------------------------------------------
+
+
+def mark_side_done(state: CampaignState, member_id: int, side: str) -> tuple[CampaignState, bool]:
+    """"My side is done" from a reminder (a DM has no channel: the button names its campaign and side): the
+    clicker must play that very side."""
+    mine = require_in_play(state, member_id)
+    if mine != side:
+        raise PermissionDenied("This button is for {side}'s players; you play {yours}.",
+                               side=state.sides[side].name if side in state.sides else side,
+                               yours=state.sides[mine].name)
+    return mark_done(state, member_id)
 
 
 def mark_done(state: CampaignState, member_id: int, done: bool = True) -> tuple[CampaignState, bool]:

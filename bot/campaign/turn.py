@@ -79,8 +79,11 @@ def phase_facts(state: CampaignState) -> PhaseFacts:
     battle_due = tuple((side, str(b.number), side in b.scouting) for b in battles
                        if b.status is BattleStatus.PENDING for side in b.sides
                        if side in sides and side not in b.aftermath.get("claims", {}))
+    camps_report = tuple(str(b.number) for b in battles if b.status is BattleStatus.PENDING
+                         and all(side in sides for side in b.sides)
+                         and set(b.sides) - set(b.aftermath.get("claims", {})))
     return PhaseFacts(sides, done, unreported, tuple(aftermath_due), tuple(retreats_due), battle_due=battle_due,
-                      rolls_due=tuple(rolls_due))
+                      camps_report=camps_report, rolls_due=tuple(rolls_due))
 
 
 def awaited_names(state: CampaignState) -> dict[str, str]:

@@ -160,7 +160,7 @@ async def publish_resolution(bot: AideBot, campaign_id: int, res: Resolution) ->
         elif post.what is What.AFTERMATH_PROMPT and post.battle is not None:
             await post_aftermath_prompt(bot, campaign_id, post.battle, lang, target)
         elif post.what is What.GAZETTE and post.turn is not None:
-            await post_turn_summary(bot, campaign_id, post.turn, lang, target, frame=post.frame)
+            await post_turn_summary(bot, campaign_id, post.turn, lang, target, frame=post.frame, news=post.lines)
         elif post.what is What.PHASE_CARD:
             await post_phase_card(bot, campaign_id, lang, target, news=post.lines)
 
@@ -268,6 +268,15 @@ async def post_phase_card(bot: AideBot, campaign_id: int, lang: str, target: dis
     return msg
 
 
+async def card_link(bot: AideBot, campaign_id: int) -> str | None:
+    """The phase card's jump link (a reminder's way back to it), when the card is known."""
+    message_id = await state.card_message(bot.db, campaign_id)
+    if message_id is None:
+        return None
+    m = await state.meta(bot.db, campaign_id)
+    return f"https://discord.com/channels/{m.guild_id}/{m.channel_id}/{message_id}"
+
+
 async def _card_message(bot: AideBot, campaign_id: int, target: discord.abc.Messageable) -> discord.Message | None:
     message_id = await state.card_message(bot.db, campaign_id)
     if message_id is None or not isinstance(target, discord.TextChannel | discord.Thread):
@@ -356,7 +365,8 @@ async def render_turn(bot: AideBot, campaign_id: int, frame: Frame, lang: str) -
 
 
 async def post_turn_summary(bot: AideBot, campaign_id: int, turn: int, lang: str,
-                            target: discord.abc.Messageable, *, frame: Frame | None = None) -> None:
+                            target: discord.abc.Messageable, *, frame: Frame | None = None,
+                            news: tuple[str, ...] = ()) -> None:
     """The turn's gazette (:func:`bot.campaign.gazette.gazette`, for the public reader), alone: the turn in a
     few plain sentences with its picture (the turn's ``frame``, kept before the next turn began: the map
     as the turn left it, not the next turn's), the clickable commands that check its dice and show the
@@ -372,7 +382,7 @@ async def post_turn_summary(bot: AideBot, campaign_id: int, turn: int, lang: str
     if rendered is not None:
         files.append(map_file(rendered[0], f"turn-{turn}.png", description=rendered[1]))
         embed.set_image(url=f"attachment://turn-{turn}.png")
-    card, content, calls, card_view = await card_parts(bot, campaign_id, lang)
+    card, content, calls, card_view = await card_parts(bot, campaign_id, lang, news=news)
     view = card_view or discord.ui.View(timeout=None)
     view.add_item(TurnDice(campaign_id, turn, t(lang, "card.dice")))
     msg = await target.send(content=content, embeds=[fmt.fit(embed), card], files=files, view=view,

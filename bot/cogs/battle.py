@@ -5,6 +5,7 @@ from __future__ import annotations
 import io
 import json
 import re
+from dataclasses import dataclass
 from typing import Any
 
 import discord
@@ -13,9 +14,11 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot import formatting as fmt
+from bot.campaign import disputes
 from bot.engine import uploads
-from bot.engine.errors import InvalidInput
+from bot.engine.errors import EngineError, InvalidInput
 from bot.engine.rolls import BatchRoll, Roll
+from bot.engine.text import Msg
 from bot.i18n import t
 from bot.i18n.text import tr, tr_lines
 from bot.services import aftermath, battles, cc, views
@@ -235,26 +238,27 @@ class CampReportModal(discord.ui.Modal):
     losses per unit (its key and name shown), fallen leaders and melee eliminations; prefilled with the
     side's stored report, so a reopened form keeps what was entered."""
 
-    def __init__(self, cid: int, form: aftermath.Form, lc: str) -> None:
+    def __init__(self, cid: int, form: aftermath.Form, lc: str, typed: Typed | None = None) -> None:
         super().__init__(title=fmt.clip(t(lc, "report.form_title", number=form.battle, side=form.side_name), 45),
                          timeout=1800)
-        self.cid, self.form = cid, form
+        self.cid, self.form, self.lc = cid, form, lc
         doc = form.doc or {}
-        outcome = form.part.get("outcome")
+        outcome = typed.outcome if typed else form.part.get("outcome")
         self.outcome: discord.ui.Select[Any] = discord.ui.Select(custom_id="outcome", options=[
             discord.SelectOption(label=t(lc, f"report.{o}"), value=o, default=o == outcome)
             for o in ("won", "lost", "draw")])
-        system = doc.get("system", "cc")
+        system = typed.system if typed else doc.get("system", "cc")
         self.system: discord.ui.Select[Any] = discord.ui.Select(custom_id="system", options=[
             discord.SelectOption(label=s, value=s, default=s == system) for s in SYSTEMS])
         self.banners: discord.ui.TextInput[Any] = discord.ui.TextInput(
-            custom_id="banners", required=False, max_length=9, default=form.banners_text() or None, placeholder="4/7")
+            custom_id="banners", required=False, max_length=9, placeholder="4/7",
+            default=(typed.banners if typed else form.banners_text()) or None)
         self.losses: discord.ui.TextInput[Any] = discord.ui.TextInput(
             custom_id="losses", style=discord.TextStyle.paragraph, required=False, max_length=MODAL_TEXT,
-            default=fmt.clip(form.losses_text(), MODAL_TEXT) or None)
+            default=fmt.clip(typed.losses if typed else form.losses_text(), MODAL_TEXT) or None)
         self.more: discord.ui.TextInput[Any] = discord.ui.TextInput(
             custom_id="more", style=discord.TextStyle.paragraph, required=False, max_length=1000,
-            default=fmt.clip(form.more_text(), 1000))
+            default=fmt.clip(typed.more if typed else form.more_text(), 1000) or None)
         self.add_item(discord.ui.Label(text=t(lc, "report.form_outcome"), component=self.outcome))
         self.add_item(discord.ui.Label(text=t(lc, "report.form_system"), component=self.system))
         self.add_item(discord.ui.Label(text=fmt.clip(t(lc, "report.form_banners"), 45), component=self.banners,
@@ -265,12 +269,43 @@ class CampReportModal(discord.ui.Modal):
                                        description=fmt.clip(t(lc, "report.form_more_help"), 100)))
 
     async def on_submit(self, interaction: discord.Interaction) -> None:
-        data = aftermath.part_from_form(self.form, outcome=self.outcome.values[0], system=self.system.values[0],
-                                        banners=self.banners.value, losses=self.losses.value, more=self.more.value)
-        await record_claim(interaction, self.cid, str(self.form.battle), data)
+        typed = Typed(self.outcome.values[0], self.system.values[0], self.banners.value, self.losses.value,
+                      self.more.value)
+        try:
+            data = aftermath.part_from_form(self.form, outcome=typed.outcome, system=typed.system,
+                                            banners=typed.banners, losses=typed.losses, more=typed.more)
+            await record_claim(interaction, self.cid, str(self.form.battle), data)
+        except EngineError as exc:  # refused: the form reopens with what the member typed (issue 22, item 4)
+            await bot_of(interaction).report_error(interaction, exc, view=reopen_view(self.cid, self.form, self.lc,
+                                                                                      typed))
 
     async def on_error(self, interaction: discord.Interaction, error: Exception) -> None:
         await bot_of(interaction).report_error(interaction, error)
+
+
+@dataclass(frozen=True)
+class Typed:
+    """What a member typed in their report form, to reopen it with after a refusal."""
+
+    outcome: str
+    system: str
+    banners: str
+    losses: str
+    more: str
+
+
+def reopen_view(cid: int, form: aftermath.Form, lc: str, typed: Typed) -> discord.ui.View:
+    """Under a refused form's refusal: reopen it with the member's own text (kept with the message for as
+    long as the form would have been: the text is the member's and is stored nowhere)."""
+    view = discord.ui.View(timeout=1800)
+    button: discord.ui.Button[Any] = discord.ui.Button(label=t(lc, "report.reopen"), style=discord.ButtonStyle.primary)
+
+    async def reopen(interaction: discord.Interaction) -> None:
+        await interaction.response.send_modal(CampReportModal(cid, form, lc, typed))
+
+    button.callback = reopen  # type: ignore[method-assign]
+    view.add_item(button)
+    return view
 
 
 async def record_claim(interaction: discord.Interaction, cid: int, battle: str, data: Any) -> None:
@@ -290,19 +325,113 @@ async def record_claim(interaction: discord.Interaction, cid: int, battle: str, 
 
 
 async def ask_gm(bot: Any, cid: int, number: int, differences: tuple[str, ...]) -> None:
-    """The camps' reports differ: the GM is told what differs, in a direct message (the camps' claims are
-    theirs and the GM's until the report is applied), and mentioned in the battle's thread."""
+    """The camps' reports differ: the GM is told every differing field by name, with a button per camp's
+    account of each and one to open the merged report, in a direct message (the camps' claims are theirs
+    and the GM's until the report is applied), and mentioned in the battle's thread."""
     m = await state.meta(bot.db, cid)
     gm = f"<@{m.gm_id}>"
+    found = await aftermath.dispute(bot.db, cid, m.gm, number)
     try:
         user = bot.get_user(m.gm_id) or await bot.fetch_user(m.gm_id)
-        await user.send(content=t(m.language, "report.gm_asked", gm=gm, number=number),
-                        embeds=fmt.paged_embeds(t(m.language, "report.public_title", number=number),
-                                                tr_lines(m.language, differences))[:1])
+        embed, view = dispute_parts(cid, found, m.language)
+        await user.send(content=t(m.language, "report.gm_asked", gm=gm, number=number), embed=embed, view=view)
     except discord.HTTPException:
         pass  # DMs closed: the thread's mention still calls the GM
     await publish.post_in_battle_thread(bot, cid, number, embeds=[], private_only=True,
                                         content=t(m.language, "report.gm_asked_thread", gm=gm, number=number))
+
+
+def dispute_parts(cid: int, found: disputes.Dispute, lc: str, *, problem: str | None = None
+                  ) -> tuple[discord.Embed, discord.ui.View]:
+    """The GM's view of a dispute: each differing field by name with every camp's account, a row of "take
+    X's" buttons per field (the one taken marked), what no choice settles, and the merged report's form."""
+    embed = discord.Embed(title=t(lc, "dispute.title", number=found.battle), colour=fmt.PRIVATE)
+    names = {c.camp: c.name for f in found.fields for c in f.claims}
+    for i, f in enumerate(found.fields[:MAX_FIELD_ROWS]):
+        said = "\n".join(("✅ " if c.camp == f.taken else "• ") + tr(lc, Msg("{camp}: {value}", camp=c.name,
+                                                                            value=c.value)) for c in f.claims)
+        embed.add_field(name=fmt.clip(f"{i + 1}. {tr(lc, f.title)}", 256), value=fmt.clip(said, 1024), inline=False)
+    notes = list(tr_lines(lc, found.notes)) + ([tr(lc, problem)] if problem else [])
+    if len(found.fields) > MAX_FIELD_ROWS:
+        notes.append(t(lc, "dispute.more", n=len(found.fields) - MAX_FIELD_ROWS))
+    embed.description = fmt.clip("\n".join([t(lc, "dispute.how"), *notes]), 4000)
+    items: list[discord.ui.Item[Any]] = []
+    for i, f in enumerate(found.fields[:MAX_FIELD_ROWS]):
+        for c in f.claims:
+            at = found.camps.index(c.camp)
+            items.append(TakeClaim(cid, found.battle, i, at, found.fingerprint,
+                                   f"{i + 1}. " + t(lc, "dispute.take", side=names.get(c.camp, c.camp)),
+                                   taken=f.taken == c.camp, row=i))
+    items.append(OpenMerged(cid, found.battle, t(lc, "dispute.form"), row=min(len(found.fields), MAX_FIELD_ROWS)))
+    return fmt.fit(embed), dynamic_view(*items)
+
+
+MAX_FIELD_ROWS = 4
+"""A message holds five rows of buttons: one per field, and the merged report's form."""
+
+
+async def take_claim(interaction: discord.Interaction, cid: int, battle: int, index: int, camp_at: int,
+                     fingerprint: str) -> None:
+    """The GM takes a camp's account of a field: the message shows the choice; after the last one, the
+    merged report's summary with "Confirm the report" (or why it does not hold, and the form)."""
+    bot, lc = bot_of(interaction), lang(interaction)
+    out = await aftermath.take_claim(bot.db, cid, actor_of(interaction), battle, index, camp_at, fingerprint)
+    if out.draft is not None:
+        embed = fmt.paged_embeds(t(lc, "report.preview_title", number=battle), tr_lines(lc, out.lines))[0]
+        embed.set_footer(text=t(lc, "report.preview_footer"))
+        view = dynamic_view(ConfirmReport(cid, battle, out.draft, t(lc, "report.confirm")),
+                            OpenMerged(cid, battle, t(lc, "dispute.form")))
+        await interaction.response.edit_message(embeds=[fmt.fit(embed)], view=view)
+        return
+    embed, view = dispute_parts(cid, out.dispute, lc, problem=out.problem)
+    await interaction.response.edit_message(embed=embed, view=view)
+
+
+class TakeClaim(discord.ui.DynamicItem[discord.ui.Button[Any]],
+                template=r"adc:take:(?P<cid>\d+):(?P<battle>\d+):(?P<field>\d+):(?P<camp>\d+):(?P<fp>[0-9a-f]{16})"):
+    """The GM takes one camp's account of one disputed field (BR); the claims' fingerprint makes it expire
+    when a camp changes its report. Works across restarts."""
+
+    def __init__(self, cid: int, battle: int, index: int, camp_at: int, fingerprint: str, label: str = "Take",
+                 *, taken: bool = False, row: int | None = None) -> None:
+        super().__init__(discord.ui.Button(
+            label=fmt.clip(label, 80), row=row,
+            style=discord.ButtonStyle.success if taken else discord.ButtonStyle.secondary,
+            custom_id=f"adc:take:{cid}:{battle}:{index}:{camp_at}:{fingerprint}"))
+        self.cid, self.battle, self.index, self.camp_at, self.fingerprint = cid, battle, index, camp_at, fingerprint
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button[Any],
+                             match: re.Match[str]) -> TakeClaim:
+        return cls(int(match["cid"]), int(match["battle"]), int(match["field"]), int(match["camp"]), match["fp"],
+                   item.label or "Take")
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await guarded(interaction, lambda: take_claim(interaction, self.cid, self.battle, self.index, self.camp_at,
+                                                      self.fingerprint))
+
+
+class OpenMerged(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"adc:rpm:(?P<cid>\d+):(?P<battle>\d+)"):
+    """The GM's report form, prefilled with the camps' claims merged (the choices taken so far; sides in the
+    scenario's order), from the dispute's message, a direct message included."""
+
+    def __init__(self, cid: int, battle: int, label: str = "Open the merged report", *, row: int | None = None) -> None:
+        super().__init__(discord.ui.Button(label=label, style=discord.ButtonStyle.primary, emoji="📝", row=row,
+                                           custom_id=f"adc:rpm:{cid}:{battle}"))
+        self.cid, self.battle = cid, battle
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button[Any],
+                             match: re.Match[str]) -> OpenMerged:
+        return cls(int(match["cid"]), int(match["battle"]), item.label or "Open the merged report")
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        async def work() -> None:
+            bot, lc = bot_of(interaction), lang(interaction)
+            _, prefill = await aftermath.report_template(bot.db, self.cid, actor_of(interaction), self.battle)
+            await interaction.response.send_modal(ReportModal(self.cid, str(self.battle), lc, prefill))
+
+        await guarded(interaction, work)
 
 
 class Battle(commands.Cog):
@@ -447,6 +576,6 @@ class Battle(commands.Cog):
 
 
 async def setup(bot: commands.Bot) -> None:
-    bot.add_dynamic_items(RollAftermath, ConfirmReport, CancelReport)
+    bot.add_dynamic_items(RollAftermath, ConfirmReport, CancelReport, TakeClaim, OpenMerged)
     publish.PROMPT_VIEWS[publish.What.AFTERMATH_PROMPT] = aftermath_view
     await bot.add_cog(Battle(bot))

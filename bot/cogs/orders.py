@@ -157,6 +157,34 @@ class MarkDone(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"adc:do
         await guarded(interaction, lambda: mark_done(interaction, self.cid))
 
 
+class MySideDone(discord.ui.DynamicItem[discord.ui.Button[Any]],
+                 template=r"adc:sidedone:(?P<cid>\d+):(?P<side>[a-z0-9][a-z0-9_-]{0,31})"):
+    """On a reminder, in a DM (no channel: the button carries its campaign and side): the clicker's side has
+    finished acting; only a player of that side may say so. Works across restarts."""
+
+    def __init__(self, cid: int, side: str, label: str = "My side is done") -> None:
+        super().__init__(discord.ui.Button(label=label, style=discord.ButtonStyle.success, emoji="✅",
+                                           custom_id=f"adc:sidedone:{cid}:{side}"))
+        self.cid, self.side = cid, side
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button[Any],
+                             match: re.Match[str]) -> MySideDone:
+        return cls(int(match["cid"]), match["side"], item.label or "My side is done")
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        async def work() -> None:
+            bot, lc = bot_of(interaction), lang(interaction)
+            everyone = await orders.mark_side_done(bot.db, self.cid, actor_of(interaction), self.side)
+            await reply(interaction, content=t(lc, "done.marked"))
+            if everyone:
+                await publish.settle(bot, self.cid)
+            else:
+                await publish.refresh_card(bot, self.cid)
+
+        await guarded(interaction, work)
+
+
 async def mark_done(interaction: discord.Interaction, cid: int) -> None:
     """Mark the caller's side done; when every side is, and auto-resolve is on, the phase resolves."""
     bot, actor, lc = bot_of(interaction), actor_of(interaction), lang(interaction)
@@ -270,5 +298,5 @@ class Orders(commands.Cog):
 async def setup(bot: commands.Bot) -> None:
     from ._common import Cancel
 
-    bot.add_dynamic_items(ConfirmOrder, ConfirmMove, MarkDone, Cancel)
+    bot.add_dynamic_items(ConfirmOrder, ConfirmMove, MarkDone, MySideDone, Cancel)
     await bot.add_cog(Orders(bot))

@@ -30,13 +30,13 @@ from discord.ext import commands, tasks
 from bot import formatting as fmt
 from bot.engine.errors import EngineError
 from bot.i18n import t
-from bot.i18n.text import tr
+from bot.i18n.text import tr, tr_lines
 from bot.services import bookkeeping as state
 from bot.services import operations, views
 from bot.services.errors import AlreadyResolved
 
 from . import _publish as publish
-from ._common import pinging
+from ._common import dynamic_view, pinging
 
 log = logging.getLogger("adc.scheduler")
 
@@ -293,12 +293,16 @@ class Scheduler(commands.Cog):
         now = discord.utils.utcnow()
         targets = [p for p in waiting if p.pings and not (m.setting("away") == "hold" and p.away_until
                                                           and p.away_until > now)]
-        text = t(lang, "remind.dm", name=m.name, when=fmt.timestamp(deadline), rel=fmt.timestamp(deadline, "R"))
+        link = await publish.card_link(self.bot, m.campaign_id)  # type: ignore[arg-type]
+        said: dict[str, tuple[discord.Embed, discord.ui.View | None]] = {}
         closed: dict[str, list[int]] = {}
         for p in targets:
+            if p.side not in said:
+                said[p.side] = await self._reminder(m, p.side, deadline, link)
+            embed, view = said[p.side]
             try:
                 user = self.bot.get_user(p.member_id) or await self.bot.fetch_user(p.member_id)
-                await user.send(text)
+                await user.send(embed=embed, **({"view": view} if view is not None else {}))
             except discord.Forbidden:
                 closed.setdefault(p.side, []).append(p.member_id)
             except discord.HTTPException as exc:
@@ -320,6 +324,27 @@ class Scheduler(commands.Cog):
                                                  when=fmt.timestamp(deadline), rel=fmt.timestamp(deadline, "R"))),
                               allowed_mentions=pinging(members))
 
+    async def _reminder(self, m: state.Meta, side: str, deadline: dt.datetime,
+                        link: str | None) -> tuple[discord.Embed, discord.ui.View | None]:
+        """A side's reminder (:func:`bot.campaign.reminders.missing` decides what it says): the campaign, the
+        phase, what exactly the side still has to do, the time left, the way back to the phase card, and in
+        Phases 1 and 2 the "My side is done" button (it carries the campaign and the side: a DM has neither)."""
+        from .orders import MySideDone
+
+        lang = m.language
+        miss = await views.missing(self.bot.db, m.campaign_id, side)  # type: ignore[attr-defined]
+        lines = [t(lang, "remind.dm", name=m.name, side=miss.side_name, phase=tr(lang, miss.phase.spec.title),
+                   when=fmt.timestamp(deadline), rel=fmt.timestamp(deadline, "R"))]
+        lines += [f"• {line}" for line in tr_lines(lang, miss.lines)]
+        if link:
+            lines.append(t(lang, "remind.link", url=link))
+        embed = discord.Embed(title=fmt.clip(t(lang, "remind.title", name=m.name,
+                                               phase=tr(lang, miss.phase.spec.title)), 256),
+                              description=fmt.clip("\n".join(lines), 4000), colour=fmt.PRIVATE)
+        view = dynamic_view(MySideDone(m.campaign_id, side, t(lang, "remind.done_button"))) \
+            if miss.can_mark_done else None
+        return embed, view
+
     async def _expire(self, m: state.Meta, version: int) -> None:
         bot = self.bot
         if m.setting("at_deadline") == "resolve":
@@ -329,7 +354,8 @@ class Scheduler(commands.Cog):
             except AlreadyResolved:
                 return  # another process (or the GM) was first
             except EngineError as exc:  # e.g. battles cannot end without their reports
-                reason = tr(m.language, exc)
+                idle = await views.did_not_act(bot.db, m.campaign_id)  # type: ignore[attr-defined]
+                reason = " ".join([*tr_lines(m.language, idle), tr(m.language, exc)])
         else:
             reason = ""
         if not await state.claim(bot.db, m.campaign_id, ("expired",), version=version):  # type: ignore[attr-defined]

@@ -62,7 +62,8 @@ PHASES: Mapping[Phase, PhaseSpec] = {
                               "each side: a declared path for each Force it wants to move, then 'done'",
                               "every side done, the deadline, or the GM; moves resolve together (RU-13)"),
     Phase.BATTLE: PhaseSpec(Phase.BATTLE, "Battle", "MC-6", "gm",
-                            "scouting tests from the players; a report from the GM for each battle",
+                            "each camp: its scouting test and its report of each battle; the GM: where the camps' "
+                            "reports differ",
                             "every battle reported"),
     Phase.AFTERMATH: PhaseSpec(Phase.AFTERMATH, "After the battle", "MC-7", "players",
                                "each side in a battle: wounded and deserter checks; retreats of beaten Forces",
@@ -130,6 +131,8 @@ class PhaseFacts:
     battle_due: tuple[tuple[str, str, bool], ...] = ()
     """(side, battle, scouted) for each side of a battle not yet reported that has not reported its own
     camp's result: it may scout (MC-6.1) and report (BR) while the GM's report is awaited."""
+    camps_report: tuple[str, ...] = ()
+    """Battles whose camps are all played and have not all reported (BR): the GM waits for them."""
     rolls_due: tuple[tuple[str, str], ...] = ()
     """(side, rule) pairs: a fallen leader's fate (CC-1) or a trophy attempt (CC-3) its side may still roll
     itself (the bot rolls what is left when the phase ends). No names: the phase card is public."""
@@ -142,7 +145,10 @@ def pending(phase: Phase, facts: PhaseFacts) -> tuple[Pending, ...]:
             what = Msg("give orders, then mark done") if phase is Phase.ORDERS else Msg("declare moves, then mark done")
             return tuple(Pending(s, what) for s in facts.sides if s not in facts.done)
         case Phase.BATTLE:
-            due = [Pending("gm", Msg("report battle {battle}", battle=b)) for b in facts.unreported_battles]
+            # The camps report first (BR): the GM is awaited for a battle only when its camps do not report it
+            # (they differ, or a side of it is nobody's).
+            due = [Pending("gm", Msg("report battle {battle}", battle=b)) for b in facts.unreported_battles
+                   if b not in facts.camps_report]
             due += [Pending(s, Msg("report its camp's result of battle {battle} (BR)", battle=b) if scouted else
                             Msg("scout battle {battle} (MC-6.1), then report its camp's result (BR)", battle=b))
                     for s, b, scouted in facts.battle_due]

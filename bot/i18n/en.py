@@ -249,7 +249,13 @@ MESSAGES: dict[str, str] = {
     "report.claim_waiting": "Your report of battle {number} is recorded (BR); only your camp and the GM see it. Waiting for: {sides}. Reopen the form to change it until then.",
     "report.claim_applied": "Every camp's report of battle {number} agrees: it is reported (BR).",
     "report.claim_disputed": "Your report of battle {number} is recorded, but the camps' reports differ: the GM decides (BR).",
-    "report.gm_asked": "{gm}: the camps' reports of battle {number} differ. Decide with `/battle report battle:{number}` (BR):",
+    "report.gm_asked": "{gm}: the camps' reports of battle {number} differ (BR). Take one camp's account of each field below, then confirm; or open the merged report to edit it.",
+    "report.reopen": "Reopen my report",
+    "dispute.title": "Battle {number}: what the camps' reports disagree on",
+    "dispute.how": "Each camp reported its own part; these fields do not fit together. Take one camp's account of each (BR).",
+    "dispute.more": "{n} more differences: open the merged report to settle them.",
+    "dispute.take": "Take {side}'s",
+    "dispute.form": "Open the merged report",
     "report.gm_asked_thread": "{gm}: the camps' reports of battle {number} differ; the GM decides (BR).",
     "report.cancelled_keep": "Cancelled. The report stays as a draft: `/battle report` shows it again.",
     "aftermath.prompt": "Phase 4 for battle {number} ({sides}): each side rolls its wounded and deserter checks "
@@ -271,8 +277,10 @@ MESSAGES: dict[str, str] = {
     "dice.seed": "Seed {seed}: a free roll, outside any campaign and its log.",
     "cc.title": "Commands & Colors battle dice: {count}",
     # deadlines
-    "remind.dm": "Reminder for {name}: the phase ends {when} ({rel}) and still waits for your side. "
-                 "/campaign status shows what is missing.",
+    "remind.title": "Reminder for {name}: {phase}",
+    "remind.dm": "{phase} ends {when} ({rel}). What {side} still has to do:",
+    "remind.link": "[Go to the phase card]({url})",
+    "remind.done_button": "My side is done",
     "remind.mention": "{mentions}: reminder for {name}, the phase ends {when} ({rel}) and still waits for you "
                       "(your DMs are closed).",
     "deadline.passed": "{gm}: the phase deadline has passed and the phase waits for you (/gm advance). {reason}",

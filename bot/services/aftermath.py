@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from bot.campaign import aftermath as core
-from bot.campaign import claims
+from bot.campaign import claims, disputes
 from bot.engine.aftermath import UnitAftermath
 from bot.engine.tables import RuleBook
 from bot.store.db import Database
@@ -116,6 +116,18 @@ async def confirm_report(db: Database, campaign_id: int, gm: Actor, battle: int 
 async def report_form(db: Database, campaign_id: int, actor: Actor, battle: int | str) -> claims.Form:
     """What the actor's side's report form shows (its units, leaders, enemies and stored claim)."""
     return claims.form_for(await shell.state(db, campaign_id), actor, battle)
+
+
+async def dispute(db: Database, campaign_id: int, gm: Actor, battle: int | str) -> disputes.Dispute:
+    """GM: what the camps' reports of a battle disagree on, by name, with the choices taken so far (BR)."""
+    return disputes.dispute_by(await shell.state(db, campaign_id), gm, battle)
+
+
+async def take_claim(db: Database, campaign_id: int, gm: Actor, battle: int | str, index: int, camp_at: int,
+                     fingerprint: str) -> disputes.Taken:
+    """GM: take one camp's account of a disputed field; the last one makes the merged report the draft."""
+    return await shell.write(db, campaign_id, lambda state, journal: disputes.take_by(
+        state, gm, battle, index, camp_at, fingerprint, journal))
 
 
 part_from_form = claims.part_from_form  # the form's fields -> a side's report document (BR), at the edge

@@ -52,6 +52,11 @@ async def declare_move(db: Database, campaign_id: int, actor: Actor, force: str,
         small_boats=small_boats, horse_rafts=horse_rafts))
 
 
+async def mark_side_done(db: Database, campaign_id: int, actor: Actor, side: str) -> bool:
+    """"My side is done" from a reminder's button: only a player of ``side``; returns whether every side is."""
+    return await shell.write(db, campaign_id, lambda state, _: core.mark_side_done(state, actor.member_id, side))
+
+
 async def mark_done(db: Database, campaign_id: int, actor: Actor, done: bool = True) -> bool:
     """A side says it has finished acting in phase 1 or 2; returns whether every side is now done."""
     return await shell.write(db, campaign_id, lambda state, _: core.mark_done(state, actor.member_id, done))

@@ -94,7 +94,7 @@ async def resolve_phase(db: Database, campaign_id: int, actor: Actor, *, expecte
     shell.remember(db, saved)  # committed: the first read after the resolution needs no load
     told = news(journal.events)
     plan = announce.resolution(loaded.state, done.state, journal.events, battles=done.battles,
-                               turn_ended=done.turn_ended, frame=frame)
+                               turn_ended=done.turn_ended, frame=frame, forced=forced)
     return Resolution(campaign_id, done.before, done.after, campaign.version, told.public, told.private,
                       told.rolls, list(done.battles), done.turn_ended, done.ended, plan)
 

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from bot.campaign import gazette as news
+from bot.campaign import reminders
 from bot.campaign import views as core
 from bot.campaign.gazette import Gazette
 from bot.campaign.state import CampaignState
@@ -37,6 +38,16 @@ async def status(db: Database, campaign_id: int, actor: Actor, *, rules: RuleBoo
     return cr.memo(("status", reader.gm, reader.side),
                    lambda: core.status(cr.state, reader, deadline=campaign.deadline, version=campaign.version,
                                        rules=rules), pin=rules)
+
+
+async def missing(db: Database, campaign_id: int, side: str) -> reminders.Missing:
+    """What a side still has to do in this phase (its reminder; for its own players only)."""
+    return reminders.missing((await readcache.read(db, campaign_id)).state, side)
+
+
+async def did_not_act(db: Database, campaign_id: int) -> tuple[str, ...]:
+    """The sides the phase still waits for at its deadline, and what the rules do for each (public)."""
+    return reminders.did_not_act((await readcache.read(db, campaign_id)).state)
 
 
 async def my_forces(db: Database, campaign_id: int, actor: Actor) -> tuple[ForceView, ...]:

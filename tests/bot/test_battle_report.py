@@ -85,9 +85,9 @@ async def test_br_camps_that_differ_are_put_to_the_gm_whose_report_decides(table
     assert "the camps' reports differ: the GM decides (BR)" in shown(told)
 
     dm = texts(table.gm.user.dm_channel.history())
-    assert "reports of battle 1 differ" in dm and "reported as won" in dm  # the GM is told what differs
+    assert "reports of battle 1 differ" in dm and "Austria: Austria won" in dm  # the GM is told what differs
     asked = thread.history()[-1]
-    assert table.gm.id in {u.id for u in asked.mentions} and "reported as won" not in texts([asked])
+    assert table.gm.id in {u.id for u in asked.mentions} and "Austria won" not in texts([asked])
     assert "Phase 3" in texts([cards(table.channel)[-1]])
 
     preview = await table.gm.slash(table.channel, "battle report", battle="1",

@@ -53,8 +53,8 @@ async def test_in_a_turn_with_one_battle_the_gms_only_action_is_the_report(table
     await table.au.slash(table.channel, "order done")  # movement resolves: battle 1 at E4
 
     card = cards(table.channel)[-1]
-    # The GM's report is awaited; each camp may scout and report its own result (MC-6.1, BR).
-    assert "Phase 3" in texts([card]) and mentioned(card) == {table.gm.id, table.fr.id, table.au.id}
+    # Each camp scouts and reports its own result (MC-6.1, BR); the GM only where they differ (issue 22, item 4).
+    assert "Phase 3" in texts([card]) and mentioned(card) == {table.fr.id, table.au.id}
     assert "scout battle 1 (MC-6.1), then report its camp's result (BR)" in texts([card])
     (thread,) = table.channel.threads
 
@@ -118,7 +118,7 @@ async def test_in_phase_3_the_gm_is_told_what_blocks_and_offered_no_button_that_
 
     card = await table.gm.slash(table.channel, "gm advance")
     assert card.response.ephemeral and not card.response.components  # no "Resolve anyway" that cannot work
-    assert "Battles cannot be resolved without their reports" in shown(card) and "report battle 1" in shown(card)
+    assert "Battles cannot be resolved without their reports" in shown(card) and "report its camp's result" in shown(card)
 
 
 async def test_each_phase_gets_the_default_deadline_so_reminders_always_go(table) -> None:

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from bot.campaign import claims
+from bot.campaign import claims, disputes
 from bot.campaign.errors import PermissionDenied
 from bot.campaign.events import Journal
 from bot.campaign.new import from_scenario
@@ -79,13 +79,13 @@ def test_br_a_camp_can_change_its_claim_until_the_other_has_reported() -> None:
 
 
 @pytest.mark.parametrize(("fr", "au", "needle"), [
-    (FR_WON, part("au", "won", banners=6), "both 'au' and 'fr' are reported as won"),  # BR, RU-20
-    (FR_WON, part("au", "lost", banners=3, system="epic"), "The battle systems differ"),
-    (FR_WON, part("au", "lost", banners=3, required=7), "The Victory Banners required differ"),
-    (part("fr", "draw", banners=6), part("au", "draw", banners=3), "reached the 6 Victory Banners required but is "
-                                                                    "reported as draw"),
+    (FR_WON, part("au", "won", banners=6), "Outcome: France: France won; Austria: Austria won"),  # BR, RU-20
+    (FR_WON, part("au", "lost", banners=3, system="epic"), "Battle system and Victory Banners required: "),
+    (FR_WON, part("au", "lost", banners=3, required=7), "7 Victory Banners to win"),
+    (part("fr", "draw", banners=6), part("au", "draw", banners=3), "Victory Banners: France: France 6 of 6; "
+                                                                    "Austria: Austria 3 of 6"),
     (part("fr", "won", banners=6, melee=[{"unit": "art-res", "by": "margaron"}]), AU_LOST,
-     "Reserve Artillery"),  # CC-3: eliminated in melee, but Austria's losses leave it standing
+     "Losses of Reserve Artillery (Austria): France: eliminated in melee by"),  # CC-3: eliminated in melee, but Austria's losses leave it standing
 ])
 def test_br_camps_that_differ_leave_the_battle_to_the_gm(fr: dict, au: dict, needle: str) -> None:
     state, out = both(at_battle(), fr, au)
@@ -146,7 +146,7 @@ def test_br_the_form_reads_losses_per_unit_and_names_the_unit_in_errors() -> Non
     assert doc["sides"][0]["leader_casualties"] == [{"leader": "Mack", "fell": "other"}]
     assert doc["melee_eliminations"] == [{"unit": "margaron", "by": "schwarzenberg", "ordered": True,
                                           "took_ground": True}]
-    with pytest.raises(InvalidInput, match=r"^Riesch's Column: rout must be a whole number"):
+    with pytest.raises(InvalidInput, match=r"^Losses, line 1: Riesch's Column: rout must be a whole number"):
         claims.part_from_form(form, outcome="lost", system="cc", banners="", losses="riesch: 4 x", more="")
     reopened = claims.Form(**{**form.__dict__, "doc": doc})
     assert "riesch: 4 1 0" in reopened.losses_text() and reopened.banners_text() == "3/6"
@@ -168,3 +168,42 @@ def test_br_the_documented_example_is_a_valid_report() -> None:
     doc = (Path(__file__).parents[2] / "docs" / "battle-report.md").read_text()
     example = doc.split("```yaml\n", 1)[1].split("```", 1)[0]
     claims.draft_by(at_battle(), Member(GM_ID), 1, yaml.safe_load(example), Journal())
+
+
+def take(state: CampaignState, index: int, camp: int):
+    found = disputes.dispute_by(state, Member(GM_ID), 1)
+    return disputes.take_by(state, Member(GM_ID), 1, index, camp, found.fingerprint, Journal())
+
+
+def test_br_the_gm_takes_a_camps_account_per_field_and_the_merged_report_is_the_draft_to_confirm() -> None:
+    fr = part("fr", "won", banners=6, units=[{"unit": "vandamme", "killed": 2}],
+              melee=[{"unit": "art-res", "by": "margaron"}])
+    state, _ = both(at_battle(), fr, part("au", "won", banners=6, units=[{"unit": "riesch", "killed": 4}]))
+    found = disputes.dispute_by(state, Member(GM_ID), 1)
+    assert [f.field for f in found.fields] == [disputes.Field.OUTCOME, disputes.Field.BANNERS, disputes.Field.UNIT]
+    assert found.camps == ("fr", "au")  # the scenario's order
+    for i in range(3):
+        state, out = take(state, i, 0)
+    assert out.dispute.complete and out.draft and out.problem is None
+    doc = state.battles[1].aftermath["draft"]
+    assert [(s["side"], s["outcome"], s["banners"]) for s in doc["sides"]] == [("fr", "won", 6), ("au", "lost", 5)]
+    art = next(u for u in doc["sides"][1]["units"] if u["unit"] == "art-res")
+    sp = next(u.sp for f in state.forces.values() for u in f.units if u.key == "art-res")
+    assert art["killed"] == sp  # eliminated in melee: all its SP (CC-3)
+    state, (_, lines) = claims.confirm_by(state, Member(GM_ID), 1, out.draft, Journal())
+    assert state.battles[1].status is BattleStatus.REPORTED and lines
+
+
+def test_br_taking_the_other_camps_account_drops_the_melee_elimination_and_a_changed_claim_expires_the_taps() -> None:
+    fr = part("fr", "won", banners=6, melee=[{"unit": "art-res", "by": "margaron"}])
+    state, _ = both(at_battle(), fr, AU_LOST)
+    found = disputes.dispute_by(state, Member(GM_ID), 1)
+    assert [f.field for f in found.fields] == [disputes.Field.UNIT]
+    state, out = take(state, 0, 1)
+    assert out.draft and state.battles[1].aftermath["draft"]["melee_eliminations"] == []
+    old = found.fingerprint
+    state, _ = claims.claim_by(state, Member(AUSTRIAN), 1, part("au", "won", banners=6), Journal())
+    with pytest.raises(RuleViolation, match="changed their reports"):
+        disputes.take_by(state, Member(GM_ID), 1, 0, 1, old, Journal())
+    with pytest.raises(PermissionDenied):
+        disputes.take_by(state, Member(FRENCH), 1, 0, "au", old, Journal())

@@ -60,8 +60,8 @@ def test_a_claims_refusals_list_units_by_name() -> None:
     form = claims.form_for(state, Member(AUSTRIAN), 1)
     with pytest.raises(InvalidInput) as refused:
         claims.part_from_form(form, outcome="lost", system="cc", banners="", losses="nobody: 1", more="")
-    assert keyless(refused.value).startswith("Losses: 'nobody: 1' is not \"unit: killed rout other\"; your units "
-                                             "are ")
+    assert keyless(refused.value).startswith("Losses, line 1: 'nobody: 1' is not \"unit: killed rout other\"; "
+                                             "your units are Riesch's Column, ")
 
 
 def test_a_trophy_refusal_names_both_units() -> None:

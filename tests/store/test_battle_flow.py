@@ -78,11 +78,11 @@ async def to_battle(db) -> tuple[int, int]:
 async def test_contact_makes_a_battle_that_waits_for_its_report(db) -> None:
     cid, _ = await to_battle(db)
     st = await views.status(db, cid, GM)
-    # The GM's report; each camp may scout, then report its own result (MC-6.1, BR).
+    # Each camp scouts, then reports its own result (MC-6.1, BR); the GM only where they differ (issue 22, item 4).
     assert [(w.who, w.what) for w in st.waiting] == [
-        ("GM", "report battle 1"), ("Austria", "scout battle 1 (MC-6.1), then report its camp's result (BR)"),
+        ("Austria", "scout battle 1 (MC-6.1), then report its camp's result (BR)"),
         ("France", "scout battle 1 (MC-6.1), then report its camp's result (BR)")]
-    with pytest.raises(RuleViolation, match="still waiting: gm: report battle 1"):
+    with pytest.raises(RuleViolation, match="still waiting: Austria: scout battle 1"):
         await advance(db, cid, forced=True)
 
 
