@@ -10,9 +10,9 @@ from discord.ext import commands
 
 from bot import formatting as fmt
 from bot import reference
-from bot.i18n import t
 from bot.engine.quick import RULE as QUICK_BATTLE
 from bot.engine.quick import published_odds
+from bot.i18n import t
 from bot.i18n.text import tr
 from bot.services import guide
 from bot.services.errors import NotFound

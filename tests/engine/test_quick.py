@@ -66,10 +66,8 @@ def test_three_to_two_wins_55_to_70_and_two_to_one_at_least_75() -> None:
 @pytest.mark.parametrize("holding", ["stronghold", "field works"])
 def test_a_stronghold_or_field_works_is_worth_the_step_from_one_to_one_to_three_to_two(holding: str) -> None:
     step = win_odds(camp("fr", 30), camp("au", 20))[Outcome.WON] - win_odds(camp("fr", 20), camp("au", 20))[Outcome.WON]
-    if holding == "stronghold":
-        held = camp("fr", 20, works=True)
-    else:  # RU-21: field works come with the Defend order; on open ground Defend gives nothing else
-        held = camp("fr", 20, order=Order.DEFEND, works=True)
+    # RU-21: field works come with the Defend order; on open ground Defend gives nothing else
+    held = camp("fr", 20, works=True) if holding == "stronghold" else camp("fr", 20, order=Order.DEFEND, works=True)
     gained = win_odds(held, camp("au", 20))[Outcome.WON] - win_odds(camp("fr", 20), camp("au", 20))[Outcome.WON]
     assert abs(gained - step) <= Fraction(5, 100)
 
