@@ -23,6 +23,7 @@ from bot.engine.phases import Phase
 from .events import PUBLIC, Event, EventKind
 from .frames import Frame, end_of_turn
 from .reminders import did_not_act
+from .settings import BattleMode
 from .state import BattleStatus, CampaignState, CampaignStatus
 
 
@@ -68,6 +69,8 @@ class Post:
     frame: Frame | None = None
     """The picture of the turn a gazette tells: its frame, kept before the next turn started (its battles,
     their winners, their retreats), drawn for the public reader (issue 22, item 3)."""
+    quick: bool = False
+    """A battle's thread offers "Resolve quickly" (RU-27, ``battles: ask``)."""
 
 
 @dataclass(frozen=True)
@@ -124,8 +127,11 @@ def resolution(before: CampaignState, after: CampaignState, events: Iterable[Eve
     events = list(events)
     idle = did_not_act(before) if forced else ()
     posts = [Post(What.SIDE_NEWS, Where.SIDE, lines, side=side) for side, lines in side_lines(events).items()]
-    posts += [Post(What.BATTLE_THREAD, Where.THREAD, battle=number) for number in battles]
-    fought = {b.number: b.sides for b in before.battles.values()}
+    offer = after.settings.battles is BattleMode.ASK  # RU-27: its thread offers "Resolve quickly"
+    posts += [Post(What.BATTLE_THREAD, Where.THREAD, battle=number, quick=offer and number in after.battles
+                   and after.battles[number].status is BattleStatus.PENDING) for number in battles]
+    # A battle begun and settled in the same resolution (RU-27, battles: quick) has its news in its new thread.
+    fought = {b.number: b.sides for b in (*after.battles.values(), *before.battles.values())}
     posts += [Post(What.BATTLE_NEWS, Where.THREAD, lines, battle=number)
               for number, lines in battle_lines(events, fought).items()]
     if after.status is CampaignStatus.ACTIVE and after.phase is Phase.AFTERMATH and before.phase is not Phase.AFTERMATH:

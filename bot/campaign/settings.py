@@ -38,6 +38,17 @@ class UnmannedSides(StrEnum):
     """Every phase waits for it, as for any side (until the GM assigns a member or forces the phase)."""
 
 
+class BattleMode(StrEnum):
+    """RU-27: how a battle is settled."""
+
+    TABLE = "table"
+    """On the table, and reported back (BR)."""
+    QUICK = "quick"
+    """Every battle resolved quickly by the bot as Phase 4 begins (RU-27)."""
+    ASK = "ask"
+    """The battle's thread offers "Resolve quickly": taken when every human camp agrees, or by the GM."""
+
+
 @dataclass(frozen=True, slots=True)
 class Settings:
     weather: bool = True
@@ -58,6 +69,8 @@ class Settings:
     """FC-3: a scout spent to re-roll a Force's die."""
     unmanned_sides: UnmannedSides = UnmannedSides.HOLD
     """MC-3: whether a phase waits for a side nobody plays."""
+    battles: BattleMode = BattleMode.TABLE
+    """RU-27: battles on the table, quick battles, or quick when the camps agree (or the GM decides)."""
 
     @classmethod
     def from_options(cls, options: Mapping[str, Any], rules: RuleBook | None = None) -> Settings:
@@ -88,6 +101,8 @@ def _typed(name: str, value: Any) -> Any:
         return MercenaryDesertion(value)
     if name == "unmanned_sides":
         return UnmannedSides(value)
+    if name == "battles":
+        return BattleMode(value)
     return value
 
 

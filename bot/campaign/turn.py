@@ -21,7 +21,7 @@ from bot.engine.seasons import Reinforcement, reinforcement_arrivals, roll_event
 from bot.engine.text import Msg
 from bot.engine.will import Holding, Tallies, WillTriggers, all_forces_lost, stronghold_holder, will_to_fight
 
-from . import ending, leaders, sight
+from . import ending, leaders, quick, sight
 from .aftermath import finish_battle
 from .authority import awaited
 from .dice import Context, reveal_turn, turn_dice
@@ -29,7 +29,7 @@ from .errors import WrongPhase
 from .events import Journal, side_visibility
 from .leaders import return_leaders
 from .rulebook import rules_for
-from .settings import MovementOrder
+from .settings import BattleMode, MovementOrder
 from .state import (
     Battle,
     BattleStatus,
@@ -122,6 +122,8 @@ def resolve(state: CampaignState, journal: Journal, ctx: Context, *, forced: boo
         state = state.evolve(turn=nxt.turn, phase=nxt.phase, declarations=tuple(
             d for d in state.declarations if d.turn == nxt.turn))
         state = state.with_sides([replace(sd, done=False) for sd in state.sides.values() if sd.done])
+        if state.phase is Phase.BATTLE and state.settings.battles is BattleMode.QUICK:
+            state = quick.settle_all(state, journal, ctx)  # RU-27: no table, the battles go straight to Phase 4
         if not _runs_by_itself(state):
             break
     state = sight.record_sightings(state)

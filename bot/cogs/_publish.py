@@ -154,6 +154,8 @@ async def publish_resolution(bot: AideBot, campaign_id: int, res: Resolution) ->
             await post_to_sides(bot, campaign_id, {post.side: list(post.lines)}, title=title)
         elif post.what is What.BATTLE_THREAD and post.battle is not None:
             await open_battle_thread(bot, campaign_id, post.battle, m, target)
+            if post.quick:
+                await post_quick_prompt(bot, campaign_id, post.battle, lang, target)
         elif post.what is What.BATTLE_NEWS and post.battle is not None:
             await post_in_battle_thread(bot, campaign_id, post.battle, private_only=True, embeds=fmt.paged_embeds(
                 t(lang, "battle.news_title", number=post.battle), tr_lines(lang, post.lines)))
@@ -429,6 +431,17 @@ async def post_aftermath_prompt(bot: AideBot, campaign_id: int, number: int, lan
     embed = discord.Embed(description=t(lang, "aftermath.prompt", number=number, sides=" v ".join(line.sides)),
                           colour=fmt.COLOUR)
     make = PROMPT_VIEWS.get(What.AFTERMATH_PROMPT)
+    view = make(campaign_id, number, lang) if make is not None else None
+    if not await post_in_battle_thread(bot, campaign_id, number, embeds=[embed], view=view):
+        await target.send(embed=embed, view=view)
+
+
+async def post_quick_prompt(bot: AideBot, campaign_id: int, number: int, lang: str,
+                            target: discord.abc.Messageable) -> None:
+    """RU-27, ``battles: ask``: a new battle's "Resolve quickly" button, in its thread (in the channel when it
+    has none the bot can reach)."""
+    embed = discord.Embed(description=t(lang, "quick.prompt", number=number), colour=fmt.COLOUR)
+    make = PROMPT_VIEWS.get(What.BATTLE_THREAD)
     view = make(campaign_id, number, lang) if make is not None else None
     if not await post_in_battle_thread(bot, campaign_id, number, embeds=[embed], view=view):
         await target.send(embed=embed, view=view)

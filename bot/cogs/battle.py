@@ -21,7 +21,7 @@ from bot.engine.rolls import BatchRoll, Roll
 from bot.engine.text import Msg
 from bot.i18n import t
 from bot.i18n.text import tr, tr_lines
-from bot.services import aftermath, battles, cc, views
+from bot.services import aftermath, battles, cc, quick, views
 from bot.services import bookkeeping as state
 from bot.services.aftermath import AftermathOutcome
 
@@ -434,6 +434,40 @@ class OpenMerged(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"adc:
         await guarded(interaction, work)
 
 
+async def resolve_quickly(interaction: discord.Interaction, cid: int, battle: int) -> None:
+    """RU-27, ``battles: ask``: the member's camp agrees to resolve the battle quickly, or the GM decides; once
+    resolved, its report is published as a table battle's."""
+    bot, lc = bot_of(interaction), lang(interaction)
+    out = await quick.resolve_quickly(bot.db, cid, actor_of(interaction), str(battle), rules=bot.rules)
+    if out.applied is None:
+        await reply(interaction, content=t(lc, "quick.agreed", number=out.battle, camps=", ".join(out.waiting_for)))
+        return
+    await reply(interaction, content=t(lc, "quick.resolved", number=out.battle))
+    await publish_report(bot, cid, out.battle, out.applied)
+
+
+class ResolveQuickly(discord.ui.DynamicItem[discord.ui.Button[Any]],
+                     template=r"adc:quick:(?P<cid>\d+):(?P<battle>\d+)"):
+    """A battle's thread (``battles: ask``): resolve it quickly (RU-27)."""
+
+    def __init__(self, cid: int, battle: int, label: str = "Resolve quickly") -> None:
+        super().__init__(discord.ui.Button(label=label, style=discord.ButtonStyle.primary, emoji="⚡",
+                                           custom_id=f"adc:quick:{cid}:{battle}"))
+        self.cid, self.battle = cid, battle
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button[Any],
+                             match: re.Match[str]) -> ResolveQuickly:
+        return cls(int(match["cid"]), int(match["battle"]), item.label or "Resolve quickly")
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await guarded(interaction, lambda: resolve_quickly(interaction, self.cid, self.battle))
+
+
+def quick_view(cid: int, battle: int, lc: str) -> discord.ui.View:
+    return dynamic_view(ResolveQuickly(cid, battle, t(lc, "quick.button")))
+
+
 class Battle(commands.Cog):
     battle = app_commands.Group(name="battle", description="Battles: brief, scouting, reports, aftermath, retreats",
                                 guild_only=True)
@@ -576,6 +610,7 @@ class Battle(commands.Cog):
 
 
 async def setup(bot: commands.Bot) -> None:
-    bot.add_dynamic_items(RollAftermath, ConfirmReport, CancelReport, TakeClaim, OpenMerged)
+    bot.add_dynamic_items(RollAftermath, ConfirmReport, CancelReport, TakeClaim, OpenMerged, ResolveQuickly)
     publish.PROMPT_VIEWS[publish.What.AFTERMATH_PROMPT] = aftermath_view
+    publish.PROMPT_VIEWS[publish.What.BATTLE_THREAD] = quick_view  # RU-27: "Resolve quickly" (battles: ask)
     await bot.add_cog(Battle(bot))

@@ -10,6 +10,8 @@ from discord.ext import commands
 
 from bot import formatting as fmt
 from bot import reference
+from bot.engine.quick import RULE as QUICK_BATTLE
+from bot.engine.quick import published_odds
 from bot.i18n import t
 from bot.i18n.text import tr
 from bot.services import guide
@@ -39,6 +41,9 @@ def rule_embeds(client: discord.Client, reading: reference.Reading, lc: str) -> 
         blocks.append(f"*{t(lc, 'rules.untranslated')}*")
     if rule.text:
         blocks.append(rule.text)
+    if rule.id == QUICK_BATTLE:  # RU-27: the house rule's own tables (rules/quick_battle.yaml), with their odds
+        head, *rows = published_odds()
+        blocks.append("\n".join([f"**{tr(lc, head)}**", *(f"- {tr(lc, r)}" for r in rows)]))
     if reading.children:
         blocks.append(t(lc, "rules.sub_rules", rules=mention(client, "rules")) + "\n"
                       + "\n".join(f"- **{c.id}** {c.title}" for c in reading.children))

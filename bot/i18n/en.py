@@ -261,6 +261,12 @@ MESSAGES: dict[str, str] = {
     "aftermath.prompt": "Phase 4 for battle {number} ({sides}): each side rolls its wounded and deserter checks "
                         "with the button below (or /battle aftermath).",
     "aftermath.button": "Roll my aftermath",
+    "quick.prompt": "Battle {number} may be resolved quickly (RU-27): the bot settles it from the campaign's figures "
+                    "with the turn's dice, and Phase 4 follows as after a table battle. It is done once every camp "
+                    "played by a member agrees, or when the GM decides. `/rules RU-27` shows the tables and their odds.",
+    "quick.button": "Resolve quickly",
+    "quick.agreed": "Your camp agrees to resolve battle {number} quickly (RU-27). Waiting for: {camps}.",
+    "quick.resolved": "Battle {number} is resolved quickly (RU-27): its report follows.",
     "aftermath.rolled": "{member} rolls {side}'s aftermath of battle {battle}:",
     "aftermath.title": "{side}: aftermath of battle {battle}",
     "aftermath.unit_title": "{unit} after battle {battle}",
