@@ -58,3 +58,4 @@ def general_plays(state: CampaignState, side: str) -> bool:
 def general_sides(state: CampaignState) -> tuple[str, ...]:
     """The sides the bot general plays now, in the scenario's order."""
     return tuple(k for k in state.sides if general_plays(state, k))
+

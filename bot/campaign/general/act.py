@@ -115,12 +115,17 @@ def act_all(state: CampaignState, journal: Journal, ctx: Context, *,
 
 # --- one decision, through the members' core functions -----------------------------------------------
 
-_VERBS = {
-    "marches": "{force} marches on {target}, {what} {n} squares away; odds of arriving this turn {odds}% (RU-26).",
-    "falls back": "{force} falls back on {target}, {what} {n} squares away; odds of arriving this turn {odds}% "
-                  "(RU-26).",
-    "sails": "{force} sails for {target}, {what} {n} squares away; odds of arriving this turn {odds}% (RU-26).",
-}
+
+
+def _move_text(verb: str, force: str, target: str, what: str, n: int, odds: int) -> str:
+    if verb == "sails":
+        return Msg("{force} sails for {target}, {what} {n} squares away; odds of arriving this turn {odds}% (RU-26).",
+                   force=force, target=target, what=what, n=n, odds=odds)
+    if verb == "falls back":
+        return Msg("{force} falls back on {target}, {what} {n} squares away; odds of arriving this turn {odds}% "
+                   "(RU-26).", force=force, target=target, what=what, n=n, odds=odds)
+    return Msg("{force} marches on {target}, {what} {n} squares away; odds of arriving this turn {odds}% (RU-26).",
+               force=force, target=target, what=what, n=n, odds=odds)
 
 
 def _say(journal: Journal, state: CampaignState, side: str, text: str) -> None:
@@ -156,8 +161,7 @@ def _make(state: CampaignState, side: str, member: int, d: Decision, journal: Jo
             n = state.map.distance(start, d.target)
             arrive = len(d.path) if d.path[-1] == d.target else len(d.path) + 1  # +1: never this turn
             reach = sum((r.chance for r in odds.rows if isinstance(r.key, int) and r.key >= arrive), Fraction(0))
-            _say(journal, state, side, Msg(_VERBS[d.verb], force=f.name, target=_place(state, d.target), what=d.what,
-                                           n=n, odds=percent(reach)))
+            _say(journal, state, side, _move_text(d.verb, f.name, _place(state, d.target), d.what, n, percent(reach)))
             state, _ = orders.declare_move(state, member, d.force, path, journal, ctx, by_water=d.by_water)
         case Scout():
             state, _ = scouting.scout(state, member, d.battle, journal, ctx)
