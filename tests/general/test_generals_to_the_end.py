@@ -13,10 +13,11 @@ from pathlib import Path
 
 import pytest
 
-from bot.campaign.state import CampaignStatus
+from bot.campaign.seats import general_sides
+from bot.campaign.state import CampaignState, CampaignStatus
 from bot.demo import stand_in_report
 from bot.scenario import bundled_scenarios
-from bot.services import campaigns, general, loading, resolution, views
+from bot.services import campaigns, general, loading, logbook, resolution, shell, views
 from bot.services.actors import Actor
 from bot.store.db import Database
 from tests.databases import migrated_sqlite
@@ -65,6 +66,54 @@ async def test_ru_26_generals_on_every_side_play_each_bundled_scenario_to_its_en
         await db.dispose()
 
 
-async def loading_state(db: Database, cid: int):  # type: ignore[no-untyped-def]
-    from bot.services import shell
+async def loading_state(db: Database, cid: int) -> CampaignState:
     return await shell.state(db, cid)
+
+
+async def general_entries(db: Database, cid: int) -> list[str]:
+    entries, _ = await logbook.full_record(db, cid)
+    return [e.text for e in entries if "RU-26" in e.text]
+
+
+async def test_ru_26_undo_then_resolving_again_gives_the_general_the_same_choices(tmp_path: Path,
+                                                                                   generals: None) -> None:
+    db = Database(migrated_sqlite(tmp_path / "undo.db"))
+    try:
+        gm = Actor(1, name="GM")
+        cid = (await campaigns.create_campaign(db, guild_id=1, channel_id=1, gm=gm, name="Undo",
+                                               scenario="italy1796", options={"unmanned_sides": "ai"})).campaign_id
+        sv = await views.status(db, cid, gm)
+        await resolution.resolve_phase(db, cid, gm, expected_version=sv.version)  # Phase 1 opens: the generals act
+        sv = await views.status(db, cid, gm)
+        first = await resolution.resolve_phase(db, cid, gm, expected_version=sv.version)  # Phase 2: they move
+        assert first.generals and all(a.decisions for a in first.generals)
+        before = await general_entries(db, cid)
+        sv = await views.status(db, cid, gm)
+        await resolution.undo(db, cid, gm, expected_version=sv.version)
+        sv = await views.status(db, cid, gm)
+        again = await resolution.resolve_phase(db, cid, gm, expected_version=sv.version)
+        assert [a.decisions for a in again.generals] == [a.decisions for a in first.generals]
+        assert await general_entries(db, cid) == before  # the record (undone entries left out) reads the same
+    finally:
+        await db.dispose()
+
+
+async def test_ru_26_solo_play_the_member_plays_one_side_and_the_gm_seats_the_general_on_the_other(
+        tmp_path: Path, generals: None) -> None:
+    db = Database(migrated_sqlite(tmp_path / "solo.db"))
+    try:
+        gm = Actor(1, name="GM")
+        cid = (await campaigns.create_campaign(db, guild_id=1, channel_id=1, gm=gm, name="Solo",
+                                               scenario="tutorial")).campaign_id
+        await campaigns.join_side(db, cid, gm, "fr")
+        assert await campaigns.seat_general(db, cid, gm, "au", True) == "Austria"
+        sv = await views.status(db, cid, gm)
+        res = await resolution.resolve_phase(db, cid, gm, expected_version=sv.version)
+        assert [a.side for a in res.generals] == ["au"]
+        sv = await views.status(db, cid, gm)
+        assert [w.who for w in sv.waiting] == ["fr"]  # the general has acted: only the member is awaited
+        await campaigns.seat_general(db, cid, gm, "au", False)  # switched off mid-phase: Austria holds again
+        state = await shell.state(db, cid)
+        assert "au" not in general_sides(state)
+    finally:
+        await db.dispose()
