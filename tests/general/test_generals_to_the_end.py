@@ -113,7 +113,7 @@ async def test_ru_26_solo_play_the_member_plays_one_side_and_the_gm_seats_the_ge
         res = await resolution.resolve_phase(db, cid, gm, expected_version=sv.version)
         assert [a.side for a in res.generals] == ["au"]
         sv = await views.status(db, cid, gm)
-        assert [w.who for w in sv.waiting] == ["fr"]  # the general has acted: only the member is awaited
+        assert [w.who for w in sv.waiting] == ["France"]  # the general has acted: only the member is awaited
         await campaigns.seat_general(db, cid, gm, "au", False)  # switched off mid-phase: Austria holds again
         state = await shell.state(db, cid)
         assert "au" not in general_sides(state)
