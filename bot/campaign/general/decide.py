@@ -261,27 +261,58 @@ def refits(view: SideView) -> list[Decision]:
 INF = 1 << 30
 
 
-def field_to(cmap: CampaignMap, targets: Iterable[Square], blocked: frozenset[Square]) -> dict[Square, int]:
+class Field:
+    """Steps by land from every square to the nearest target, on a flat array (fast on a 100x100 map)."""
+
+    __slots__ = ("dist", "width")
+
+    def __init__(self, width: int, dist: list[int]) -> None:
+        self.width, self.dist = width, dist
+
+    def get(self, sq: Square, default: int = INF) -> int:
+        d = self.dist[sq.row * self.width + sq.col]
+        return default if d == INF else d
+
+    def __contains__(self, sq: object) -> bool:
+        return isinstance(sq, Square) and self.dist[sq.row * self.width + sq.col] != INF
+
+    def __getitem__(self, sq: Square) -> int:
+        return self.dist[sq.row * self.width + sq.col]
+
+
+def field_to(cmap: CampaignMap, targets: Iterable[Square], blocked: frozenset[Square]) -> Field:
     """Steps by land from every square to the nearest of ``targets`` (a breadth-first search outwards
     from them): water and ``blocked`` squares are not crossed."""
-    dist: dict[Square, int] = {}
-    queue: deque[Square] = deque()
+    w, h = cmap.width, cmap.height
+    closed = bytearray(w * h)
+    for sq, cell in cmap.cells.items():
+        if cell.terrain.is_water:
+            closed[sq.row * w + sq.col] = 1
+    for sq in blocked:
+        closed[sq.row * w + sq.col] = 1
+    steps = [(dc, dr) for dc in (-1, 0, 1) for dr in (-1, 0, 1) if (dc or dr) and (cmap.adjacency == 8 or not (dc and dr))]
+    dist = [INF] * (w * h)
+    queue: deque[int] = deque()
     for t in targets:
-        if t not in dist and not cmap.cell(t).terrain.is_water:
-            dist[t] = 0
-            queue.append(t)
+        i = t.row * w + t.col
+        if dist[i] == INF and not cmap.cell(t).terrain.is_water:
+            dist[i] = 0
+            queue.append(i)
     while queue:
-        sq = queue.popleft()
-        d = dist[sq] + 1
-        for n in cmap.neighbours(sq):
-            if n in dist or n in blocked or cmap.cell(n).terrain.is_water:
-                continue
-            dist[n] = d
-            queue.append(n)
-    return dist
+        i = queue.popleft()
+        d = dist[i] + 1
+        col, row = i % w, i // w
+        for dc, dr in steps:
+            c, r = col + dc, row + dr
+            if 0 <= c < w and 0 <= r < h:
+                j = r * w + c
+                if dist[j] == INF and not closed[j]:
+                    dist[j] = d
+                    queue.append(j)
+    return Field(w, dist)
 
 
-def descend(cmap: CampaignMap, start: Square, dist: Mapping[Square, int], steps: int) -> tuple[Square, ...]:
+def descend(cmap: CampaignMap, start: Square, dist: Field, steps: int) -> tuple[Square, ...]:
     """Up to ``steps`` squares down the field from ``start``, each one step nearer; a road first (MC-5.1)."""
     path: list[Square] = []
     here = start
@@ -292,12 +323,12 @@ def descend(cmap: CampaignMap, start: Square, dist: Mapping[Square, int], steps:
         options = [n for n in cmap.neighbours(here) if dist.get(n, INF) < d]
         if not options:
             break
-        here = min(options, key=lambda n: (dist[n], not cmap.cell(n).has(Feature.ROAD), n.row, n.col))
+        here = min(options, key=lambda n: (dist.get(n), not cmap.cell(n).has(Feature.ROAD), n.row, n.col))
         path.append(here)
     return tuple(path)
 
 
-def sail(cmap: CampaignMap, start: Square, dist: Mapping[Square, int], steps: int) -> tuple[Square, ...]:
+def sail(cmap: CampaignMap, start: Square, dist: Field, steps: int) -> tuple[Square, ...]:
     """A move by sea or lake (MC-5.3) towards the field: from water square to water square, landing on
     its last square, at most ``steps`` squares; the landing nearest the field's targets. Empty: none helps."""
     afloat = cmap.cell(start).terrain.is_water
@@ -338,7 +369,7 @@ class Fields:
     """The side's fields of march, computed once a phase and only when asked for."""
 
     view: SideView
-    cache: dict[str, tuple[dict[Square, int], dict[Square, Msg]]] = field(default_factory=dict)
+    cache: dict[str, tuple[Field, dict[Square, Msg]]] = field(default_factory=dict)
 
     def _targets(self, ratio: Fraction) -> tuple[dict[Square, Msg], frozenset[Square]]:
         v = self.view
@@ -364,14 +395,14 @@ class Fields:
                     targets[e.square] = Msg("where an enemy Force was last seen")
         return targets, frozenset(blocked)
 
-    def march(self, ratio: Fraction) -> tuple[dict[Square, int], dict[Square, Msg]]:
+    def march(self, ratio: Fraction) -> tuple[Field, dict[Square, Msg]]:
         key = f"march:{ratio}"
         if key not in self.cache:
             targets, blocked = self._targets(ratio)
             self.cache[key] = field_to(self.view.map, targets, blocked), targets
         return self.cache[key]
 
-    def home(self) -> tuple[dict[Square, int], dict[Square, Msg]]:
+    def home(self) -> tuple[Field, dict[Square, Msg]]:
         if "home" not in self.cache:
             v = self.view
             targets = {h.square: Msg("its own stronghold") for h in v.strongholds if not v.hostile(h.holder)}
@@ -432,7 +463,7 @@ def guard(view: SideView, movers: Sequence[ForceState]) -> str | None:
     return min(able, key=lambda f: (view.map.distance(view.map.parse(f.square or ""), cap), f.key)).key
 
 
-def nearest_target(cmap: CampaignMap, end: Square, dist: Mapping[Square, int], names: Mapping[Square, Msg]) -> Square:
+def nearest_target(cmap: CampaignMap, end: Square, dist: Field, names: Mapping[Square, Msg]) -> Square:
     """The target the path leads to: the nearest from where it ends (ties by square)."""
     left = dist.get(end, INF)
     return min(names, key=lambda t: (abs(cmap.distance(end, t) - left), cmap.distance(end, t), t.row, t.col))
