@@ -24,15 +24,15 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bot.campaign.dice import Context, turn_dice  # noqa: E402
-from bot.campaign.events import Journal  # noqa: E402
-from bot.campaign.general import decide, side_view  # noqa: E402
-from bot.campaign.new import from_scenario  # noqa: E402
-from bot.campaign.state import CampaignStatus  # noqa: E402
-from bot.engine.phases import Phase  # noqa: E402
-from bot.engine.tables import default_rulebook  # noqa: E402
-from bot.generate import Params, generate_scenario  # noqa: E402
-from bot.scenario import bundled_scenarios, load_bundled, parse_scenario  # noqa: E402
+from bot.campaign.dice import Context, turn_dice
+from bot.campaign.events import Journal
+from bot.campaign.general import decide, side_view
+from bot.campaign.new import from_scenario
+from bot.campaign.state import CampaignStatus
+from bot.engine.phases import Phase
+from bot.engine.tables import default_rulebook
+from bot.generate import Params, generate_scenario
+from bot.scenario import bundled_scenarios, load_bundled, parse_scenario
 
 
 def big_side() -> None:
