@@ -587,6 +587,8 @@ class Campaign(commands.Cog):
                     await _of_this_server(interaction, m.guild_id, name, kind, ident, lc)
             shown = await state.change_bot_setting(bot.db, cid, actor, name, value)
         await reply(interaction, content=t(lc, "settings.changed", name=name, value=_settings.show(shown)), ephemeral=False)
+        if name in specs:  # RU-26: a general seated by the setting acted; the phase may have nothing left to wait for
+            await publish.settle(bot, cid)
 
     @settings.autocomplete("name")
     async def _setting_names(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:

@@ -189,6 +189,10 @@ MESSAGES: dict[str, str] = {
     "gm.assigned": "The GM put {member} on {side}.",
     "gm.assign_not_member": "{member} is not a member of this server: only its members can play a side.",
     "gm.assign_bot": "{member} is a bot: only people can play a side.",
+    "gm.assign_one": "Name a member to put on the side, or general: bot (or off) for the bot general (RU-26).",
+    "gm.general_on": "The bot general now plays {side} (RU-26): it acts in every phase as a member would.",
+    "gm.general_off": "The bot general no longer plays {side} (RU-26): the side waits for a member, or holds as "
+                      "unmanned_sides says.",
     "gm.edited": "GM correction to {force}: {changes}.",
     # publishing
     "publish.resolved": "{before} → {after}",
