@@ -21,7 +21,8 @@ from bot.engine.errors import EngineError, InvalidInput, RuleViolation
 from bot.engine.tables import RuleBook, default_rulebook
 from bot.i18n import Translator, lang_of, t
 from bot.i18n.text import tr
-from bot.services.errors import AlreadyResolved, NotFound, PermissionDenied, WrongPhase
+from bot.services.budget import Budget, Heavy
+from bot.services.errors import AlreadyResolved, NotFound, PermissionDenied, TooSoon, WrongPhase
 from bot.settings import Settings
 from bot.store.db import Database
 
@@ -56,6 +57,8 @@ def _hint(error: EngineError) -> str:
         return "error.hint_resolved"
     if isinstance(error, NotFound):
         return "error.hint_not_found"
+    if isinstance(error, TooSoon):
+        return "error.hint_wait"
     if isinstance(error, InvalidInput):
         return "error.hint_input"
     if isinstance(error, RuleViolation):
@@ -95,6 +98,8 @@ class AideMixin:
         self.watchdog_interval = watchdog_interval
         self.started_at = discord.utils.utcnow()
         self.render_gate = asyncio.Semaphore(render_slots)
+        self.budgets = {kind: Budget(kind) for kind in Heavy}
+        """Heavy work's own gates and cooldowns (a timelapse, a painted map): bot.services.budget."""
         self.synced: list[app_commands.AppCommand] = []
         self.channel_campaigns: dict[int, tuple[int, float]] = {}
         """channel id -> (campaign id, expiry on the monotonic clock): see bot.cogs._common.campaign_id."""

@@ -21,6 +21,7 @@ from bot.i18n.text import tr
 from bot.scenario import bundled_scenarios
 from bot.services import bookkeeping as state
 from bot.services import campaigns, exchange, gm, logbook, views
+from bot.services.budget import Heavy
 from bot.services.errors import PermissionDenied
 from bot.services.timelapse import timelapse_gif
 
@@ -332,10 +333,17 @@ class Campaign(commands.Cog):
         if map is not None:  # a painted map: the image's terrain with the file's sides and Forces
             if file is None:
                 raise InvalidInput(t(lc, "campaign.paint_needs_file"))
-            raw = await file.read()
-            campaigns.check_upload_size(len(raw), limits, kind="scenario")
-            text = await asyncio.to_thread(paint.painted_scenario, await map.read(), raw)
-            spec = await asyncio.to_thread(scenarios.parse_scenario_text, text, key=scenario)
+            # Sizes are checked before anything is downloaded, and the painting has its own gate and
+            # cooldowns (issue 24, item 1): each one reads up to a 2000x2000 image.
+            campaigns.check_upload_size(file.size, limits, kind="scenario")
+            paint.check_size(map.size)
+            async with bot.budgets[Heavy.PAINTING].admit(member=actor.member_id, campaign=guild_id):
+                raw = await file.read()
+                campaigns.check_upload_size(len(raw), limits, kind="scenario")
+                image = await map.read()
+                paint.check_size(len(image))
+                text = await asyncio.to_thread(paint.painted_scenario, image, raw)
+                spec = await asyncio.to_thread(scenarios.parse_scenario_text, text, key=scenario)
         elif file is not None:
             raw = await file.read()
             if await asyncio.to_thread(_is_export, raw):
@@ -479,8 +487,10 @@ class Campaign(commands.Cog):
             if frames >= TIMELAPSE_PROGRESS:
                 await interaction.edit_original_response(content=t(lc, "timelapse.drawing", frames=frames))
 
-        async with bot.render_gate:
-            lapse = await timelapse_gif(bot.db, cid, actor, lang=lc, rules=bot.rules, progress=drawing)
+        # Its own gate and cooldowns (issue 24, item 1), never the render slots of the phase cards; a
+        # GIF already drawn for this view since the last turn ended passes neither.
+        lapse = await timelapse_gif(bot.db, cid, actor, lang=lc, rules=bot.rules, progress=drawing,
+                                    admit=lambda: bot.budgets[Heavy.TIMELAPSE].admit(member=actor.member_id, campaign=cid))
         if lapse is None:
             await interaction.edit_original_response(content=t(lc, "timelapse.none"))
             return

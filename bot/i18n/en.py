@@ -12,6 +12,7 @@ MESSAGES: dict[str, str] = {
     "error.hint_input": "Correct the value and try again.",
     "error.hint_rules": "The rules do not allow this now; /campaign status says what the phase needs.",
     "error.hint_other": "Correct it and try again.",
+    "error.hint_wait": "Heavy work has a budget so that the bot stays quick for everyone.",
     "error.check": "⚠️ You cannot use this command here.",
     "error.forbidden": "⚠️ I lack a Discord permission for that here (sending messages, threads or files). Ask a server admin.",
     "error.unexpected": "Something went wrong on my side. The error ID is `{id}`: give it to the GM or the bot's host.",

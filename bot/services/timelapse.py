@@ -2,7 +2,7 @@
 reader's fog of war.
 
 The frames are the ones kept at the end of each turn (:mod:`bot.store.frames`, written with the
-resolution that ended it), then the campaign as it is now. What each frame shows a reader is decided
+resolution that ended it): one per ended turn, as the README says (issue 24, item 8). What each frame shows a reader is decided
 by the campaign core exactly as for ``/campaign map`` (:func:`bot.campaign.frames.timeline`, then
 :func:`bot.campaign.views.map_view`): a side sees its own Forces and the enemies within sight of them
 in that frame (and faded markers where it last saw others); the GM on no side sees everything; a
@@ -12,7 +12,10 @@ member on no side sees the public view (the map and the battles). Drawing runs i
 from __future__ import annotations
 
 import asyncio
+import weakref
+from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Sequence
+from contextlib import AbstractAsyncContextManager, nullcontext
 from dataclasses import dataclass
 
 from sqlmodel.ext.asyncio.session import AsyncSession
@@ -46,9 +49,13 @@ Progress = Callable[[int], Awaitable[None]]
 class Timelapse:
     gif: bytes
     frames: int
-    """How many frames it shows (the ended turns', at most :data:`MAX_FRAMES`, and the campaign now)."""
+    """How many frames it shows: one per ended turn, at most :data:`MAX_FRAMES`."""
     first_turn: int
     last_turn: int
+
+    @property
+    def size(self) -> int:
+        return len(self.gif)
 
 
 def reader_of(state: CampaignState, st: Standing) -> tuple[Reader, str | None, Msg]:
@@ -105,24 +112,86 @@ async def _frames(s: AsyncSession, state: CampaignState) -> list[Frame]:
     return await store.load_frames(s, state.id)
 
 
+Admit = Callable[[], AbstractAsyncContextManager[None]]
+"""Called only when the GIF must be drawn (not for a cached one): the cog's gate and cooldowns
+(:mod:`bot.services.budget`), which refuse or hold a slot while the frames are drawn."""
+
+CACHE_ENTRIES = 64
+CACHE_BYTES = 96 * 1024 * 1024
+"""The GIFs kept: per campaign, reader's view and language, until the next turn ends (issue 24, item 1)."""
+_caches: weakref.WeakKeyDictionary[Database, OrderedDict[tuple[object, ...], Timelapse]] = weakref.WeakKeyDictionary()
+
+
+def _cache(db: Database) -> OrderedDict[tuple[object, ...], Timelapse]:
+    cache = _caches.get(db)
+    if cache is None:
+        cache = _caches[db] = OrderedDict()
+    return cache
+
+
+def _cached(db: Database, key: tuple[object, ...]) -> Timelapse | None:
+    cache = _cache(db)
+    hit = cache.get(key)
+    if hit is not None:
+        cache.move_to_end(key)
+    return hit
+
+
+def _keep(db: Database, key: tuple[object, ...], lapse: Timelapse) -> None:
+    cache = _cache(db)
+    for old in [k for k in cache if k[0] == key[0] and k[-1] != key[-1]]:
+        del cache[old]  # a campaign's GIFs of turns before the last one ended: never asked for again
+    cache[key] = lapse
+    while len(cache) > CACHE_ENTRIES or sum(v.size for v in cache.values()) > CACHE_BYTES:
+        cache.popitem(last=False)
+
+
+def forget_cached() -> None:
+    """Drop every cached GIF (a host that wants the memory back)."""
+    _caches.clear()
+
+
+def draw(state: CampaignState, frames: Sequence[Frame], reader: Reader, key: str | None, label: Msg,
+         rules: RuleBook, lang: str, max_bytes: int) -> Timelapse:
+    """The GIF, in a worker thread: the campaign at each ended turn (the last-seen memory runs over every
+    frame for a side), each frame the timelapse keeps drawn for ``reader``, then encoded."""
+    frames = sorted(frames, key=lambda f: f.turn)
+    picks = pick_frames(len(frames), MAX_FRAMES)
+    if reader.side is None:  # the GM's or the public view carry no memory: only the kept frames are built
+        kept = timeline(state, [frames[i] for i in picks], remember=False)[:-1]
+    else:  # a side remembers what it saw in every frame, kept or not (faded markers)
+        states = timeline(state, frames)[:-1]  # the ended turns, not the campaign now
+        kept = [states[i] for i in picks]
+    snaps = [snapshot_of(s, reader, label, rules, now=False, lang=lang) for s in kept]
+    window = crop(state, snaps, reader)
+    around, radius = window if window is not None else (None, 3)
+    gif = render_timelapse(snaps, view=key, around=around, radius=radius, max_bytes=max_bytes)
+    return Timelapse(gif, len(snaps), snaps[0].turn, snaps[-1].turn)
+
+
 async def timelapse_gif(db: Database, campaign_id: int, actor: Actor, *, lang: str = "en",
                         rules: RuleBook | None = None, progress: Progress | None = None,
-                        max_bytes: int = MAX_BYTES) -> Timelapse | None:
-    """The campaign turn by turn as ``actor`` may see it, in their language ``lang``: an animated GIF of
-    the ended turns' frames and the campaign now. None when no turn has ended since frames are kept."""
+                        max_bytes: int = MAX_BYTES, admit: Admit | None = None) -> Timelapse | None:
+    """The campaign turn by turn as ``actor`` may see it, in their language ``lang``: an animated GIF with
+    one frame per ended turn (since frames are kept; at most :data:`MAX_FRAMES`, evenly spread). None when
+    no turn has ended since frames are kept. The GIF is kept for the same view and language until the
+    next turn ends; only drawing one goes through ``admit``, and everything it costs runs in a worker
+    thread (the fog-of-war views of the kept frames, the drawing, the encoding)."""
     rules = rules or default_rulebook()
     cr = await readcache.read(db, campaign_id, {FRAMES: _frames})
-    frames: list[Frame] = cr.parts[FRAMES]
     state = cr.state
-    if not any(f.turn < state.turn for f in frames):
+    frames: list[Frame] = [f for f in cr.parts[FRAMES] if f.turn < state.turn]
+    if not frames:
         return None
     reader, key, label = reader_of(state, cr.standing(actor))
-    snaps = snapshots(state, frames, reader, label, rules=rules, lang=lang)
-    snaps = [snaps[i] for i in pick_frames(len(snaps), MAX_FRAMES)]
-    window = crop(state, snaps, reader)
-    if progress is not None:
-        await progress(len(snaps))
-    around, radius = window if window is not None else (None, 3)
-    gif = await asyncio.to_thread(render_timelapse, snaps, view=key, around=around, radius=radius,
-                                  max_bytes=max_bytes)
-    return Timelapse(gif, len(snaps), snaps[0].turn, snaps[-1].turn)
+    names = tuple((k, sd.name, sd.colour) for k, sd in state.sides.items())
+    cache_key = (campaign_id, key, lang, max_bytes, names, tuple(f.turn for f in frames))
+    hit = _cached(db, cache_key)
+    if hit is not None:
+        return hit
+    async with admit() if admit is not None else nullcontext():
+        if progress is not None:
+            await progress(len(pick_frames(len(frames), MAX_FRAMES)))
+        lapse = await asyncio.to_thread(draw, state, frames, reader, key, label, rules, lang, max_bytes)
+    _keep(db, cache_key, lapse)
+    return lapse
