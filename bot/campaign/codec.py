@@ -1104,6 +1104,8 @@ def _roll(value: Any, where: str, *, batch: bool = True) -> Any:
 # --- the log -----------------------------------------------------------------------------------------
 
 LOG_OPTIONAL = ("visibility", "data", "roll_key", "undone", "created_at")
+_FORMATTER_FIELDS = re.compile(r"[{}]")
+"""A template with a field: an older log's plain text is read as a message only when it is one with none."""
 LOG_KINDS = tuple(k.value for k in EventKind)
 
 
@@ -1139,6 +1141,11 @@ def decode_log(entries: Any, state: CampaignState, where: str = "log") -> list[d
             except UnknownMessage as exc:
                 raise InvalidInput("{where}.data.msg: {reason}", where=at, reason=str(exc)[:200]) from None
         roll_key = _text(e.get("roll_key"), _at(at, "roll_key"), 200, optional=True)
+        # Its text would be shown verbatim (issue 24, item 5); an older log's plain message is kept when
+        # it is one of the bot's templates without fields.
+        if not roll_key and not (data and "msg" in data) and (text not in known or _FORMATTER_FIELDS.search(text)):
+            raise InvalidInput("{where}: an entry that is not a roll must carry one of the bot's messages (data.msg)",
+                               where=at)
         entry = {"turn": _int(e["turn"], _at(at, "turn"), 1, state.turn),
                  "phase": _int(e["phase"], _at(at, "phase"), 0, max(Phase)),
                  "kind": _one_of(e["kind"], _at(at, "kind"), LOG_KINDS), "visibility": visibility, "text": text,
@@ -1163,6 +1170,12 @@ def decode_log(entries: Any, state: CampaignState, where: str = "log") -> list[d
     return out
 
 
+EARLIEST_TIME = dt.datetime(2000, 1, 1, tzinfo=dt.UTC)
+LATEST_AHEAD = dt.timedelta(days=366)
+"""Every time a file carries lies between 2000 and a year from now (issue 24, item 5: a year-9999 time at
+offset -14:00 is past the last time Python or a database can hold once in UTC)."""
+
+
 def _time(value: Any, where: str) -> dt.datetime:
     if value is None:
         return dt.datetime.now(dt.UTC)
@@ -1174,7 +1187,22 @@ def _time(value: Any, where: str) -> dt.datetime:
         raise InvalidInput("{where}: {value!r} is not an ISO date or time", where=where, value=_shown(value)) from None
     if parsed.tzinfo is None:
         raise InvalidInput("{where}: times must carry their time zone", where=where)
-    return parsed
+    try:
+        utc = parsed.astimezone(dt.UTC)
+    except OverflowError:
+        utc = None
+    if utc is None or not EARLIEST_TIME <= utc <= dt.datetime.now(dt.UTC) + LATEST_AHEAD:
+        raise InvalidInput("{where}: {value!r} is out of range: a time from 2000 to a year from now", where=where,
+                           value=_shown(value))
+    return utc
+
+
+def expect_time(value: Any, where: str, *, optional: bool = False) -> dt.datetime | None:
+    """A time with its zone, in UTC, within :data:`EARLIEST_TIME` and a year from now (None: left out,
+    when ``optional``)."""
+    if value is None and optional:
+        return None
+    return _time(value, where)
 
 
 # --- version 1: the rows -----------------------------------------------------------------------------

@@ -10,6 +10,7 @@ writes it. Version 1 files (the rows) are read too.
 
 from __future__ import annotations
 
+import datetime as dt
 import json
 from dataclasses import dataclass
 from typing import Any
@@ -27,7 +28,9 @@ MAX_IMPORT_BYTES = 20 * 1024 * 1024
 MAX_DEPTH = 32
 """How deeply the file's JSON may nest (an export nests about 10 deep)."""
 TOP = ("format", "version", "campaign", "state", "log", "roll_log")
-BOOKKEEPING = ("name", "scenario", "language")
+BOOKKEEPING = ("name", "scenario", "language", "deadline")
+BOOKKEEPING_OPTIONAL = ("deadline",)
+"""An export made before it carried the phase's deadline has none: the import gives a default one."""
 
 
 def export_bytes(data: dict[str, Any]) -> bytes:
@@ -89,6 +92,8 @@ class File:
     log: list[dict[str, Any]]
     scenario: str
     language: str
+    deadline: dt.datetime | None = None
+    """The exported phase's deadline (issue 24, item 8)."""
 
 
 def read(data: dict[str, Any]) -> File:
@@ -102,14 +107,15 @@ def read(data: dict[str, Any]) -> File:
         log = codec.decode_log(data.get("log", []), state)
         book = data.get("campaign")
         if not v1:
-            codec.expect_object(book, "campaign", BOOKKEEPING)
+            codec.expect_object(book, "campaign", BOOKKEEPING, BOOKKEEPING_OPTIONAL)
             codec.expect_text(book["name"], "campaign.name", 100)  # shown on the verifier's page
         scenario = codec.expect_text(book.get("scenario"), "campaign.scenario", 100)
         language = codec.expect_one_of(book.get("language"), "campaign.language", botsettings.LANGUAGES)
+        deadline = codec.expect_time(book.get("deadline"), "campaign.deadline", optional=True)
         options = "campaign.options" if v1 else "state.options"
         botsettings.check_stored(state.options.get("_bot", {}), f"{options}._bot", codec.MAX_INT)
     except InvalidInput as exc:
         raise ImportRejected(exc.text) from None  # i18n: passes a template on
     if state.status is not CampaignStatus.ACTIVE:
         raise ImportRejected("{where}: an imported campaign is active", where="campaign.status" if v1 else "state.status")
-    return File(state, log, scenario, language)
+    return File(state, log, scenario, language, deadline)

@@ -12,7 +12,6 @@ MESSAGES: dict[str, str] = {
     "error.hint_input": "Correct the value and try again.",
     "error.hint_rules": "The rules do not allow this now; /campaign status says what the phase needs.",
     "error.hint_other": "Correct it and try again.",
-    "error.hint_wait": "Heavy work has a budget so that the bot stays quick for everyone.",
     "error.check": "⚠️ You cannot use this command here.",
     "error.forbidden": "⚠️ I lack a Discord permission for that here (sending messages, threads or files). Ask a server admin.",
     "error.unexpected": "Something went wrong on my side. The error ID is `{id}`: give it to the GM or the bot's host.",
@@ -333,4 +332,6 @@ MESSAGES: dict[str, str] = {
     "save.done": "The campaign at turn {turn} as a scenario ({size:,} bytes): upload it with /campaign create to start another campaign from here.",
     # /campaign create with a painted map
     "campaign.paint_needs_file": "A painted map gives the terrain only: upload the YAML with the sides and Forces as `file` too (docs/scenario-format.md, \"Painted maps\").",
+    # heavy work's budget (issue 24, item 1)
+    "error.hint_wait": "Heavy work has a budget so that the bot stays quick for everyone.",
 }
