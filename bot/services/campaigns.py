@@ -11,6 +11,7 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 
 from bot.campaign import lifecycle
 from bot.campaign.lifecycle import check_options
+from bot.campaign.new import campaign_name
 from bot.campaign.state import JoinRequest, SideState
 from bot.engine.errors import InvalidInput
 from bot.engine.phases import first_position
@@ -93,9 +94,7 @@ async def create_campaign(
     the creation time (default: the clock); ``language`` the campaign's, in which its public posts are
     written (the GM's own at creation; ``/campaign settings language`` changes it)."""
     rules = rules or default_rulebook()
-    name = name.strip()
-    if not 1 <= len(name) <= 100:
-        raise InvalidInput("A campaign name is 1 to 100 characters.")
+    name = campaign_name(name)
     now = now or utcnow()
     if spec is None and scenario_text is not None:
         size = len(scenario_text.encode("utf-8") if isinstance(scenario_text, str) else scenario_text)
