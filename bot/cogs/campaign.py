@@ -71,6 +71,8 @@ def _generated(params: generate.Params) -> scenarios.Scenario:
 
 
 def _is_export(raw: bytes) -> bool:
+    if raw.startswith(exchange.GZIP_MAGIC):  # a packed export (issue 24, item 4): its reading checks it
+        return True
     head = raw[:4096].lstrip()
     if not head.startswith(b"{"):
         return False
@@ -528,11 +530,15 @@ class Campaign(commands.Cog):
     async def export(self, interaction: discord.Interaction) -> None:
         cid = await campaign_id(interaction)
         data = await exchange.export_campaign(bot_of(interaction).db, cid, actor_of(interaction))
-        raw = exchange.export_bytes(data)
+        raw = await asyncio.to_thread(exchange.export_bytes, data)
+        name = f"campaign-{cid}.json"
+        limit = getattr(bot_of(interaction).settings.limits, "max_import_bytes", exchange.MAX_IMPORT_BYTES)
+        if len(raw) > limit:  # packed, it comes back (issue 24, item 4)
+            raw, name = await asyncio.to_thread(exchange.packed, data), f"campaign-{cid}.json.gz"
         import io
 
         await reply(interaction, content=t(lang(interaction), "export.done", size=len(raw)),
-                    files=[discord.File(io.BytesIO(raw), filename=f"campaign-{cid}.json"),
+                    files=[discord.File(io.BytesIO(raw), filename=name),
                            discord.File(io.BytesIO(logbook.verifier_page(data["roll_log"], data["campaign"]["name"])),
                                         filename=f"campaign-{cid}-verify.html")])
 

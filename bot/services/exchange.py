@@ -27,7 +27,14 @@ from typing import Any
 from bot.campaign import botsettings, codec, exports, save
 from bot.campaign.dice import turn_dice
 from bot.campaign.events import EventKind, side_visibility
-from bot.campaign.exports import export_bytes, parse_export, player_ids  # noqa: F401 (the cog's and the tests')
+from bot.campaign.exports import (  # noqa: F401 (the cog's and the tests')
+    GZIP_MAGIC,
+    MAX_IMPORT_BYTES,
+    export_bytes,
+    packed,
+    parse_export,
+    player_ids,
+)
 from bot.campaign.state import CampaignState
 from bot.engine.errors import InvalidInput
 from bot.engine.tables import RuleBook, default_rulebook
