@@ -88,7 +88,7 @@ class AideMixin:
 
     def _setup_aide(self, settings: Settings, db: Database, rules: RuleBook, *, sync_commands: bool,
                     background_tasks: bool, deadline_interval: float, render_slots: int,
-                    watchdog_interval: float | None = None) -> None:
+                    watchdog_interval: float | None = None, heavy_in_process: bool = True) -> None:
         self.settings = settings
         self.db = db
         self.rules = rules
@@ -99,6 +99,8 @@ class AideMixin:
         self.started_at = discord.utils.utcnow()
         self.render_gate = asyncio.Semaphore(render_slots)
         self.budgets = {kind: Budget(kind) for kind in Heavy}
+        self.heavy_in_process = heavy_in_process
+        """A timelapse is drawn in a worker process (False: a thread, for tests that watch the drawing)."""
         """Heavy work's own gates and cooldowns (a timelapse, a painted map): bot.services.budget."""
         self.synced: list[app_commands.AppCommand] = []
         self.channel_campaigns: dict[int, tuple[int, float]] = {}
@@ -221,6 +223,7 @@ def create_bot(
     render_slots: int = RENDER_SLOTS,
     shard_count: int | None = None,
     watchdog_interval: float | None = None,
+    heavy_in_process: bool = True,
 ) -> AideBot | ShardedAideBot:
     """The bot, with its dependencies injected (an AutoShardedBot when ``settings.shard``, or when
     ``settings.shard_count`` or ``shard_count`` is set: then with those shards, ``settings.shard_ids``
@@ -229,7 +232,8 @@ def create_bot(
     ``sync_commands=False`` skips syncing the command tree at start; ``background_tasks=False``
     leaves the deadline and backup loops off; ``deadline_interval`` is the seconds between
     deadline checks; ``watchdog_interval`` those between the watchdog's ticks (restarts of dead
-    loops and the heartbeat; the deadline interval when None)."""
+    loops and the heartbeat; the deadline interval when None); ``heavy_in_process=False`` draws a
+    timelapse in a thread rather than a worker process (tests that watch the drawing)."""
     intents = discord.Intents.default()
     kwargs: dict[str, Any] = {
         "command_prefix": commands.when_mentioned,
@@ -248,5 +252,5 @@ def create_bot(
     bot._setup_aide(settings, db or Database(settings.database_url), rules or default_rulebook(),
                     sync_commands=sync_commands, background_tasks=background_tasks,
                     deadline_interval=deadline_interval, render_slots=render_slots,
-                    watchdog_interval=watchdog_interval)
+                    watchdog_interval=watchdog_interval, heavy_in_process=heavy_in_process)
     return bot

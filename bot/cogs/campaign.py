@@ -492,6 +492,7 @@ class Campaign(commands.Cog):
         # Its own gate and cooldowns (issue 24, item 1), never the render slots of the phase cards; a
         # GIF already drawn for this view since the last turn ended passes neither.
         lapse = await timelapse_gif(bot.db, cid, actor, lang=lc, rules=bot.rules, progress=drawing,
+                                    in_process=bot.heavy_in_process,
                                     admit=lambda: bot.budgets[Heavy.TIMELAPSE].admit(member=actor.member_id, campaign=cid))
         if lapse is None:
             await interaction.edit_original_response(content=t(lc, "timelapse.none"))

@@ -12,9 +12,11 @@ member on no side sees the public view (the map and the battles). Drawing runs i
 from __future__ import annotations
 
 import asyncio
+import multiprocessing
 import weakref
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Sequence
+from concurrent.futures import ProcessPoolExecutor
 from contextlib import AbstractAsyncContextManager, nullcontext
 from dataclasses import dataclass
 
@@ -169,14 +171,30 @@ def draw(state: CampaignState, frames: Sequence[Frame], reader: Reader, key: str
     return Timelapse(gif, len(snaps), snaps[0].turn, snaps[-1].turn)
 
 
+_pool: ProcessPoolExecutor | None = None
+
+
+def _process_pool() -> ProcessPoolExecutor:
+    """One worker process for timelapses (the gate admits one at a time), started afresh for each (its
+    memory goes back to the system when it ends); spawned, not forked, from a process running threads."""
+    global _pool
+    if _pool is None:
+        _pool = ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn"),
+                                    max_tasks_per_child=1)
+    return _pool
+
+
 async def timelapse_gif(db: Database, campaign_id: int, actor: Actor, *, lang: str = "en",
                         rules: RuleBook | None = None, progress: Progress | None = None,
-                        max_bytes: int = MAX_BYTES, admit: Admit | None = None) -> Timelapse | None:
+                        max_bytes: int = MAX_BYTES, admit: Admit | None = None,
+                        in_process: bool = False) -> Timelapse | None:
     """The campaign turn by turn as ``actor`` may see it, in their language ``lang``: an animated GIF with
     one frame per ended turn (since frames are kept; at most :data:`MAX_FRAMES`, evenly spread). None when
     no turn has ended since frames are kept. The GIF is kept for the same view and language until the
     next turn ends; only drawing one goes through ``admit``, and everything it costs runs in a worker
-    thread (the fog-of-war views of the kept frames, the drawing, the encoding)."""
+    thread (the fog-of-war views of the kept frames, the drawing, the encoding), or with ``in_process`` (the
+    bot) in a worker process: a thread still shares the interpreter's lock and garbage collector with the
+    event loop, which it stalled for 200-500 ms on the largest campaign (bench/abuse.py)."""
     rules = rules or default_rulebook()
     cr = await readcache.read(db, campaign_id, {FRAMES: _frames})
     state = cr.state
@@ -192,6 +210,10 @@ async def timelapse_gif(db: Database, campaign_id: int, actor: Actor, *, lang: s
     async with admit() if admit is not None else nullcontext():
         if progress is not None:
             await progress(len(pick_frames(len(frames), MAX_FRAMES)))
-        lapse = await asyncio.to_thread(draw, state, frames, reader, key, label, rules, lang, max_bytes)
+        work = (draw, state, frames, reader, key, label, rules, lang, max_bytes)
+        if in_process:
+            lapse = await asyncio.get_running_loop().run_in_executor(_process_pool(), *work)
+        else:
+            lapse = await asyncio.to_thread(*work)
     _keep(db, cache_key, lapse)
     return lapse

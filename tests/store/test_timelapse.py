@@ -166,3 +166,18 @@ async def test_a_frame_shows_a_side_only_the_enemies_it_saw_then(db) -> None:
     reader, _, label = timelapse.reader_of(cr.state, cr.standing(GM))
     gm_first = {c.key for c in timelapse.snapshots(cr.state, cr.parts[timelapse.FRAMES], reader, label)[0].counters}
     assert {"soult", "lannes", "mack", "werneck"} <= gm_first
+
+
+async def test_the_bot_draws_a_timelapse_in_a_worker_process(db) -> None:
+    """Issue 24, items 1 and 6: drawn in a thread, the largest campaign's timelapse still stalled the event
+    loop 200-500 ms (the interpreter's lock and garbage collector are shared); the bot draws it in a
+    worker process, which gives back the same GIF."""
+    cid = await tutorial(db)
+    await advance(db, cid)
+    await end_turn(db, cid)
+    await end_turn(db, cid)
+    in_thread = await timelapse.timelapse_gif(db, cid, FRENCH)
+    timelapse.forget_cached()
+    in_process = await timelapse.timelapse_gif(db, cid, FRENCH, in_process=True)
+    assert in_thread is not None and in_process is not None and in_process is not in_thread
+    assert in_process.gif == in_thread.gif and in_process.frames == 2
