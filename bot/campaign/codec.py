@@ -145,7 +145,7 @@ TOKEN_RE = re.compile(r"^[0-9a-f]{1,64}$")
 RULE_RE = re.compile(r"^(MC|CC|FC|RU|BR)-\d{1,2}(\.\d{1,2})?$")
 BATTLE_VISIBILITY_RE = re.compile(r"^battle:[1-9]\d{0,5}$")
 BOT_OPTIONS = ("_bot", "_reminded", "_rev")
-LOCAL_BOT_OPTIONS = ("card",)
+LOCAL_BOT_OPTIONS = ("card", "requests_card")
 """Bot settings of this server only (a message id in its channel), never exported."""
 """The bot's own bookkeeping kept among a campaign's options (``_`` keys, never rule options)."""
 AFTERMATH_KEYS = ("sp_before", "commanders", "rolled", "retreats", "fates", "trophies", "claims", "draft")

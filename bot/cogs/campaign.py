@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import re
 import secrets
@@ -22,7 +23,7 @@ from bot.scenario import bundled_scenarios
 from bot.services import bookkeeping as state
 from bot.services import campaigns, exchange, gm, logbook, views
 from bot.services.budget import Heavy
-from bot.services.errors import PermissionDenied
+from bot.services.errors import PermissionDenied, TooSoon
 from bot.services.timelapse import timelapse_gif
 
 from . import _publish as publish
@@ -243,19 +244,25 @@ class JoinVerdict(discord.ui.DynamicItem[discord.ui.Button[Any]],
             bot, actor = bot_of(interaction), actor_of(interaction)
             m = await state.meta(bot.db, self.cid)
             mention = f"<@{self.member}>"
-            if self.verdict == "a":
+            gone = self.verdict == "a" and not await _is_member(interaction.guild, self.member)
+            if gone:  # left the server since asking (issue 24, item 3): never a player
+                side = (await campaigns.refuse_request(bot.db, self.cid, actor, self.member)).name
+                done = t(m.language, "join.left", member=mention, side=side)
+            elif self.verdict == "a":
                 row = await campaigns.approve_request(bot.db, self.cid, actor, self.member)
                 done = t(m.language, "join.approved", member=mention, side=row.name)
             else:
                 side = (await campaigns.refuse_request(bot.db, self.cid, actor, self.member)).name
                 done = t(m.language, "join.refused", member=mention, side=side)
-            await interaction.response.edit_message(content=done, view=None,
-                                                    allowed_mentions=discord.AllowedMentions.none())
-            if self.verdict == "a":  # announced as a join is
+            await _requests_card(bot, self.cid, interaction.channel, answered=interaction)
+            if self.verdict == "a" and not gone:  # announced as a join is
                 await interaction.followup.send(
-                    t(m.language, "campaign.joined", member=mention, side=row.name),
+                    done + "\n" + t(m.language, "campaign.joined", member=mention, side=row.name),
                     view=dynamic_view(HowToPlay(self.cid, t(m.language, "howto.button"))),
                     allowed_mentions=pinging([self.member]))
+                return
+            await interaction.followup.send(done, allowed_mentions=discord.AllowedMentions.none())
+            if gone:
                 return
             told = await _tell_member(bot, self.member, t(m.language, "join.refused_dm", name=m.name, side=side))
             if not told:
@@ -282,8 +289,62 @@ class WithdrawJoin(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"ad
         async def work() -> None:
             await campaigns.withdraw_request(bot_of(interaction).db, self.cid, actor_of(interaction))
             await interaction.response.edit_message(content=t(lang(interaction), "join.withdrawn"), view=None)
+            await _requests_card(bot_of(interaction), self.cid, interaction.channel)
 
         await guarded(interaction, work)
+
+
+REQUESTS_SHOWN = 10
+"""Requests with their buttons on the card (two buttons each: Discord takes 25 on a message)."""
+
+
+async def _requests_card(bot: Any, cid: int, channel: Any, *, answered: discord.Interaction | None = None) -> None:
+    """The campaign's one card of requests to join, brought up to date (issue 24, item 3): edited in place
+    (no new post, no ping) while it stands; posted anew, mentioning the GM, only when there was none; gone
+    once every request is answered. ``answered``: the GM's click on the card, whose response edits it."""
+    m = await state.meta(bot.db, cid)
+    waiting = await campaigns.join_requests(bot.db, cid)
+    card = await state.requests_card(bot.db, cid)
+    lc = m.language
+    if not waiting:
+        if answered is not None:
+            await interaction_delete(answered)
+        elif card is not None and channel is not None:
+            with contextlib.suppress(discord.HTTPException):  # already gone
+                await channel.get_partial_message(card).delete()
+        await state.set_requests_card(bot.db, cid, None)
+        return
+    lines = [t(lc, "join.card_line", member=f"<@{r.member}>", side=side) for r, side in waiting[:REQUESTS_SHOWN]]
+    if len(waiting) > REQUESTS_SHOWN:
+        lines.append(t(lc, "join.card_more", n=len(waiting) - REQUESTS_SHOWN))
+    buttons: list[Any] = []
+    for r, _side in waiting[:REQUESTS_SHOWN]:
+        who = (r.name or str(r.member))[:40]
+        buttons += [JoinVerdict(cid, r.member, "a", t(lc, "join.approve_who", name=who)),
+                    JoinVerdict(cid, r.member, "r", t(lc, "join.refuse_who", name=who))]
+    content = t(lc, "join.card", gm=f"<@{m.gm_id}>") + "\n" + "\n".join(lines)
+    view = dynamic_view(*buttons)
+    quiet = discord.AllowedMentions.none()
+    if answered is not None:
+        await answered.response.edit_message(content=content, view=view, allowed_mentions=quiet)
+        return
+    if card is not None and channel is not None:
+        try:
+            await channel.get_partial_message(card).edit(content=content, view=view, allowed_mentions=quiet)
+            return
+        except discord.NotFound:  # deleted by someone: post it anew
+            pass
+    if channel is None:
+        return
+    posted = await channel.send(content, view=view, allowed_mentions=pinging([m.gm_id]))
+    await state.set_requests_card(bot.db, cid, posted.id)
+
+
+async def interaction_delete(interaction: discord.Interaction) -> None:
+    """Answer a click by deleting the message it was on."""
+    await interaction.response.defer()
+    with contextlib.suppress(discord.HTTPException):
+        await interaction.delete_original_response()
 
 
 async def _tell_member(bot: Any, member_id: int, text: str) -> bool:
@@ -406,17 +467,19 @@ class Campaign(commands.Cog):
     async def join(self, interaction: discord.Interaction, side: app_commands.Range[str, 1, 100]) -> None:
         cid = await campaign_id(interaction)
         bot, actor = bot_of(interaction), actor_of(interaction)
+        requests = bot.budgets[Heavy.JOIN_REQUEST]
+        try:  # one request in a while (issue 24, item 3)
+            requests.check(member=(actor.member_id, cid), campaign=cid)
+        except TooSoon:  # unless one waits: the core says so
+            if not any(r.member == actor.member_id for r, _side in await campaigns.join_requests(bot.db, cid)):
+                raise
         joining = await campaigns.join_side(bot.db, cid, actor, side)
         lc = lang(interaction)
-        if joining.pending:  # the GM decides: the member is told privately, the GM is asked in the channel
+        if joining.pending:  # the GM decides: the member is told privately, the campaign's one card lists it
+            requests.note(member=(actor.member_id, cid), campaign=cid)
             await reply(interaction, content=t(lc, "join.requested", side=joining.name),
                         view=dynamic_view(WithdrawJoin(cid, t(lc, "join.withdraw"))))
-            m = await state.meta(bot.db, cid)
-            buttons = dynamic_view(JoinVerdict(cid, actor.member_id, "a", t(m.language, "join.approve")),
-                                   JoinVerdict(cid, actor.member_id, "r", t(m.language, "join.refuse")))
-            await interaction.followup.send(
-                t(m.language, "join.asked", gm=f"<@{m.gm_id}>", member=interaction.user.mention, side=joining.name),
-                view=buttons, allowed_mentions=pinging([m.gm_id]))
+            await _requests_card(bot, cid, interaction.channel)
             return
         key = "campaign.gm_joined" if await state.is_gm_of(bot.db, cid, actor) else "campaign.joined"
         await reply(interaction, content=t(lc, key, member=interaction.user.mention, side=joining.name),

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Hashable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from enum import Enum
@@ -29,9 +29,12 @@ from .errors import TooSoon
 class Heavy(Enum):
     TIMELAPSE = "timelapse"
     PAINTING = "painting"
+    JOIN_REQUEST = "join request"
+    """Not heavy, but each one posts or edits in the channel: one per member and campaign in a while."""
 
 
-WORK: dict[Heavy, Msg] = {Heavy.TIMELAPSE: Msg("timelapse"), Heavy.PAINTING: Msg("painted map")}
+WORK: dict[Heavy, Msg] = {Heavy.TIMELAPSE: Msg("timelapse"), Heavy.PAINTING: Msg("painted map"),
+                          Heavy.JOIN_REQUEST: Msg("request to join")}
 """How a refusal names the work, in the reader's language."""
 
 
@@ -48,6 +51,7 @@ class Limits:
 DEFAULTS: dict[Heavy, Limits] = {
     Heavy.TIMELAPSE: Limits(slots=1, member_seconds=120, campaign_seconds=30),
     Heavy.PAINTING: Limits(slots=1, member_seconds=60, campaign_seconds=20),
+    Heavy.JOIN_REQUEST: Limits(slots=1_000_000, member_seconds=300, campaign_seconds=0),
 }
 _FORGET_AFTER = 3600.0
 """Entries older than any cooldown are dropped now and then, so the tables stay small."""
@@ -61,15 +65,19 @@ class Budget:
         self.kind = kind
         self.limits = limits or DEFAULTS[kind]
         self._clock = clock
-        self._members: dict[int, float] = {}
-        self._campaigns: dict[int, float] = {}
+        self._members: dict[Hashable, float] = {}
+        self._campaigns: dict[Hashable, float] = {}
         self.running = 0
 
-    def check(self, *, member: int, campaign: int) -> None:
+    def check(self, *, member: Hashable, campaign: Hashable) -> None:
         """Refuse (:class:`TooSoon`) if the member or the campaign asked too recently, or the gate is
         full; else nothing. Does not admit."""
         now, lim, work = self._clock(), self.limits, WORK[self.kind]
         mine = self._members.get(member)
+        if mine is not None and now - mine < lim.member_seconds and self.kind is Heavy.JOIN_REQUEST:
+            raise TooSoon("You asked to join {ago} s ago: one request every {every} s per member and campaign. Try "
+                          "again in {seconds} s.", ago=int(now - mine), every=int(lim.member_seconds),
+                          seconds=math.ceil(lim.member_seconds - (now - mine)))
         if mine is not None and now - mine < lim.member_seconds:
             raise TooSoon("You asked for a {work} {ago} s ago: one every {every} s per member. Try again in "
                           "{seconds} s.", work=work, ago=int(now - mine), every=int(lim.member_seconds),
@@ -83,19 +91,23 @@ class Budget:
             raise TooSoon("The bot is busy with another {work} right now: try again in a minute.", work=work)
 
     @asynccontextmanager
-    async def admit(self, *, member: int, campaign: int) -> AsyncIterator[None]:
+    async def admit(self, *, member: Hashable, campaign: Hashable) -> AsyncIterator[None]:
         """Hold one slot of the gate for the work inside, after :meth:`check`; the member's and the
         campaign's cooldowns start now."""
         self.check(member=member, campaign=campaign)
-        now = self._clock()
-        self._forget(now)
-        self._members[member] = now
-        self._campaigns[campaign] = now
+        self.note(member=member, campaign=campaign)
         self.running += 1
         try:
             yield
         finally:
             self.running -= 1
+
+    def note(self, *, member: Hashable, campaign: Hashable) -> None:
+        """Start the member's and the campaign's cooldowns now (what :meth:`admit` does on admission)."""
+        now = self._clock()
+        self._forget(now)
+        self._members[member] = now
+        self._campaigns[campaign] = now
 
     def _forget(self, now: float) -> None:
         if len(self._members) + len(self._campaigns) < 4096:
