@@ -1101,6 +1101,15 @@ def _roll(value: Any, where: str, *, batch: bool = True) -> Any:
 
 
 
+def _undo_record(value: dict[str, Any], where: str, kind: str) -> None:
+    """A chained undo as :func:`bot.store.log.log_undo` writes it: only in an undo entry, its fields those."""
+    fields = {"kind", "key", "after", "prev", "msg"}
+    ok = kind == "undo" and set(value) <= fields and {"kind", "key", "after", "prev"} <= set(value) and all(
+        isinstance(value[f], str) and re.fullmatch(r"[0-9a-f]{64}", value[f]) for f in ("after", "prev"))
+    if not ok:
+        raise fail(where, Msg("not an undo record"))
+
+
 # --- the log -----------------------------------------------------------------------------------------
 
 LOG_OPTIONAL = ("visibility", "data", "roll_key", "undone", "created_at")
@@ -1152,11 +1161,14 @@ def decode_log(entries: Any, state: CampaignState, where: str = "log") -> list[d
                  "data": data, "roll_key": roll_key, "undone": _bool(e.get("undone", False), _at(at, "undone")),
                  "created_at": _time(e.get("created_at"), _at(at, "created_at"))}
         if roll_key:
-            _roll(data, _at(at, "data"))
+            if isinstance(data, dict) and data.get("kind") == "undo":  # the GM's undo, chained (issue 24)
+                _undo_record(data, _at(at, "data"), entry["kind"])
+            else:
+                _roll(data, _at(at, "data"))
             assert data is not None
             if data.get("key") != roll_key:
                 raise fail(_at(at, "roll_key"), Msg("does not name the roll it holds"), roll_key)
-            rolls.append({**data, "turn": key_turn(roll_key) or 0})
+            rolls.append({**data, "turn": key_turn(roll_key) or 0, "undone": entry["undone"]})
         out.append(entry)
     revealed = {s.turn: s for s in state.seeds.values() if s.revealed}
     turns = [{"turn": t, "seed_sha256": revealed[t].sha256, "seed": revealed[t].seed_hex,
