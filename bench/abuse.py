@@ -20,6 +20,7 @@ import argparse
 import asyncio
 import gc
 import io
+import os
 import resource
 import subprocess
 import sys
@@ -55,19 +56,22 @@ class Heartbeat:
         self._task: asyncio.Task[None] | None = None
 
     async def _beat(self) -> None:
-        last = time.perf_counter()
         while True:
             await asyncio.sleep(self.tick)
-            now = time.perf_counter()
-            self.longest = max(self.longest, now - last - self.tick)
-            last = now
+            self._tick(time.perf_counter())
+
+    def _tick(self, now: float) -> None:
+        self.longest = max(self.longest, now - self._last - self.tick)
+        self._last = now
 
     def __enter__(self) -> Heartbeat:
+        self._last = time.perf_counter()
         self._task = asyncio.get_running_loop().create_task(self._beat())
         return self
 
     def __exit__(self, *exc: object) -> None:
         assert self._task is not None
+        self._tick(time.perf_counter())  # the gap since the last tick counts too (a block that ends the run)
         self._task.cancel()
 
 
@@ -107,6 +111,14 @@ async def bench_timelapse(db: Database, turns: int, before: bool) -> None:
             took = time.perf_counter() - t0
         print(f"[timelapse, before] the views of {turns + 1} frames built on the loop: {took:.2f} s, "
               f"longest stall {hb.longest * 1000:.0f} ms")
+    from bot.services import views
+
+    with Heartbeat() as hb:  # the campaign read once, as a member's /campaign status does (the store's work)
+        t0 = time.perf_counter()
+        await views.status(db, cid, PLAYER)
+        took = time.perf_counter() - t0
+    print(f"[timelapse] (the campaign's first read, as for any command: {took:.2f} s, longest stall "
+          f"{hb.longest * 1000:.0f} ms)")
     start_rss = rss_mb()
     with Heartbeat() as hb:
         t0 = time.perf_counter()
@@ -192,14 +204,49 @@ async def bench_import(db: Database) -> None:
                                            spec=spec)
     data = await exchange.export_campaign(db, made.campaign_id, GM)
     plain, packed = exchange.export_bytes(data), exchange.packed(data)
+    from bot.services.budget import quietly
+
     with Heartbeat() as hb:
         t0 = time.perf_counter()
-        parsed = await asyncio.to_thread(exchange.parse_export, packed)
+        parsed = await asyncio.to_thread(quietly, exchange.parse_export, packed)
         await exchange.import_campaign(db, parsed, guild_id=3, channel_id=3, gm=GM)
         took = time.perf_counter() - t0
     print(f"[import] the largest legal campaign at its start: export {len(plain) / 1e6:.1f} MB, packed "
           f"{len(packed) / 1e6:.2f} MB (default limit 2 MiB); imported in {took:.1f} s, longest event-loop stall "
           f"{hb.longest * 1000:.0f} ms")
+
+
+def over_the_unit_cap() -> bytes:
+    """A scenario under the byte limit whose units are over the cap: 520 Forces of 10 units."""
+    import yaml
+
+    doc = yaml.safe_load(largest_scenario())
+    model = doc["forces"][0]
+    for i in range(20):
+        doc["forces"].append({**model, "key": f"x{i}", "name": f"X{i}", "leader": {"name": f"LX{i}", "cv": 2},
+                              "units": [{**u, "key": f"x{i}u{j}"} for j, u in enumerate(model["units"])]})
+    return yaml.safe_dump(doc, sort_keys=False).encode()
+
+
+async def bench_scenarios() -> None:
+    from bot import scenario as scenarios
+    from bot.services.budget import quietly
+
+    for name, raw in (("the largest legal scenario", largest_scenario()), ("one over the unit cap", over_the_unit_cap())):
+        for how, run in (("paused collector", quietly), ("as before", None)):
+            with Heartbeat() as hb:
+                t0 = time.perf_counter()
+                try:
+                    if run is None:
+                        await asyncio.to_thread(scenarios.parse_scenario_text, raw, key="x")
+                    else:
+                        await asyncio.to_thread(run, scenarios.parse_scenario_text, raw, key="x")
+                    said = "accepted"
+                except Exception as exc:  # the refusal is the point
+                    said = f"refused ({str(exc)[:60]})"
+                took = time.perf_counter() - t0
+            print(f"[scenario] {name} ({len(raw) / 1024:.0f} KiB), {how}: {said} in {took:.2f} s; longest event-loop "
+                  f"stall {hb.longest * 1000:.0f} ms")
 
 
 async def main() -> None:
@@ -208,7 +255,14 @@ async def main() -> None:
     parser.add_argument("--before", action="store_true")
     parser.add_argument("--skip-timelapse", action="store_true")
     args = parser.parse_args()
+    gc.collect()
+    gc.freeze()  # as the bot does once it is set up (bot/app.py)
+    with Heartbeat() as hb:  # the control: what the machine's other work costs a loop doing nothing
+        await asyncio.sleep(5)
+    print(f"[baseline] the loop doing nothing for 5 s: longest stall {hb.longest * 1000:.0f} ms "
+          f"(load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores)")
     bench_painting()
+    await bench_scenarios()
     with tempfile.TemporaryDirectory() as tmp:
         db = Database(f"sqlite+aiosqlite:///{tmp}/abuse.db")
         await db.upgrade()

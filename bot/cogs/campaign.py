@@ -22,7 +22,7 @@ from bot.i18n.text import tr
 from bot.scenario import bundled_scenarios
 from bot.services import bookkeeping as state
 from bot.services import campaigns, exchange, gm, logbook, views
-from bot.services.budget import Heavy
+from bot.services.budget import Heavy, quietly
 from bot.services.errors import PermissionDenied, TooSoon
 from bot.services.timelapse import timelapse_gif
 
@@ -405,8 +405,8 @@ class Campaign(commands.Cog):
                 campaigns.check_upload_size(len(raw), limits, kind="scenario")
                 image = await map.read()
                 paint.check_size(len(image))
-                text = await asyncio.to_thread(paint.painted_scenario, image, raw)
-                spec = await asyncio.to_thread(scenarios.parse_scenario_text, text, key=scenario)
+                text = await asyncio.to_thread(quietly, paint.painted_scenario, image, raw)
+                spec = await asyncio.to_thread(quietly, scenarios.parse_scenario_text, text, key=scenario)
         elif file is not None:
             raw = await file.read()
             if await asyncio.to_thread(_is_export, raw):
@@ -414,7 +414,7 @@ class Campaign(commands.Cog):
                 await self._import(interaction, raw, name)
                 return
             campaigns.check_upload_size(len(raw), limits, kind="scenario")
-            spec = await asyncio.to_thread(scenarios.parse_scenario_text, raw, key=scenario)
+            spec = await asyncio.to_thread(quietly, scenarios.parse_scenario_text, raw, key=scenario)
         elif scenario.strip().lower() == GENERATED:  # MC-0: a new map from the options, drawn off the event loop
             params = _generation(climate, season, size, sides, seed)
             spec = await asyncio.to_thread(_generated, params)
@@ -436,7 +436,7 @@ class Campaign(commands.Cog):
     async def _import(self, interaction: discord.Interaction, raw: bytes, name: str) -> None:
         """Load an export here; its players who are not members of this server are left out, and named."""
         bot, lc = bot_of(interaction), lang(interaction)
-        data = await asyncio.to_thread(exchange.parse_export, raw)  # CPU-bound: off the event loop
+        data = await asyncio.to_thread(quietly, exchange.parse_export, raw)  # CPU-bound: off the event loop
         members = {pid for pid in exchange.player_ids(data) if await _is_member(interaction.guild, pid)}
         done = await exchange.import_campaign(bot.db, data, guild_id=interaction.guild_id or 0,
                                               channel_id=interaction.channel_id or 0, gm=actor_of(interaction),

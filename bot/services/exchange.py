@@ -50,6 +50,7 @@ from bot.store.rolllog import roll_log
 
 from . import readcache, shell
 from .actors import Actor, require_gm
+from .budget import quietly
 from .campaigns import check_new_campaign
 from .errors import ImportRejected
 from .loading import get_campaign
@@ -90,7 +91,7 @@ async def import_campaign(db: Database, raw: bytes | str | dict[str, Any], *, gu
     the others are dropped and named in the result. ``None`` keeps every player (tests, the demo).
     ``limits``: the bot's limits on new campaigns (:mod:`bot.limits`), checked in the same transaction."""
     data = parse_export(raw) if isinstance(raw, bytes | str) else exports.check_export(exports.checked_plain(raw))
-    file = await asyncio.to_thread(exports.read, data)
+    file = await asyncio.to_thread(quietly, exports.read, data)
     state = file.state
     # Fair play: the current turn's dice come from a fresh secret seed (the file holds none, and one it
     # held could be the importer's choice), so what was declared with the old one is declared again.

@@ -41,6 +41,7 @@ from bot.store.db import Database
 
 from . import readcache
 from .actors import Actor
+from .budget import quietly
 
 FRAMES = "turn_frames"
 """The read cache's part holding the campaign's frames."""
@@ -113,7 +114,8 @@ def crop(state: CampaignState, snaps: Sequence[MapSnapshot], reader: Reader) -> 
 
 
 async def _frames(s: AsyncSession, state: CampaignState) -> list[Frame]:
-    return await store.load_frames(s, state.id)
+    rows = await store.load_frame_rows(s, state.id)
+    return await asyncio.to_thread(quietly, lambda: [Frame.from_json(r) for r in rows])  # off the loop (issue 24)
 
 
 Admit = Callable[[], AbstractAsyncContextManager[None]]
@@ -227,10 +229,10 @@ async def timelapse_gif(db: Database, campaign_id: int, actor: Actor, *, lang: s
         if progress is not None:
             await progress(len(pick_frames(len(frames), MAX_FRAMES)))
         if in_process:  # handed over as plain data, packed in a thread (see _packed)
-            packed = await asyncio.to_thread(_packed, state, frames)
+            packed = await asyncio.to_thread(quietly, _packed, state, frames)
             lapse = await asyncio.get_running_loop().run_in_executor(
                 _process_pool(), draw_packed, packed, reader, key, label, rules, lang, max_bytes)
         else:
-            lapse = await asyncio.to_thread(draw, state, frames, reader, key, label, rules, lang, max_bytes)
+            lapse = await asyncio.to_thread(quietly, draw, state, frames, reader, key, label, rules, lang, max_bytes)
     _keep(db, cache_key, lapse)
     return lapse
