@@ -169,14 +169,14 @@ def _check_scalar(event: Any) -> Msg | None:
         tag = _RESOLVER.resolve(yaml.ScalarNode, value, (True, False))
     else:
         return None
+    if tag in (_INT, _FLOAT) and len(value) > MAX_NUMBER_DIGITS:
+        return Msg("a number of {n:,} characters: at most {limit} (quote it if it is text)", n=len(value),
+                   limit=MAX_NUMBER_DIGITS)
     if tag in (_INT, _FLOAT) and event.tag is None and not _PLAIN_NUMBER.fullmatch(value):
         # YAML 1.1 reads 0x10 as 16, 010 as 8, 1:30 as 90 and 1_000 as 1000: nobody writing a scenario means
         # that (issue 24, item 7), and YAML 1.2 reads them otherwise
         return Msg("{value!r} would be read as a YAML 1.1 number (hexadecimal, octal, base 60 or with _): write "
                    "the number in plain decimal digits, or quote it if it is text", value=value[:40])
-    if tag in (_INT, _FLOAT) and len(value) > MAX_NUMBER_DIGITS:
-        return Msg("a number of {n:,} characters: at most {limit} (quote it if it is text)", n=len(value),
-                   limit=MAX_NUMBER_DIGITS)
     if tag in (_INT, _FLOAT, _TIMESTAMP):
         try:
             _CONSTRUCTOR.yaml_constructors[tag](_CONSTRUCTOR, yaml.ScalarNode(tag, value))  # not cached: no leak
