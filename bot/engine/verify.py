@@ -163,6 +163,10 @@ class VerificationReport:
     """Rolls undone by a chained undo record, their marks checked against it."""
     undone_unchecked: int = 0
     """Rolls marked undone in a log made before undo was chained (version 2 or older): the mark is the file's."""
+    rulebook: int = 0
+    """Rolls whose table is the bot's own rulebook's for their rule id (compared, not only read)."""
+    tables: Mapping[str, Sequence[str]] = field(default_factory=dict, repr=False)
+    """The rulebook's tables by rule id (canonical JSON of dice, naturals and bands) the log is held to."""
 
     @property
     def ok(self) -> bool:
@@ -197,6 +201,8 @@ class VerificationReport:
                        "turn still in play): only their place in the chain is checked.")
         if self.recomputed:
             out.append(f"{self.recomputed} totals and results recomputed from the dice, modifiers and tables.")
+        if self.rulebook:
+            out.append(f"{self.rulebook} tables are the bot's own rulebook's for their rule.")
         if self.not_recomputed:
             out.append(f"{self.not_recomputed} rolls not recomputed: their records carry no table (logged before "
                        "tables were recorded).")
@@ -317,7 +323,34 @@ def parse_announced(text: str) -> dict[int, str]:
     return out
 
 
-def verify_log(data: Mapping[str, Any], announced: Mapping[int, str] | None = None) -> VerificationReport:
+def rulebook_tables() -> dict[str, list[str]]:
+    """The map campaign's tables of the bundled rulebook by rule id (MC-4, MC-5.1, MC-5.2, MC-5.3, MC-6.1,
+    MC-7.1, MC-7.2, MC-9): what a roll of that rule must carry (issue 24, item 2: a table rewritten to fit
+    a result shows even with its chain recomputed). Other rules (a scenario's own weather or events,
+    leaders, trophies) are recomputed from the table they carry."""
+    from .rolls import Check
+    from .tables import default_rulebook
+
+    mc = default_rulebook().mc
+    out: dict[str, set[str]] = {}
+    for proc in (mc.force_test, mc.movement, mc.water_movement, mc.attrition, mc.exploration, mc.wounded,
+                 mc.deserters, mc.will_to_fight):
+        spec = Check(proc.rule, proc.name, (), proc.bands, naturals=proc.naturals).table_spec
+        out.setdefault(proc.rule, set()).add(_table_key(spec) or "")
+    return {rule: sorted(specs) for rule, specs in out.items()}
+
+
+def _table_key(table: Mapping[str, Any]) -> str | None:
+    """What of a table the rulebook fixes: its dice, naturals and bands (canonical JSON; None: unreadable)."""
+    try:
+        return canonical_json({"dice": table.get("dice"), "naturals": table.get("naturals", []),
+                               "bands": table.get("bands")})
+    except ValueError:
+        return None
+
+
+def verify_log(data: Mapping[str, Any], announced: Mapping[int, str] | None = None,
+               tables: Mapping[str, Sequence[str]] | None = None) -> VerificationReport:
     """Check every roll of a roll log (or of a campaign export holding one); see the module doc.
     ``announced``: the chain heads announced in the channel (turn -> fingerprint, at least 16 hex digits),
     which the log's heads must match."""
@@ -335,7 +368,7 @@ def verify_log(data: Mapping[str, Any], announced: Mapping[int, str] | None = No
         raise VerificationError("A roll log needs a list of \"turns\" and a list of \"rolls\".")
     current = log.get("current_turn")
     current = None if current is None else _int(current, "current_turn")
-    report = VerificationReport()
+    report = VerificationReport(tables=rulebook_tables() if tables is None else tables)
 
     # Turns: each seed against its published hash; a turn that has ended must have its seed.
     listed: list[_Turn] = []
@@ -702,6 +735,12 @@ def _recompute(report: VerificationReport, label: str, r: Mapping[str, Any], fac
     except _Malformed as exc:
         report.problems.append(f"{label}: its table is malformed ({exc})")
         return
+    rule = r.get("rule")
+    if isinstance(rule, str) and rule in report.tables:
+        if _table_key(r["table"]) in report.tables[rule]:
+            report.rulebook += 1
+        else:
+            report.problems.append(f"{label}: its table is not the rulebook's table for {rule}")
     mods = r.get("modifiers", [])
     values = [_whole(m.get("value")) if isinstance(m, Mapping) else None for m in mods] if isinstance(mods, list) else [None]
     if any(v is None for v in values):
@@ -854,11 +893,19 @@ def _recompute_symbols(report: VerificationReport, label: str, r: Mapping[str, A
 
 PAGE = "verify.html"
 PAGE_SLOT = "/*ROLL-LOG*/null"
+RULEBOOK_SLOT = "/*RULEBOOK*/{}"
+
+
+def verifier_template() -> str:
+    """The page with the bot's rulebook tables filled in (no log yet)."""
+    template = resources.files(__package__).joinpath(PAGE).read_text(encoding="utf-8")
+    book = json.dumps(rulebook_tables(), ensure_ascii=True, separators=(",", ":")).replace("<", "\\u003c")
+    return template.replace(RULEBOOK_SLOT, book, 1)
 
 
 def verifier_html(log: Mapping[str, Any], *, title: str = "Roll log") -> str:
     """A self-contained HTML page that checks ``log`` offline in a browser (``verify.html``)."""
-    template = resources.files(__package__).joinpath(PAGE).read_text(encoding="utf-8")
+    template = verifier_template()
     # JSON inside <script>: escape "<" so no "</script>" or "<!--" can end or bend the element.
     embedded = json.dumps(log, ensure_ascii=True, separators=(",", ":")).replace("<", "\\u003c")
     name = title.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")

@@ -24,14 +24,14 @@ import pytest
 
 from bot.engine.dice import derive_faces
 from bot.engine.errors import VerificationError
-from bot.engine.verify import PAGE, verifier_html, verify_log
+from bot.engine.verify import verifier_html, verifier_template, verify_log
 
 from .forgeries import FORGERIES, forged, honest_log, legacy, rechain, record_sha, reseeded_log
 from .test_verify import forge_trophy_taken, trophy_log, unchain
 from .test_verify_anchored import CONSISTENT
 
 BROWSERS = ("chromium", "chromium-browser", "google-chrome", "google-chrome-stable", "chrome")
-TEMPLATE = (Path(__file__).resolve().parents[2] / "bot" / "engine" / PAGE).read_text(encoding="utf-8")
+TEMPLATE = verifier_template()  # the page as served: with the rulebook's tables
 
 
 @pytest.fixture(scope="module")
