@@ -344,4 +344,12 @@ MESSAGES: dict[str, str] = {
     "save.done": "The campaign at turn {turn} as a scenario ({size:,} bytes): upload it with /campaign create to start another campaign from here.",
     # /campaign create with a painted map
     "campaign.paint_needs_file": "A painted map gives the terrain only: upload the YAML with the sides and Forces as `file` too (docs/scenario-format.md, \"Painted maps\").",
+    # heavy work's budget (issue 24, item 1)
+    # the campaign's one card of requests to join (issue 24, item 3)
+    "join.card": "{gm}: requests to join wait for you:",
+    "join.card_line": "{member} → {side}",
+    "join.card_more": "… and {n} more: see /campaign settings.",
+    "join.approve_who": "Approve {name}",
+    "join.refuse_who": "Refuse {name}",
+    "join.left": "{member} has left the server: their request to join {side} is dropped.",
 }

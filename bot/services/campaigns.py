@@ -13,6 +13,7 @@ from bot.campaign import lifecycle
 from bot.campaign.events import Journal
 from bot.campaign.general import act_all
 from bot.campaign.lifecycle import check_options
+from bot.campaign.new import campaign_name
 from bot.campaign.seats import Seat
 from bot.campaign.state import CampaignState, JoinRequest, SideState
 from bot.engine.errors import InvalidInput
@@ -96,9 +97,7 @@ async def create_campaign(
     the creation time (default: the clock); ``language`` the campaign's, in which its public posts are
     written (the GM's own at creation; ``/campaign settings language`` changes it)."""
     rules = rules or default_rulebook()
-    name = name.strip()
-    if not 1 <= len(name) <= 100:
-        raise InvalidInput("A campaign name is 1 to 100 characters.")
+    name = campaign_name(name)
     now = now or utcnow()
     if spec is None and scenario_text is not None:
         size = len(scenario_text.encode("utf-8") if isinstance(scenario_text, str) else scenario_text)

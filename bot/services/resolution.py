@@ -189,12 +189,16 @@ async def undo(db: Database, campaign_id: int, actor: Actor, *, expected_version
                 turn=sealed)
         undone_version = snap.version
         await snapshots.restore_snapshot(s, campaign, snap)  # the game goes back; the settings stay as they are now
+        first = await store_log.first_after(s, campaign_id, undone_version)  # the chain goes back to its prev
         marked = await store_log.mark_undone(s, campaign_id, after_version=undone_version)
         clear_deadline(campaign)
         campaign.version += 1
         s.add(campaign)
         back = TurnPosition(campaign.turn, Phase(campaign.phase))
-        await log_event(s, campaign, Msg("The GM undid the last phase resolution: back to {back}. {entries} log entries are marked "
-                                         "undone; repeated rolls give the same dice.", back=str(back), entries=marked),
-                        kind="undo")
+        said = Msg("The GM undid the last phase resolution: back to {back}. {entries} log entries are marked "
+                   "undone; repeated rolls give the same dice.", back=str(back), entries=marked)
+        if first is not None and isinstance((first.data or {}).get("prev"), str):  # rolls undone: chained (issue 24)
+            await store_log.log_undo(s, campaign, said, after=first.data["prev"])
+        else:
+            await log_event(s, campaign, said, kind="undo")
         return Undone(campaign_id, back, campaign.version, marked)
