@@ -139,12 +139,12 @@ async def run(url: str, label: str, n: int) -> None:
         await orders.give_order(db, cid, actor, f"f{i % 200}", "forced_march")
 
     rate = await gather_limited(n, order)
-    hit_share = f"{count.hits - hits} of {count.tries - tries}"
+    hit_share = f"{count.hits - hits}"
     bare_after = await bare_rate(db, cid, n)
     bare = (bare + bare_after) / 2
     print(f"[{label}] order submissions: {rate:.0f}/s against bare write transactions {bare:.0f}/s:"
           f" {rate / bare:.2f}x (goal: at least 0.5x; {n} each, {CONCURRENCY} at once);"
-          f" {hit_share} orders started from the read cache")
+          f" in {count.tries - tries} transactions, {hit_share} started from the read cache")
     await views.status(db, cid, GM)
     before = count.now()
     await orders.mark_done(db, cid, players["fr"], done=True)

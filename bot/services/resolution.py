@@ -64,33 +64,34 @@ async def resolve_phase(db: Database, campaign_id: int, actor: Actor, *, expecte
     """GM (or the deadline, with ``actor`` the GM): resolve the current phase and start the next, with its
     default deadline counted from ``now`` (the clock by default)."""
     ctx = shell.context(rules)
-    async with db.transaction() as s:
-        campaign = await get_campaign(s, campaign_id, lock=True)
-        require_gm(campaign, actor)
-        if campaign.status != "active":
-            raise RuleViolation("The campaign {name!r} has ended.", name=campaign.name)
-        if campaign.version != expected_version:
-            raise AlreadyResolved(
-                "This phase was already resolved (or undone) by someone else: the campaign is now at {turnposition}.",
-                turnposition=TurnPosition(campaign.turn, Phase(campaign.phase)))
-        loaded = await repository.load(s, campaign)
-        journal = await loaded.journal()
-        done = turn.resolve(loaded.state, journal, ctx, forced=forced)  # refuses first if the phase cannot end
-        await snapshots.save_snapshot(s, campaign)
-        campaign.version += 1
-        if faults.armed("resolution"):
-            await repository.save(s, loaded, done.state, journal.events[:1])
-            await s.flush()  # push the half-done work to the database, uncommitted, before the crash test
-            faults.checkpoint("resolution")
-        saved = await repository.save(s, loaded, done.state, journal.events)
-        if done.turn_ended:  # the timelapse's frame of the turn just ended, in the same transaction
-            await frames.save_frame(s, campaign_id, end_of_turn(loaded.state, done.state, ctx.rules))
-        clear_deadline(campaign)
-        if not done.ended:  # RU-25: an ended campaign waits for nobody
-            next_deadline(campaign, done.after, now or utcnow())
-        s.add(campaign)
-        await snapshots.trim_snapshots(s, campaign_id, keep=SNAPSHOTS_KEPT)
-    shell.remember(db, saved)  # committed: the first read after the resolution needs no load
+    async with shell.queued(db, campaign_id):
+        async with db.transaction() as s:
+            campaign = await get_campaign(s, campaign_id, lock=True)
+            require_gm(campaign, actor)
+            if campaign.status != "active":
+                raise RuleViolation("The campaign {name!r} has ended.", name=campaign.name)
+            if campaign.version != expected_version:
+                raise AlreadyResolved(
+                    "This phase was already resolved (or undone) by someone else: the campaign is now at "
+                    "{turnposition}.", turnposition=TurnPosition(campaign.turn, Phase(campaign.phase)))
+            loaded = await shell.load_locked(s, campaign, db)  # the read cache's state when nothing changed since
+            journal = await loaded.journal()
+            done = turn.resolve(loaded.state, journal, ctx, forced=forced)  # refuses first if the phase cannot end
+            snapshots.save_snapshot(s, campaign, loaded.state)  # from the state loaded, through the codec
+            campaign.version += 1
+            clear_deadline(campaign)
+            if not done.ended:  # RU-25: an ended campaign waits for nobody
+                next_deadline(campaign, done.after, now or utcnow())
+            if faults.armed("resolution"):
+                await repository.save(s, loaded, done.state, journal.events[:1])
+                await s.flush()  # push the half-done work to the database, uncommitted, before the crash test
+                faults.checkpoint("resolution")
+            saved = await repository.save(s, loaded, done.state, journal.events)  # the row's one UPDATE with it
+            if done.turn_ended:  # the timelapse's frame of the turn just ended, in the same transaction
+                await frames.save_frame(s, campaign_id, end_of_turn(loaded.state, done.state, ctx.rules))
+            await snapshots.trim_snapshots(s, campaign_id, keep=SNAPSHOTS_KEPT)
+            end = shell.chain_end(s, saved)
+        shell.remember(db, saved, end)  # committed: the first read (or write) after it needs no load
     told = news(journal.events)
     plan = announce.resolution(loaded.state, done.state, journal.events, battles=done.battles,
                                turn_ended=done.turn_ended)
@@ -165,9 +166,10 @@ async def undo_preview(db: Database, campaign_id: int, actor: Actor) -> UndoPrev
 async def undo(db: Database, campaign_id: int, actor: Actor, *, expected_version: int) -> Undone:
     """GM: revert the last phase resolution. The log keeps everything, marking what was undone; doing
     the same things again draws the same dice (the rolls are keyed, not counted). A resolution that
-    revealed a turn's seed cannot be undone (:func:`undo_preview`). The rows are restored from a
-    snapshot, not saved from a state, so the read cache is left to load the campaign again."""
-    async with db.transaction() as s:
+    revealed a turn's seed cannot be undone (:func:`undo_preview`). The snapshot's game is decoded
+    through the codec over the state as it is now (members, seeds and settings stay) and saved as any
+    write is; the log's marks are not in the state, so the read cache is left to load the campaign again."""
+    async with shell.queued(db, campaign_id), db.transaction() as s:
         campaign = await get_campaign(s, campaign_id, lock=True)
         require_gm(campaign, actor)
         if campaign.version != expected_version:
@@ -182,10 +184,16 @@ async def undo(db: Database, campaign_id: int, actor: Actor, *, expected_version
                 "the rest of that turn on dice everybody knows. Correct the campaign with /gm edit instead.",
                 turn=sealed)
         undone_version = snap.version
-        await snapshots.restore_snapshot(s, campaign, snap)  # the game goes back; the settings stay as they are now
-        marked = await store_log.mark_undone(s, campaign_id, after_version=undone_version)
+        loaded = await shell.load_locked(s, campaign, db)
+        restored = snapshots.game_of(snap, loaded.state)
         clear_deadline(campaign)
         campaign.version += 1
+        if restored is None:  # a snapshot of the campaign's rows, kept before the codec did it
+            await snapshots.restore_snapshot(s, campaign, snap)  # the game goes back; the settings stay
+        else:
+            await repository.save(s, loaded, restored)  # the game goes back; the settings stay as they are now
+            await s.delete(snap)
+        marked = await store_log.mark_undone(s, campaign_id, after_version=undone_version)
         s.add(campaign)
         back = TurnPosition(campaign.turn, Phase(campaign.phase))
         await log_event(s, campaign, Msg("The GM undid the last phase resolution: back to {back}. {entries} log entries are marked "

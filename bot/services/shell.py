@@ -32,6 +32,7 @@ from bot.campaign.state import CampaignState
 from bot.engine.tables import RuleBook, default_rulebook
 from bot.store import chain, readcache, repository
 from bot.store.db import Database
+from bot.store.models import Campaign
 from bot.store.repository import Loaded
 
 from . import loading
@@ -84,10 +85,14 @@ async def load(s: AsyncSession, campaign_id: int, db: Database | None = None) ->
     """The campaign's state, its row locked for the write (NotFound for no such campaign, as ever). With
     ``db``, the read cache's state when nothing was committed since it (the stamp of the locked row is
     the entry's): a write then reads one row, not the whole campaign, nor the roll chain's end."""
-    campaign = await loading.get_campaign(s, campaign_id, lock=True)
+    return await load_locked(s, await loading.get_campaign(s, campaign_id, lock=True), db)
+
+
+async def load_locked(s: AsyncSession, campaign: Campaign, db: Database | None = None) -> Loaded:
+    """:func:`load` for the campaign row the transaction has already locked (and checked)."""
     if db is not None and (hit := readcache.for_write(db, campaign)) is not None:
         if hit.chain is not None:
-            chain.seed(s, campaign_id, hit.chain)
+            chain.seed(s, campaign.id or 0, hit.chain)
         return Loaded(hit.state, campaign, hit.ids or {}, s)
     return await repository.load(s, campaign)
 
