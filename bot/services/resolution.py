@@ -9,13 +9,17 @@ are resolved in the same step, up to the next phase that waits for people or the
 
 from __future__ import annotations
 
+import asyncio
 import datetime as dt
 from dataclasses import dataclass, field
+from typing import Any
 
-from bot.campaign import announce, botsettings, turn
+from bot.campaign import announce, botsettings, codec, turn
 from bot.campaign.authority import require_gm
-from bot.campaign.events import news
+from bot.campaign.dice import Context
+from bot.campaign.events import Journal, news
 from bot.campaign.frames import end_of_turn
+from bot.campaign.state import CampaignState
 from bot.engine.errors import RuleViolation
 from bot.engine.phases import Phase, TurnPosition
 from bot.engine.rolls import BatchRoll, Roll
@@ -76,8 +80,10 @@ async def resolve_phase(db: Database, campaign_id: int, actor: Actor, *, expecte
                     "{turnposition}.", turnposition=TurnPosition(campaign.turn, Phase(campaign.phase)))
             loaded = await shell.load_locked(s, campaign, db)  # the read cache's state when nothing changed since
             journal = await loaded.journal()
-            done = turn.resolve(loaded.state, journal, ctx, forced=forced)  # refuses first if the phase cannot end
-            snapshots.save_snapshot(s, campaign, loaded.state)  # from the state loaded, through the codec
+            # The core's resolution and the undo snapshot's encoding in a worker thread (issue 26 item 4):
+            # a 2,000-Force movement takes a few hundred ms, which the event loop must not wait for.
+            done, game = await asyncio.to_thread(_resolve, loaded.state, journal, ctx, forced)
+            snapshots.save_snapshot(s, campaign, loaded.state, game)  # from the state loaded, through the codec
             campaign.version += 1
             clear_deadline(campaign)
             if not done.ended:  # RU-25: an ended campaign waits for nobody
@@ -97,6 +103,12 @@ async def resolve_phase(db: Database, campaign_id: int, actor: Actor, *, expecte
                                turn_ended=done.turn_ended)
     return Resolution(campaign_id, done.before, done.after, campaign.version, told.public, told.private,
                       told.rolls, list(done.battles), done.turn_ended, done.ended, plan)
+
+
+def _resolve(state: CampaignState, journal: Journal, ctx: Context, forced: bool) -> tuple[turn.Resolved, dict[str, Any]]:
+    """The core's resolution (refused first if the phase cannot end) and the snapshot of the state before it."""
+    done = turn.resolve(state, journal, ctx, forced=forced)
+    return done, codec.encode_game(state)
 
 
 def next_deadline(campaign: Campaign, position: TurnPosition, now: dt.datetime) -> None:

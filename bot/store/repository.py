@@ -320,7 +320,8 @@ class _Writes:
 
     def ids(self, before: Mapping[Any, int]) -> dict[Any, int]:
         """The table's ids after this write (a new dict: the cache shares the old one)."""
-        out = {k: i for k, i in before.items() if k not in set(self.gone)} if self.gone else dict(before)
+        gone = set(self.gone)
+        out = {k: i for k, i in before.items() if k not in gone} if gone else dict(before)
         out.update(self.added)
         return out
 

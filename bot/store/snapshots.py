@@ -26,14 +26,16 @@ CODEC = "codec"
 """A snapshot's ``state`` key for the game as :func:`bot.campaign.codec.encode_game` keeps it."""
 
 
-def save_snapshot(s: AsyncSession, campaign: Campaign, state: CampaignState) -> Snapshot:
+def save_snapshot(s: AsyncSession, campaign: Campaign, state: CampaignState,
+                  game: dict[str, Any] | None = None) -> Snapshot:
     """Keep the campaign's game as ``state`` (loaded in this transaction) holds it, at its current
-    version: no query but the snapshot's insert."""
+    version: no query but the snapshot's insert. ``game``: ``encode_game(state)``, when the caller has
+    it already (made off the event loop)."""
     assert campaign.id is not None
     deadline = campaign.deadline.isoformat() if isinstance(campaign.deadline, dt.datetime) else campaign.deadline
     snap = Snapshot(campaign_id=campaign.id, version=campaign.version, turn=state.turn, phase=int(state.phase),
                     state={"campaign": {"turn": state.turn, "phase": int(state.phase), "deadline": deadline},
-                           CODEC: codec.encode_game(state)})
+                           CODEC: game if game is not None else codec.encode_game(state)})
     s.add(snap)
     return snap
 
