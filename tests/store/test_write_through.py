@@ -170,3 +170,27 @@ async def test_concurrent_writers_in_one_process_each_start_from_the_read_cache(
         fresh = await load(s, cid)
     assert any(d.force == "lannes" for d in fresh.state.declarations)
     assert _game(fresh.state) == _game((await readcache.read(db, cid)).state)
+
+
+async def test_a_refused_write_sharing_a_transaction_leaves_nothing_and_the_others_stand(db: Database) -> None:
+    """Issue 26 item 1: writes waiting together share one transaction; one refused among them gets its
+    own refusal, leaves nothing behind, and the others commit."""
+    import asyncio
+
+    from bot.engine.errors import EngineError
+
+    created = await campaigns.create_campaign(db, guild_id=1, channel_id=7, gm=GM, name="Bridge",
+                                              scenario_text=SCENARIO)
+    cid = created.campaign_id
+    await campaigns.join_side(db, cid, FRENCH, "fr")
+    await campaigns.join_side(db, cid, AUSTRIAN, "au")
+    await advance(db, cid)
+    results = await asyncio.gather(orders.give_order(db, cid, FRENCH, "lannes", "forced_march"),
+                                   orders.give_order(db, cid, AUSTRIAN, "lannes", "defend"),  # not Austria's
+                                   orders.mark_done(db, cid, AUSTRIAN), return_exceptions=True)
+    assert not isinstance(results[0], BaseException)
+    assert isinstance(results[1], EngineError)
+    assert results[2] is False  # France is not done yet
+    async with db.sessions() as s:
+        fresh = (await repository.load(s, cid)).state
+    assert [d.force for d in fresh.declarations] == ["lannes"] and fresh.sides["au"].done
