@@ -54,6 +54,7 @@ class _Job:
 class _Queue:
     """The writes waiting for one campaign in this process, and whether a task is draining them."""
 
+    loop: asyncio.AbstractEventLoop | None = None
     jobs: list[_Job] = field(default_factory=list)
     draining: bool = False
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
@@ -66,19 +67,31 @@ _QUEUES: dict[tuple[int, str, int], _Queue] = {}
 
 
 def _queue(db: Database, campaign_id: int) -> _Queue:
-    key = (id(asyncio.get_running_loop()), db.url, campaign_id)
+    loop = asyncio.get_running_loop()
+    key = (id(loop), db.url, campaign_id)
     q = _QUEUES.get(key)
-    if q is None:
-        q = _QUEUES[key] = _Queue()
+    if q is None or q.loop is not loop:  # a loop gone since (tests) may have left its id to this one
+        q = _QUEUES[key] = _Queue(loop=loop)
     return q
+
+
+def _forget(db: Database, campaign_id: int, q: _Queue) -> None:
+    """Drop an idle queue, so that a process holds one only for the campaigns being written to."""
+    key = (id(q.loop), db.url, campaign_id)
+    if _QUEUES.get(key) is q and not q.jobs and not q.draining and not q.lock.locked():
+        del _QUEUES[key]
 
 
 @contextlib.asynccontextmanager
 async def queued(db: Database, campaign_id: int) -> AsyncIterator[None]:
     """Hold the campaign's write queue in this process (for a write made outside :func:`write`, like a
     resolution): the next queued write then starts from what this one leaves in the read cache."""
-    async with _queue(db, campaign_id).lock:
-        yield
+    q = _queue(db, campaign_id)
+    try:
+        async with q.lock:
+            yield
+    finally:
+        _forget(db, campaign_id, q)
 
 
 async def load(s: AsyncSession, campaign_id: int, db: Database | None = None) -> Loaded:
@@ -163,8 +176,7 @@ async def _drain(db: Database, campaign_id: int, q: _Queue) -> None:
         raise
     finally:
         q.draining = False
-        if _QUEUES.get((id(asyncio.get_running_loop()), db.url, campaign_id)) is q and not q.jobs:
-            del _QUEUES[(id(asyncio.get_running_loop()), db.url, campaign_id)]
+        _forget(db, campaign_id, q)
 
 
 def _settle(job: _Job, exc: BaseException | None = None, result: Any = None) -> None:
