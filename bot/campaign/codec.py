@@ -65,7 +65,7 @@ import datetime as dt
 import json
 import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, fields, replace
 from functools import cache, partial
 from typing import Any
 
@@ -258,6 +258,31 @@ def encode(state: CampaignState) -> dict[str, Any]:
         "requests": [{"member": r.member, "side": r.side, "name": r.name} for r in state.requests.values()],
         "tables": state.tables.to_data(),
     }
+
+
+GAME = ("turn", "phase", "status", "weather", "holdings", "sides", "forces", "leaders", "declarations", "battles",
+        "glory", "leader_events")
+"""What an undo snapshot keeps of a document: the game a phase resolution changes (not the map, which
+never changes, nor the members, seeds and settings, which undo leaves as they are now)."""
+
+
+def encode_game(state: CampaignState) -> dict[str, Any]:
+    """The :data:`GAME` part of :func:`encode`'s document (an undo snapshot, issue 26 item 3)."""
+    game = replace(state, map=CampaignMap(state.map.width, state.map.height, {}, state.map.adjacency))
+    doc = encode(game)
+    return {k: doc[k] for k in GAME}
+
+
+def decode_game(game: Mapping[str, Any], now: CampaignState) -> CampaignState:
+    """The state ``now`` with the game :func:`encode_game` kept put back, every value checked against
+    ``now``'s map, as any document is (:func:`decode`)."""
+    doc = encode(now)
+    doc.update({k: game[k] for k in GAME if k in game})
+    back = decode(doc)
+    return replace(now, turn=back.turn, phase=back.phase, status=back.status, weather=back.weather,
+                   holdings=back.holdings, sides=back.sides, forces=back.forces, leaders=back.leaders,
+                   declarations=back.declarations, battles=back.battles, glory=back.glory,
+                   leader_events=back.leader_events)
 
 
 def _encode_cell(sq: Square, c: Cell) -> dict[str, Any]:

@@ -71,6 +71,10 @@ class UnitLosses:
     other_order: int = 0
 
     def check_against(self, unit: Unit) -> None:
+        killed, rout, other = self.killed, self.rout, self.other_order
+        if (type(killed) is int and type(rout) is int and type(other) is int
+                and killed >= 0 and rout >= 0 and other >= 0 and killed + rout + other <= unit.sp):
+            return  # the usual report, checked without building anything (issue 26 item 5)
         for what in ("killed", "rout", "other_order"):
             n = getattr(self, what)
             if isinstance(n, bool) or not isinstance(n, int) or n < 0:
@@ -107,24 +111,32 @@ def deserter_duty(
     and every surviving SP of a mercenary unit (RU-6 ``check_all``), or all of them lost
     (``lose_all``).
     """
+    lost, pools = _duty(unit, losses, outcome, mercenary)
+    return DeserterDuty(tuple(DeserterPool(*p) for p in pools), lost_outright=lost)
+
+
+def _duty(unit: Unit, losses: UnitLosses, outcome: Outcome,
+          mercenary: MercenaryRule) -> tuple[int, tuple[tuple[int, bool, str], ...]]:
+    """:func:`deserter_duty` as plain tuples (SP lost outright; each pool's SP, routed, reason): the
+    aftermath's hot path builds no objects it throws away (issue 26 item 5)."""
     losses.check_against(unit)
     if mercenary not in ("check_all", "lose_all"):
         raise InvalidInput("Unknown mercenary desertion setting {mercenary!r}: check_all or lose_all (RU-6).", mercenary=mercenary)
-    pools: list[DeserterPool] = []
-    if outcome is Outcome.LOST and unit.mercenary:
+    lost = outcome is Outcome.LOST
+    if lost and unit.mercenary:
         survivors = unit.sp - losses.killed
         if mercenary == "lose_all":
-            return DeserterDuty((), lost_outright=survivors)
+            return survivors, ()
+        pools: list[tuple[int, bool, str]] = []
         if losses.rout:
-            pools.append(DeserterPool(losses.rout, True, "left in rout (mercenary)"))
+            pools.append((losses.rout, True, "left in rout (mercenary)"))
         if rest := survivors - losses.rout:
-            pools.append(DeserterPool(rest, False, "mercenary unit on a lost battle (RU-6)"))
-        return DeserterDuty(tuple(pools))
-    if losses.rout:
-        pools.append(DeserterPool(losses.rout, True, "left in rout"))
-    if outcome is Outcome.LOST and losses.other_order:
-        pools.append(DeserterPool(losses.other_order, False, "left under another order on a lost battle"))
-    return DeserterDuty(tuple(pools))
+            pools.append((rest, False, "mercenary unit on a lost battle (RU-6)"))
+        return 0, tuple(pools)
+    if not (lost and losses.other_order):
+        return 0, (((losses.rout, True, "left in rout"),) if losses.rout else ())
+    return 0, ((*(((losses.rout, True, "left in rout"),) if losses.rout else ()),
+                (losses.other_order, False, "left under another order on a lost battle")))
 
 
 # --- a unit's whole aftermath ---------------------------------------------------------------
@@ -165,27 +177,29 @@ def unit_aftermath(
     are not checked return to the unit.
     """
     rules = rules or default_rulebook()
-    duty = deserter_duty(unit, losses, outcome, mercenary=mercenary)
+    lost_outright, pools = _duty(unit, losses, outcome, mercenary)
     wounded = None
     dead = returned_wounded = 0
     if losses.killed:
         check = _cached_check(rules, "wounded", territory)
         wounded = check.roll_many(dice, f"{key}/wounded", losses.killed, subject=unit.name)
-        dead, returned_wounded = wounded.count("dead"), wounded.count("returns")
+        tally = dict(wounded.counts)
+        dead, returned_wounded = tally.get("dead", 0), tally.get("returns", 0)
     rolls = []
-    deserted = duty.lost_outright
+    deserted = lost_outright
     returned = 0
-    for pool in duty.pools:
-        check = _cached_check(rules, "deserters", unit.quality, pool.routed)
+    for sp, routed, reason in pools:
+        check = _cached_check(rules, "deserters", unit.quality, routed)
         roll = check.roll_many(
-            dice, f"{key}/deserters/{'rout' if pool.routed else 'other'}", pool.sp, subject=f"{unit.name} ({pool.reason})"
+            dice, f"{key}/deserters/{'rout' if routed else 'other'}", sp, subject=f"{unit.name} ({reason})"
         )
         rolls.append(roll)
-        deserted += roll.count("deserted")
-        returned += roll.count("returns")
+        tally = dict(roll.counts)
+        deserted += tally.get("deserted", 0)
+        returned += tally.get("returns", 0)
     after = unit.sp - losses.killed + returned_wounded - deserted
     return UnitAftermath(
-        unit.with_sp(after), losses, wounded, tuple(rolls), duty.lost_outright, dead, returned_wounded, deserted, returned
+        unit.with_sp(after), losses, wounded, tuple(rolls), lost_outright, dead, returned_wounded, deserted, returned
     )
 
 

@@ -7,6 +7,7 @@ aggregates are small frozen dataclasses. Changing a Force means building a new o
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, field
 from enum import Enum, StrEnum
 from typing import TypeVar
@@ -240,7 +241,14 @@ class Square:
     def parse(cls, text: str) -> Square:
         """``D4`` -> Square(3, 3). Only ASCII letters then ASCII digits, at most
         :data:`SQUARE_LETTERS` and :data:`SQUARE_DIGITS` of them: a superscript or fullwidth digit,
-        a letter of another script or a row of thousands of digits is not a square name."""
+        a letter of another script or a row of thousands of digits is not a square name. Names parsed
+        before come from a bounded cache (squares are immutable; issue 26 item 2)."""
+        if cls is Square and type(text) is str and len(text) <= SQUARE_LETTERS + SQUARE_DIGITS:
+            return _parse_square(text)
+        return cls._parse(text)
+
+    @classmethod
+    def _parse(cls, text: str) -> Square:
         raw = str(text).strip()
         shown = raw if len(raw) <= 12 else raw[:12] + "…"
         letters = raw[: len(raw) - len(raw.lstrip(_LETTERS))] if raw.isascii() else ""
@@ -330,3 +338,9 @@ def territory_for(cell: Cell, side: str, allies: frozenset[str] = frozenset()) -
     if cell.territory == side or cell.territory in allies:
         return Territory.FRIENDLY
     return Territory.ENEMY
+
+
+@functools.lru_cache(maxsize=65_536)
+def _parse_square(text: str) -> Square:
+    """:meth:`Square.parse` of a short name, remembered (a refusal is not: it raises every time)."""
+    return Square._parse(text)

@@ -508,13 +508,21 @@ def resolve_movement(
     travelled: dict[str, tuple[Square, ...]] = {f.id: () for f in forces}
     stopped: set[str] = set()
 
+    sides = sorted({f.side for f in forces})
+    hostile = {side: [other for other in sides if camps.hostile(other, side)] for side in sides}
+
     def enemy_squares(side: str) -> set[Square]:
-        return {positions[f.id] for f in forces if camps.hostile(f.side, side)}  # RU-19: allies never stop a move
+        """Where the enemies of ``side`` stand now: once per side, not per Force (issue 26 item 2), from
+        each side's squares (RU-19: allies never stop a move)."""
+        held: dict[str, set[Square]] = {}
+        for f in forces:
+            held.setdefault(f.side, set()).add(positions[f.id])
+        return set().union(*(held.get(other, set()) for other in hostile.get(side, ())))
 
     if side_order is None:
-        start = {f.id: enemy_squares(f.side) for f in forces}
+        start = {side: enemy_squares(side) for side in sides}
         for fid, move in moves.items():
-            travelled[fid], hit = _walk(move, start[fid])
+            travelled[fid], hit = _walk(move, start[by_id[fid].side])
             if hit:
                 stopped.add(fid)
         for fid, path in travelled.items():
@@ -525,10 +533,11 @@ def resolve_movement(
         if unknown:
             raise InvalidInput("The movement order leaves out side(s) {unknown}.", unknown=', '.join(sorted(unknown)))
         for side in side_order:
+            enemies = enemy_squares(side)  # a side's own moves never change where its enemies stand
             for fid, move in moves.items():
                 if by_id[fid].side != side:
                     continue
-                travelled[fid], hit = _walk(move, enemy_squares(side))
+                travelled[fid], hit = _walk(move, enemies)
                 if hit:
                     stopped.add(fid)
                 if travelled[fid]:

@@ -205,7 +205,9 @@ class Check:
         counts = []
         rest = count
         for result, group in groups[:-1]:
-            n = sum(packed.count(face) for face in group)
+            n = 0
+            for face in group:  # a plain loop: no generator per result (issue 26 item 5)
+                n += packed.count(face)
             counts.append((result, n))
             rest -= n
         counts.append((groups[-1][0], rest))  # the last result is whatever the others left

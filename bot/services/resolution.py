@@ -9,14 +9,18 @@ are resolved in the same step, up to the next phase that waits for people or the
 
 from __future__ import annotations
 
+import asyncio
 import datetime as dt
 from dataclasses import dataclass, field
+from typing import Any
 
-from bot.campaign import announce, botsettings, turn
+from bot.campaign import announce, botsettings, codec, turn
 from bot.campaign.authority import require_gm
-from bot.campaign.events import news
+from bot.campaign.dice import Context
+from bot.campaign.events import Journal, news
 from bot.campaign.frames import end_of_turn
 from bot.campaign.general import Acted, act_all
+from bot.campaign.state import CampaignState
 from bot.engine.errors import RuleViolation
 from bot.engine.phases import Phase, TurnPosition
 from bot.engine.rolls import BatchRoll, Roll
@@ -67,41 +71,51 @@ async def resolve_phase(db: Database, campaign_id: int, actor: Actor, *, expecte
     """GM (or the deadline, with ``actor`` the GM): resolve the current phase and start the next, with its
     default deadline counted from ``now`` (the clock by default)."""
     ctx = shell.context(rules)
-    async with db.transaction() as s:
-        campaign = await get_campaign(s, campaign_id, lock=True)
-        require_gm(campaign, actor)
-        if campaign.status != "active":
-            raise RuleViolation("The campaign {name!r} has ended.", name=campaign.name)
-        if campaign.version != expected_version:
-            raise AlreadyResolved(
-                "This phase was already resolved (or undone) by someone else: the campaign is now at {turnposition}.",
-                turnposition=TurnPosition(campaign.turn, Phase(campaign.phase)))
-        loaded = await repository.load(s, campaign)
-        journal = await loaded.journal()
-        done = turn.resolve(loaded.state, journal, ctx, forced=forced)  # refuses first if the phase cannot end
-        # RU-26: the phase just opened; the bot general acts at once for the sides it plays
-        after, acted = act_all(done.state, journal, ctx, report_battle=general.reporter())
-        await snapshots.save_snapshot(s, campaign)
-        campaign.version += 1
-        if faults.armed("resolution"):
-            await repository.save(s, loaded, done.state, journal.events[:1])
-            await s.flush()  # push the half-done work to the database, uncommitted, before the crash test
-            faults.checkpoint("resolution")
-        saved = await repository.save(s, loaded, after, journal.events)
-        frame = end_of_turn(loaded.state, done.state, ctx.rules) if done.turn_ended else None
-        if frame is not None:  # the timelapse's frame of the turn just ended, in the same transaction
-            await frames.save_frame(s, campaign_id, frame)
-        clear_deadline(campaign)
-        if not done.ended:  # RU-25: an ended campaign waits for nobody
-            next_deadline(campaign, done.after, now or utcnow())
-        s.add(campaign)
-        await snapshots.trim_snapshots(s, campaign_id, keep=SNAPSHOTS_KEPT)
-    shell.remember(db, saved)  # committed: the first read after the resolution needs no load
+    async with shell.queued(db, campaign_id):
+        async with db.transaction() as s:
+            campaign = await get_campaign(s, campaign_id, lock=True)
+            require_gm(campaign, actor)
+            if campaign.status != "active":
+                raise RuleViolation("The campaign {name!r} has ended.", name=campaign.name)
+            if campaign.version != expected_version:
+                raise AlreadyResolved(
+                    "This phase was already resolved (or undone) by someone else: the campaign is now at "
+                    "{turnposition}.", turnposition=TurnPosition(campaign.turn, Phase(campaign.phase)))
+            loaded = await shell.load_locked(s, campaign, db)  # the read cache's state when nothing changed since
+            journal = await loaded.journal()
+            # The core's resolution and the undo snapshot's encoding in a worker thread (issue 26 item 4):
+            # a 2,000-Force movement takes a few hundred ms, which the event loop must not wait for.
+            done, after, acted, game = await asyncio.to_thread(_resolve, loaded.state, journal, ctx, forced)
+            snapshots.save_snapshot(s, campaign, loaded.state, game)  # from the state loaded, through the codec
+            campaign.version += 1
+            clear_deadline(campaign)
+            if not done.ended:  # RU-25: an ended campaign waits for nobody
+                next_deadline(campaign, done.after, now or utcnow())
+            if faults.armed("resolution"):
+                await repository.save(s, loaded, done.state, journal.events[:1])
+                await s.flush()  # push the half-done work to the database, uncommitted, before the crash test
+                faults.checkpoint("resolution")
+            saved = await repository.save(s, loaded, after, journal.events)  # the row's one UPDATE with it
+            frame = end_of_turn(loaded.state, done.state, ctx.rules) if done.turn_ended else None
+            if frame is not None:  # the timelapse's frame of the turn just ended, in the same transaction
+                await frames.save_frame(s, campaign_id, frame)
+            await snapshots.trim_snapshots(s, campaign_id, keep=SNAPSHOTS_KEPT)
+            end = shell.chain_end(s, saved)
+        shell.remember(db, saved, end)  # committed: the first read (or write) after it needs no load
     told = news(journal.events)
     plan = announce.resolution(loaded.state, after, journal.events, battles=done.battles,
                                turn_ended=done.turn_ended, frame=frame, forced=forced)
     return Resolution(campaign_id, done.before, done.after, campaign.version, told.public, told.private,
                       told.rolls, list(done.battles), done.turn_ended, done.ended, plan, acted)
+
+
+def _resolve(state: CampaignState, journal: Journal, ctx: Context,
+             forced: bool) -> tuple[turn.Resolved, CampaignState, tuple[Acted, ...], dict[str, Any]]:
+    """The core's resolution (refused first if the phase cannot end), what the bot general then did for the
+    sides it plays as the new phase opened (RU-26), and the snapshot of the state before it."""
+    done = turn.resolve(state, journal, ctx, forced=forced)
+    after, acted = act_all(done.state, journal, ctx, report_battle=general.reporter())
+    return done, after, acted, codec.encode_game(state)
 
 
 def next_deadline(campaign: Campaign, position: TurnPosition, now: dt.datetime) -> None:
@@ -171,9 +185,10 @@ async def undo_preview(db: Database, campaign_id: int, actor: Actor) -> UndoPrev
 async def undo(db: Database, campaign_id: int, actor: Actor, *, expected_version: int) -> Undone:
     """GM: revert the last phase resolution. The log keeps everything, marking what was undone; doing
     the same things again draws the same dice (the rolls are keyed, not counted). A resolution that
-    revealed a turn's seed cannot be undone (:func:`undo_preview`). The rows are restored from a
-    snapshot, not saved from a state, so the read cache is left to load the campaign again."""
-    async with db.transaction() as s:
+    revealed a turn's seed cannot be undone (:func:`undo_preview`). The snapshot's game is decoded
+    through the codec over the state as it is now (members, seeds and settings stay) and saved as any
+    write is; the log's marks are not in the state, so the read cache is left to load the campaign again."""
+    async with shell.queued(db, campaign_id), db.transaction() as s:
         campaign = await get_campaign(s, campaign_id, lock=True)
         require_gm(campaign, actor)
         if campaign.version != expected_version:
@@ -188,11 +203,17 @@ async def undo(db: Database, campaign_id: int, actor: Actor, *, expected_version
                 "the rest of that turn on dice everybody knows. Correct the campaign with /gm edit instead.",
                 turn=sealed)
         undone_version = snap.version
-        await snapshots.restore_snapshot(s, campaign, snap)  # the game goes back; the settings stay as they are now
+        loaded = await shell.load_locked(s, campaign, db)
+        restored = snapshots.game_of(snap, loaded.state)
         first = await store_log.first_after(s, campaign_id, undone_version)  # the chain goes back to its prev
-        marked = await store_log.mark_undone(s, campaign_id, after_version=undone_version)
         clear_deadline(campaign)
         campaign.version += 1
+        if restored is None:  # a snapshot of the campaign's rows, kept before the codec did it
+            await snapshots.restore_snapshot(s, campaign, snap)  # the game goes back; the settings stay
+        else:
+            await repository.save(s, loaded, restored)  # the game goes back; the settings stay as they are now
+            await s.delete(snap)
+        marked = await store_log.mark_undone(s, campaign_id, after_version=undone_version)
         s.add(campaign)
         back = TurnPosition(campaign.turn, Phase(campaign.phase))
         said = Msg("The GM undid the last phase resolution: back to {back}. {entries} log entries are marked "

@@ -39,7 +39,21 @@ async def end(session: AsyncSession, campaign: Campaign) -> str:
     if campaign.id in known:
         return str(known[campaign.id])
     last = (await session.exec(rolls(campaign.id).order_by(col(LogEntry.id).desc()).limit(1))).first()
-    return GENESIS if last is None else digest(last.data)
+    found = GENESIS if last is None else digest(last.data)
+    session.info.setdefault(_CHAIN, {})[campaign.id] = found  # the row lock holds it for the transaction
+    return found
+
+
+def known(session: AsyncSession, campaign_id: int | None) -> str | None:
+    """The chain's end as this transaction knows it (None: not asked for yet), to keep with the state
+    the transaction commits (:mod:`.readcache`), so that the next write needs no query for it."""
+    value = session.info.get(_CHAIN, {}).get(campaign_id)
+    return None if value is None else str(value)
+
+
+def seed(session: AsyncSession, campaign_id: int, end_hash: str) -> None:
+    """The chain's end, known from the read cache's entry for the very stamp of the locked row."""
+    session.info.setdefault(_CHAIN, {})[campaign_id] = end_hash
 
 
 def extend(session: AsyncSession, campaign: Campaign, data: dict[str, Any]) -> None:
@@ -48,6 +62,8 @@ def extend(session: AsyncSession, campaign: Campaign, data: dict[str, Any]) -> N
 
 
 @event.listens_for(Session, "after_transaction_end")
-def _forget_chain(session: Session, _transaction: Any) -> None:
-    """What a transaction knew of the chain ends with it (a roll rolled back is not the chain's end)."""
-    session.info.pop(_CHAIN, None)
+def _forget_chain(session: Session, transaction: Any) -> None:
+    """What a transaction knew of the chain ends with it (a roll rolled back is not the chain's end);
+    a flush's subtransaction is not its end (no savepoint is ever rolled back alone here)."""
+    if transaction.parent is None or transaction.nested:
+        session.info.pop(_CHAIN, None)

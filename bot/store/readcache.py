@@ -82,15 +82,18 @@ class CampaignRead:
     """One campaign as of one stamp: its state (immutable, shared), its row (the bot's bookkeeping,
     read-only) and what readers derived from them."""
 
-    __slots__ = ("_memo", "campaign", "ids", "parts", "stamp", "state")
+    __slots__ = ("_memo", "campaign", "chain", "ids", "parts", "stamp", "state")
 
     def __init__(self, stamp: Stamp, campaign: Campaign, state: CampaignState,
-                 ids: dict[str, dict[Any, int]] | None = None) -> None:
+                 ids: dict[str, dict[Any, int]] | None = None, chain: str | None = None) -> None:
         self.stamp = stamp
         self.campaign = campaign
         self.state = state
         self.ids = ids
         """The row ids the repository saves by (:class:`bot.store.repository.Loaded`), never changed in place."""
+        self.chain = chain
+        """The hash of the campaign's last roll record as of this stamp (None: not known), so that a write
+        starting from this entry needs no query for it (:mod:`.chain`)."""
         self.parts: dict[Hashable, Any] = {}
         self._memo: dict[Hashable, tuple[Any, ...]] = {}
 
@@ -207,7 +210,7 @@ def for_write(db: Database, campaign: Campaign) -> CampaignRead | None:
 
 
 def remember(db: Database, campaign: Campaign, state: CampaignState,
-             ids: dict[str, dict[Any, int]] | None = None) -> None:
+             ids: dict[str, dict[Any, int]] | None = None, chain: str | None = None) -> None:
     """After a write has committed: ``state`` is the campaign as it now stands in the database, and
     ``campaign`` its row as committed (its stamp the write's). The next read in this process is then
     served without a load.
@@ -219,7 +222,7 @@ def remember(db: Database, campaign: Campaign, state: CampaignState,
     if campaign.id is None or state.id != campaign.id:
         return
     row = Campaign.model_validate(copy.deepcopy(campaign.model_dump()))  # the caller's row may change again
-    _bounded_put(_CACHE, (db.url, campaign.id), CampaignRead(stamp_of(row), row, state, ids), MAX_CAMPAIGNS)
+    _bounded_put(_CACHE, (db.url, campaign.id), CampaignRead(stamp_of(row), row, state, ids, chain), MAX_CAMPAIGNS)
 
 
 _STAMP_SQL = {

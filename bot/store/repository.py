@@ -11,7 +11,7 @@ loaded). Writes go out as a few bulk statements, whatever the number of Forces.
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -298,13 +298,17 @@ def _seed_row(v: TurnSeed) -> dict[str, Any]:
 
 
 class _Writes:
-    """Inserts, updates (by primary key) and deletes of one table, sent as one statement each."""
+    """Inserts, updates (by primary key) and deletes of one table, sent as one statement each. The new
+    rows' ids come back from the insert itself (``RETURNING``, on SQLite and PostgreSQL alike), so a
+    save never reads a table's ids again (issue 26 item 1)."""
 
-    def __init__(self, model: type[SQLModel], cid: int) -> None:
-        self.model, self.cid = model, cid
+    def __init__(self, model: type[SQLModel], cid: int, key: Callable[[Mapping[str, Any]], Any]) -> None:
+        self.model, self.cid, self.key = model, cid, key
         self.inserts: list[dict[str, Any]] = []
         self.updates: list[dict[str, Any]] = []
         self.deletes: list[int] = []
+        self.gone: list[Any] = []
+        self.added: dict[Any, int] = {}
 
     def diff(self, old: Mapping[Any, Any], new: Mapping[Any, Any], ids: Mapping[Any, int], row: Any) -> None:
         for k, v in new.items():
@@ -316,7 +320,8 @@ class _Writes:
                     self.updates.append({"id": ids[k], **row(v)})
             else:
                 self.inserts.append({"campaign_id": self.cid, **row(v)})
-        self.deletes += [ids[k] for k in old if k not in new and k in ids]
+        self.gone = [k for k in old if k not in new and k in ids]
+        self.deletes += [ids[k] for k in self.gone]
 
     async def send(self, s: AsyncSession) -> None:
         table = self.model.__table__  # type: ignore[attr-defined]
@@ -327,26 +332,44 @@ class _Writes:
         if self.inserts:
             now = dt.datetime.now(dt.UTC)
             rows = [{"created_at": now, **r} if "created_at" in self.model.model_fields else r for r in self.inserts]
-            await s.exec(insert(table), params=rows)  # type: ignore[call-overload]
+            stmt = insert(table).returning(table.c.id, sort_by_parameter_order=True)
+            result = await s.exec(stmt, params=rows)  # type: ignore[call-overload]
+            self.added = {self.key(r): i for r, (i,) in zip(rows, result.all(), strict=True)}
+
+    def ids(self, before: Mapping[Any, int]) -> dict[Any, int]:
+        """The table's ids after this write (a new dict: the cache shares the old one)."""
+        gone = set(self.gone)
+        out = {k: i for k, i in before.items() if k not in gone} if gone else dict(before)
+        out.update(self.added)
+        return out
 
 
 def _units(state: CampaignState) -> dict[str, UnitState]:
     return {u.key: u for f in state.forces.values() for u in f.units}
 
 
+_KEYS: dict[str, Callable[[Mapping[str, Any]], Any]] = {
+    "side": lambda r: r["key"], "force": lambda r: r["key"], "unit": lambda r: r["key"],
+    "leader": lambda r: r["key"], "battle": lambda r: r["number"], "seed": lambda r: r["turn"],
+    "declaration": lambda r: (r["turn"], r["phase"], r["force_key"]),
+}
+"""Each table's key in the state, from a row as written (what ``Loaded.ids`` maps to row ids)."""
+
+
 async def save(s: AsyncSession, loaded: Loaded, new: CampaignState, events: Iterable[Event] = ()) -> Loaded:
     """Write ``new`` over the state ``loaded`` holds, and append ``events`` to the log. Returns what a
-    further save in the same transaction starts from."""
+    further save in the same transaction starts from: its ids are those of ``loaded`` with the rows
+    inserted (their ids from ``RETURNING``) and deleted, so nothing is read back."""
     old, campaign, cid = loaded.state, loaded.campaign, loaded.state.id
-    writes: list[_Writes] = []
+    writes: dict[str, _Writes] = {}
 
     def table(model: type[SQLModel], name: str, before: Mapping[Any, Any], after: Mapping[Any, Any], row: Any) -> None:
         if before is after:
             return
-        w = _Writes(model, cid)
-        w.diff(before, after, loaded.ids[name], row)
+        w = _Writes(model, cid, _KEYS[name])
+        w.diff(before, after, loaded.ids.get(name, {}), row)
         if w.inserts or w.updates or w.deletes:
-            writes.append(w)
+            writes[name] = w
 
     table(SideRow, "side", old.sides, new.sides, _side_row)
     table(ForceRow, "force", old.forces, new.forces, _force_row)
@@ -359,12 +382,12 @@ async def save(s: AsyncSession, loaded: Loaded, new: CampaignState, events: Iter
               {(d.turn, int(d.phase), d.force): d for d in new.declarations}, _declaration_row)
     table(BattleRow, "battle", old.battles, new.battles, _battle_row)
     table(TurnSeedRow, "seed", old.seeds, new.seeds, _seed_row)
-    for w in writes:
+    for w in writes.values():
         await w.send(s)
-    await _append(s, GloryRow, cid, old.glory, new.glory, lambda g: {
+    ledgers = await _ledger(s, GloryRow, cid, old.glory, new.glory, lambda g: {
         "side_key": g.side, "turn": g.turn, "amount": g.amount, "kind": g.kind, "reason": str(g.reason)[:200],
         "rule": g.rule, "battle": g.battle, "subject": g.subject})
-    await _append(s, LeaderEventRow, cid, old.leader_events, new.leader_events, lambda e: {
+    ledgers |= await _ledger(s, LeaderEventRow, cid, old.leader_events, new.leader_events, lambda e: {
         "leader_key": e.leader, "turn": e.turn, "status": e.status.value, "reason": str(e.reason)[:200]})
     members = new.players is not old.players and dict(new.players) != dict(old.players)
     if members:
@@ -375,25 +398,35 @@ async def save(s: AsyncSession, loaded: Loaded, new: CampaignState, events: Iter
                                   {m: (r.side, r.name) for m, r in new.requests.items()})
     _campaign_fields(campaign, old, new)
     events = list(events)
-    if writes or events or members or new.glory is not old.glory or new.leader_events is not old.leader_events:
+    if writes or events or members or ledgers:
         stamp(s.sync_session, campaign)
     await write_events(s, campaign, events)
     s.add(campaign)
-    await s.flush()
-    fresh = Loaded(new, campaign, loaded.ids, s)
-    if any(w.inserts or w.deletes for w in writes):
-        fresh.ids = await _ids(s, cid, new)
-    return fresh
+    await s.flush()  # the campaign row's one UPDATE (its fields and the write stamp together)
+    ids = loaded.ids
+    if any(w.inserts or w.deletes for w in writes.values()) or new.turn != old.turn:
+        ids = {**ids, **{name: w.ids(ids.get(name, {})) for name, w in writes.items() if w.inserts or w.deletes}}
+        if new.turn != old.turn:  # the state holds the current turn's declarations only
+            ids["declaration"] = {k: i for k, i in ids.get("declaration", {}).items() if k[0] == new.turn}
+    return Loaded(new, campaign, ids, s)
 
 
-async def _append(s: AsyncSession, model: type[SQLModel], cid: int, old: Sequence[Any], new: Sequence[Any],
-                  row: Any) -> None:
-    """Append-only ledgers: what ``new`` holds beyond ``old``."""
-    if new is old or len(new) <= len(old):
-        return
-    now = dt.datetime.now(dt.UTC)
-    await s.exec(insert(model.__table__), params=[{"campaign_id": cid, "created_at": now, **row(v)}  # type: ignore[attr-defined,call-overload]
-                                                  for v in new[len(old):]])
+async def _ledger(s: AsyncSession, model: type[SQLModel], cid: int, old: Sequence[Any], new: Sequence[Any],
+                  row: Any) -> bool:
+    """Append-only ledgers: what ``new`` holds beyond ``old``; a ledger that does not extend the old one
+    (an undo took entries back) is written again whole. Whether anything was written."""
+    if new is old or (len(new) == len(old) and tuple(new) == tuple(old)):
+        return False
+    table = model.__table__  # type: ignore[attr-defined]
+    start = len(old)
+    if len(new) < len(old) or tuple(new[:len(old)]) != tuple(old):
+        await s.exec(delete(table).where(table.c.campaign_id == cid))  # type: ignore[call-overload]
+        start = 0
+    if len(new) > start:
+        now = dt.datetime.now(dt.UTC)
+        await s.exec(insert(table), params=[{"campaign_id": cid, "created_at": now, **row(v)}  # type: ignore[call-overload]
+                                            for v in new[start:]])
+    return True
 
 
 def _campaign_fields(campaign: Campaign, old: CampaignState, new: CampaignState) -> None:
@@ -414,25 +447,14 @@ def _campaign_fields(campaign: Campaign, old: CampaignState, new: CampaignState)
         campaign.options = {**(campaign.options or {}), GENERALS: new.options.get(GENERALS) or {}}
 
 
-async def _ids(s: AsyncSession, cid: int, state: CampaignState) -> dict[str, dict[Any, int]]:
-    out: dict[str, dict[Any, int]] = {}
-    for name, model, key in (("side", SideRow, SideRow.key), ("force", ForceRow, ForceRow.key),
-                             ("unit", UnitRow, UnitRow.key), ("leader", LeaderRow, LeaderRow.key),
-                             ("battle", BattleRow, BattleRow.number), ("seed", TurnSeedRow, TurnSeedRow.turn)):
-        rows = (await s.exec(select(key, model.id).where(model.campaign_id == cid))).all()  # type: ignore[attr-defined,call-overload]
-        out[name] = {k: i for k, i in rows}
-    rows = (await s.exec(select(DeclarationRow.turn, DeclarationRow.phase, DeclarationRow.force_key, DeclarationRow.id)
-                         .where(DeclarationRow.campaign_id == cid, DeclarationRow.turn == state.turn))).all()
-    out["declaration"] = {(t, p, f): i for t, p, f, i in rows}
-    return out
-
-
 # --- the log ---------------------------------------------------------------------------------------
 
 
-async def write_events(s: AsyncSession, campaign: Campaign, events: Iterable[Event]) -> list[LogEntry]:
-    """Append events to the log, each roll chained to the roll before it (docs/dice.md)."""
-    out = []
+async def write_events(s: AsyncSession, campaign: Campaign, events: Iterable[Event]) -> int:
+    """Append events to the log, each roll chained to the roll before it (docs/dice.md), in one
+    statement. Returns how many were written."""
+    rows: list[dict[str, Any]] = []
+    now = dt.datetime.now(dt.UTC)
     for e in events:
         data = dict(e.data) if e.data else None
         if e.kind is EventKind.ROLL and e.roll is not None:
@@ -441,10 +463,12 @@ async def write_events(s: AsyncSession, campaign: Campaign, events: Iterable[Eve
             chain.extend(s, campaign, data)
         elif isinstance(e.text, Msg):
             data = {**(data or {}), "msg": e.text.to_json()}
-        entry = LogEntry(campaign_id=campaign.id, turn=e.turn, phase=int(e.phase), kind=e.kind.value,
-                         visibility=e.visibility, text=str(e.text), data=data,
-                         roll_key=e.roll.key if e.roll is not None else None, version=campaign.version)
-        s.add(entry)
-        out.append(entry)
-    return out
-
+        rows.append({"campaign_id": campaign.id, "turn": e.turn, "phase": int(e.phase), "kind": e.kind.value,
+                     "visibility": e.visibility, "text": str(e.text), "data": data,
+                     "roll_key": e.roll.key if e.roll is not None else None, "version": campaign.version,
+                     "undone": False, "created_at": now})
+    if rows:
+        if any(isinstance(o, LogEntry) for o in s.new):
+            await s.flush()  # entries logged before these stay before them
+        await s.exec(insert(LogEntry.__table__), params=rows)  # type: ignore[attr-defined,call-overload]
+    return len(rows)

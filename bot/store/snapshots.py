@@ -1,26 +1,60 @@
-"""Undo snapshots: a campaign's game rows as they were before a phase resolution (:mod:`.dump`), kept
-newest first, a bounded number per campaign, and restored by undo."""
+"""Undo snapshots: a campaign's game as it was before a phase resolution, kept newest first, a bounded
+number per campaign, and restored by undo.
+
+A snapshot is taken from the state the resolution has already loaded, through the codec
+(:func:`bot.campaign.codec.encode_game`: no query), and restored through it too
+(:func:`bot.campaign.codec.decode_game`, every value checked), then saved over the state as any write is
+(:func:`.repository.save`: only the rows that differ). Snapshots kept before that (the campaign's rows
+as :mod:`.dump` wrote them) are still restored row by row."""
 
 from __future__ import annotations
 
+import datetime as dt
 from typing import Any
 
 from sqlmodel import col, delete, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
+from bot.campaign import codec
+from bot.campaign.state import CampaignState
 from bot.engine.phases import Phase, TurnPosition
 
 from .dump import PHASE_STATE, restore_campaign_fields, restore_tables, snapshot_state, table_name
 from .models import BattleRow, Campaign, SideRow, Snapshot
 
+CODEC = "codec"
+"""A snapshot's ``state`` key for the game as :func:`bot.campaign.codec.encode_game` keeps it."""
 
-async def save_snapshot(s: AsyncSession, campaign: Campaign) -> Snapshot:
-    """Keep the campaign's game rows as they are now, at its current version."""
+
+def save_snapshot(s: AsyncSession, campaign: Campaign, state: CampaignState,
+                  game: dict[str, Any] | None = None) -> Snapshot:
+    """Keep the campaign's game as ``state`` (loaded in this transaction) holds it, at its current
+    version: no query but the snapshot's insert. ``game``: ``encode_game(state)``, when the caller has
+    it already (made off the event loop)."""
+    assert campaign.id is not None
+    deadline = campaign.deadline.isoformat() if isinstance(campaign.deadline, dt.datetime) else campaign.deadline
+    snap = Snapshot(campaign_id=campaign.id, version=campaign.version, turn=state.turn, phase=int(state.phase),
+                    state={"campaign": {"turn": state.turn, "phase": int(state.phase), "deadline": deadline},
+                           CODEC: game if game is not None else codec.encode_game(state)})
+    s.add(snap)
+    return snap
+
+
+async def save_rows_snapshot(s: AsyncSession, campaign: Campaign) -> Snapshot:
+    """The snapshot as it was kept before the codec did it: the campaign's game rows (:mod:`.dump`). For
+    the tests that an old snapshot is still restored."""
     assert campaign.id is not None
     snap = Snapshot(campaign_id=campaign.id, version=campaign.version, turn=campaign.turn, phase=campaign.phase,
                     state=await snapshot_state(s, campaign))
     s.add(snap)
     return snap
+
+
+def game_of(snap: Snapshot, now: CampaignState) -> CampaignState | None:
+    """The state ``snap`` restores, the members, seeds and settings as they are ``now`` (None for a
+    snapshot of the campaign's rows, which :func:`restore_snapshot` restores)."""
+    game = snap.state.get(CODEC)
+    return None if game is None else codec.decode_game(game, now)
 
 
 async def list_snapshots(s: AsyncSession, campaign_id: int) -> list[Snapshot]:
@@ -35,15 +69,16 @@ def snapshot_position(snap: Snapshot) -> TurnPosition:
 
 
 async def trim_snapshots(s: AsyncSession, campaign_id: int, *, keep: int) -> None:
-    """Delete all but the ``keep`` newest snapshots of the campaign."""
-    ids = (await s.exec(select(Snapshot.id).where(Snapshot.campaign_id == campaign_id)
-                        .order_by(col(Snapshot.id).desc()).offset(keep))).all()
-    if ids:
-        await s.exec(delete(Snapshot).where(col(Snapshot.id).in_(ids)))  # type: ignore[call-overload]
+    """Delete all but the ``keep`` newest snapshots of the campaign (one statement)."""
+    newest = (select(Snapshot.id).where(Snapshot.campaign_id == campaign_id)
+              .order_by(col(Snapshot.id).desc()).limit(keep))
+    await s.exec(delete(Snapshot).where(Snapshot.campaign_id == campaign_id,  # type: ignore[call-overload]
+                                        col(Snapshot.id).not_in(newest.scalar_subquery())))
 
 
 async def restore_snapshot(s: AsyncSession, campaign: Campaign, snap: Snapshot) -> None:
-    """Put the campaign's game rows and fields back as ``snap`` holds them, and drop ``snap``.
+    """Put the campaign's game rows and fields back as ``snap`` (of the campaign's rows) holds them, and
+    drop ``snap``.
 
     The game only: the bot's settings stay as they are now: the campaign's options (rule options and
     the bot's own under ``_``), each side's channel and each battle's thread, like the language and

@@ -149,7 +149,7 @@ async def test_a_write_through_another_database_object_is_seen_by_the_next_read(
     cid = await tutorial(db)
     await advance(db, cid)  # weather -> orders
     other = Database(db.url)  # another process's engine, pool and connections
-    monkeypatch.setattr(readcache, "remember", lambda *_: None)  # and its own cache, which this one never sees
+    monkeypatch.setattr(readcache, "remember", lambda *_, **__: None)  # and its own cache, which this one never sees
     try:
         st = await views.status(db, cid, FRENCH)
         assert next(f.square for f in st.forces if f.key == "soult") != "E5"

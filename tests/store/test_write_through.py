@@ -33,12 +33,14 @@ def _texts(state: CampaignState) -> list[tuple[type, str]]:
 async def test_each_write_hands_the_cache_the_state_a_load_gives(db: Database,
                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
     handed: list[CampaignState] = []
+    handed_ids: list[Any] = []
     loads: list[int] = []
     remember, load = readcache.remember, readcache._load
 
-    def remembering(db_: Database, campaign: Any, state: CampaignState, ids: Any = None) -> None:
+    def remembering(db_: Database, campaign: Any, state: CampaignState, ids: Any = None, chain: Any = None) -> None:
         handed.append(state)
-        remember(db_, campaign, state, ids)
+        handed_ids.append(ids)
+        remember(db_, campaign, state, ids, chain)
 
     async def loading(s: Any, campaign: Any) -> Any:
         loads.append(campaign.id)
@@ -77,8 +79,11 @@ async def test_each_write_hands_the_cache_the_state_a_load_gives(db: Database,
             not_handed.append(name)
             continue
         async with db.sessions() as s:
-            fresh = (await repository.load(s, cid)).state
+            loaded = await repository.load(s, cid)
+        fresh = loaded.state
         assert _game(handed[-1]) == _game(fresh), f"{name} handed the cache another state than a load gives"
+        # issue 26 item 1: the ids come from the inserts themselves (RETURNING), never read back
+        assert handed_ids[-1] == loaded.ids, f"{name} handed the cache other row ids than a load gives"
         assert _texts(handed[-1]) == _texts(fresh), f"{name} handed the cache texts a load gives otherwise"
         n = len(loads)
         await views.status(db, cid, FRENCH)
@@ -134,3 +139,58 @@ async def test_a_write_starts_from_the_cached_state_when_nothing_was_committed_s
         fresh = (await load(s, cid)).state
     assert fresh.sides["fr"].done and fresh.sides["au"].done
     assert any(d.force == "lannes" for d in fresh.declarations)
+
+
+async def test_concurrent_writers_in_one_process_each_start_from_the_read_cache(
+        db: Database, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 26 item 1: writes to one campaign queue in the process, so each finds the state the one
+    before it committed in the read cache, on PostgreSQL too (where, waiting on the row lock, nearly
+    every writer used to find the cache one commit behind and load the whole campaign)."""
+    import asyncio
+
+    created = await campaigns.create_campaign(db, guild_id=1, channel_id=7, gm=GM, name="Bridge",
+                                              scenario_text=SCENARIO)
+    cid = created.campaign_id
+    await campaigns.join_side(db, cid, FRENCH, "fr")
+    await campaigns.join_side(db, cid, AUSTRIAN, "au")
+    await advance(db, cid)
+    await views.status(db, cid, GM)
+    loads: list[int] = []
+    load = repository.load
+
+    async def loading(s: Any, campaign: Any) -> Any:
+        loads.append(campaign.id)
+        return await load(s, campaign)
+
+    monkeypatch.setattr(repository, "load", loading)
+    await asyncio.gather(*(orders.mark_done(db, cid, FRENCH, done=k % 2 == 0) for k in range(20)),
+                         orders.give_order(db, cid, FRENCH, "lannes", "forced_march"))
+    assert loads == []
+    async with db.sessions() as s:
+        fresh = await load(s, cid)
+    assert any(d.force == "lannes" for d in fresh.state.declarations)
+    assert _game(fresh.state) == _game((await readcache.read(db, cid)).state)
+
+
+async def test_a_refused_write_sharing_a_transaction_leaves_nothing_and_the_others_stand(db: Database) -> None:
+    """Issue 26 item 1: writes waiting together share one transaction; one refused among them gets its
+    own refusal, leaves nothing behind, and the others commit."""
+    import asyncio
+
+    from bot.engine.errors import EngineError
+
+    created = await campaigns.create_campaign(db, guild_id=1, channel_id=7, gm=GM, name="Bridge",
+                                              scenario_text=SCENARIO)
+    cid = created.campaign_id
+    await campaigns.join_side(db, cid, FRENCH, "fr")
+    await campaigns.join_side(db, cid, AUSTRIAN, "au")
+    await advance(db, cid)
+    results = await asyncio.gather(orders.give_order(db, cid, FRENCH, "lannes", "forced_march"),
+                                   orders.give_order(db, cid, AUSTRIAN, "lannes", "defend"),  # not Austria's
+                                   orders.mark_done(db, cid, AUSTRIAN), return_exceptions=True)
+    assert not isinstance(results[0], BaseException)
+    assert isinstance(results[1], EngineError)
+    assert results[2] is False  # France is not done yet
+    async with db.sessions() as s:
+        fresh = (await repository.load(s, cid)).state
+    assert [d.force for d in fresh.declarations] == ["lannes"] and fresh.sides["au"].done
