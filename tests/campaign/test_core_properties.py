@@ -691,8 +691,7 @@ class CoreCampaign(RuleBasedStateMachine):
     @precondition(lambda self: self.in_phase(Phase.AFTERMATH) and self.trophies_due())
     @rule(data=st.data())
     def trophy(self, data: st.DataObject) -> None:
-        number, key = data.draw(st.sampled_from(self.trophies_due()))
-        unit, target = key.split(">", 1)
+        number, (unit, target) = data.draw(st.sampled_from(self.trophies_due()))
 
         def command(state: CampaignState, journal: Journal) -> CampaignState:
             try:
@@ -930,7 +929,7 @@ class CoreCampaign(RuleBasedStateMachine):
         return sorted(name for b in self.reported_battles() for name, status in b.aftermath.fates.items()
                       if status is None)
 
-    def trophies_due(self) -> list[tuple[int, str]]:
+    def trophies_due(self) -> list[tuple[int, tuple[str, str]]]:
         return sorted((b.number, key) for b in self.reported_battles()
                       for key, taken in b.aftermath.trophies.items() if taken is None)
 
