@@ -22,6 +22,7 @@ from bot.engine.errors import EngineError
 from bot.engine.tables import RuleBook, default_rulebook
 from bot.i18n import Translator, lang_of, t
 from bot.i18n.text import tr
+from bot.services.budget import Budget, Heavy
 from bot.settings import Settings
 from bot.store.db import Database
 
@@ -69,7 +70,7 @@ class AideMixin:
 
     def _setup_aide(self, settings: Settings, db: Database, rules: RuleBook, *, sync_commands: bool,
                     background_tasks: bool, deadline_interval: float, render_slots: int,
-                    watchdog_interval: float | None = None) -> None:
+                    watchdog_interval: float | None = None, heavy_in_process: bool = True) -> None:
         self.settings = settings
         self.db = db
         self.rules = rules
@@ -79,6 +80,10 @@ class AideMixin:
         self.watchdog_interval = watchdog_interval
         self.started_at = discord.utils.utcnow()
         self.render_gate = asyncio.Semaphore(render_slots)
+        self.budgets = {kind: Budget(kind) for kind in Heavy}
+        self.heavy_in_process = heavy_in_process
+        """A timelapse is drawn in a worker process (False: a thread, for tests that watch the drawing)."""
+        """Heavy work's own gates and cooldowns (a timelapse, a painted map): bot.services.budget."""
         self.synced: list[app_commands.AppCommand] = []
         self.channel_campaigns: dict[int, tuple[int, float]] = {}
         """channel id -> (campaign id, expiry on the monotonic clock): see bot.cogs._common.campaign_id."""
@@ -205,6 +210,7 @@ def create_bot(
     render_slots: int = RENDER_SLOTS,
     shard_count: int | None = None,
     watchdog_interval: float | None = None,
+    heavy_in_process: bool = True,
 ) -> AideBot | ShardedAideBot:
     """The bot, with its dependencies injected (an AutoShardedBot when ``settings.shard``, or when
     ``settings.shard_count`` or ``shard_count`` is set: then with those shards, ``settings.shard_ids``
@@ -213,7 +219,8 @@ def create_bot(
     ``sync_commands=False`` skips syncing the command tree at start; ``background_tasks=False``
     leaves the deadline and backup loops off; ``deadline_interval`` is the seconds between
     deadline checks; ``watchdog_interval`` those between the watchdog's ticks (restarts of dead
-    loops and the heartbeat; the deadline interval when None)."""
+    loops and the heartbeat; the deadline interval when None); ``heavy_in_process=False`` draws a
+    timelapse in a thread rather than a worker process (tests that watch the drawing)."""
     intents = discord.Intents.default()
     kwargs: dict[str, Any] = {
         "command_prefix": commands.when_mentioned,
@@ -232,5 +239,5 @@ def create_bot(
     bot._setup_aide(settings, db or Database(settings.database_url), rules or default_rulebook(),
                     sync_commands=sync_commands, background_tasks=background_tasks,
                     deadline_interval=deadline_interval, render_slots=render_slots,
-                    watchdog_interval=watchdog_interval)
+                    watchdog_interval=watchdog_interval, heavy_in_process=heavy_in_process)
     return bot

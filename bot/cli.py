@@ -13,7 +13,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from bot.engine.errors import InvalidInput, VerificationError
-from bot.engine.verify import verify_log
+from bot.engine.verify import parse_announced, verify_log
 from bot.settings import Settings, SettingsError
 
 NO_TOKEN = """\
@@ -172,7 +172,8 @@ def cmd_verify(args: argparse.Namespace) -> int:
         print(f"{path} is not JSON: {exc}", file=sys.stderr)
         return EXIT_USAGE
     try:
-        report = verify_log(data)
+        announced = parse_announced(args.announced) if args.announced else None
+        report = verify_log(data, announced)
     except VerificationError as exc:
         print(f"{path}: {exc}", file=sys.stderr)
         return EXIT_USAGE
@@ -340,6 +341,8 @@ def build_parser() -> argparse.ArgumentParser:
     run.set_defaults(func=cmd_run)
     verify = sub.add_parser("verify", help="re-derive every roll of an exported roll log from its turn seeds")
     verify.add_argument("file", help="a roll log or campaign export (JSON)")
+    verify.add_argument("--announced", help="the chain heads announced in the channel (each turn's gazette "
+                        "fingerprint), like '1: 2315d3c9fcf5cf10, 2: 8d6af4beea411629'")
     verify.set_defaults(func=cmd_verify)
     health = sub.add_parser("health", help="exit 0 when the running bot's heartbeat file is fresh (for HEALTHCHECK)")
     health.add_argument("--file", help="the heartbeat file (default: ADC_HEARTBEAT, or heartbeat in ADC_DATA_DIR)")

@@ -144,18 +144,35 @@ async def play(db: Database, cid: int, gm: Actor, players: Mapping[str, Actor], 
             await after_phase(state.turn, phase)
 
 
-async def run_demo(scenario: str, turns: int, seed: int, out: Path, *, pictures: bool = True) -> list[Path]:
+async def play_generals(db: Database, cid: int, gm: Actor, *, until_turn: int,
+                        after_phase: Callable[[int, Phase], Awaitable[None]] | None = None) -> CampaignState:
+    """Bot generals (RU-26) play every side and the bot settles every battle quickly (RU-27): the GM only
+    resolves each phase, until the campaign ends or ``until_turn`` is over."""
+    from bot.services import resolution, shell, views
+
+    while True:
+        state = await shell.state(db, cid)
+        if state.status is not CampaignStatus.ACTIVE or state.turn > until_turn:
+            return state
+        st = await views.status(db, cid, gm)
+        await resolution.resolve_phase(db, cid, gm, expected_version=st.version, forced=True)
+        if after_phase is not None:
+            await after_phase(state.turn, state.phase)
+
+
+async def run_demo(scenario: str, turns: int, seed: int, out: Path, *, pictures: bool = True,
+                   generals: bool = False) -> list[Path]:
     from bot.services import loading
 
     counter = itertools.count(1)
     loading.use_seed_source(lambda: hashlib.sha256(f"aide-de-camp/demo/{seed}/{next(counter)}".encode()).digest())
     try:
-        return await _play(scenario, turns, seed, out, pictures=pictures)
+        return await _play(scenario, turns, seed, out, pictures=pictures, generals=generals)
     finally:
         loading.use_seed_source(None)
 
 
-async def _play(scenario: str, turns: int, seed: int, out: Path, *, pictures: bool) -> list[Path]:
+async def _play(scenario: str, turns: int, seed: int, out: Path, *, pictures: bool, generals: bool) -> list[Path]:
     from bot.campaign.ending import summary
     from bot.services import campaigns, logbook, maps
 
@@ -167,14 +184,17 @@ async def _play(scenario: str, turns: int, seed: int, out: Path, *, pictures: bo
     with tempfile.TemporaryDirectory() as tmp:
         db = Database(f"sqlite+aiosqlite:///{tmp}/demo.db")
         await db.upgrade()
+        options = {"unmanned_sides": "ai", "battles": "quick"} if generals else None  # RU-26, RU-27
         created = await campaigns.create_campaign(db, guild_id=0, channel_id=0, gm=gm, name=f"Demo: {spec.name}",
-                                                  scenario=scenario)
+                                                  scenario=scenario, options=options)
         cid = created.campaign_id
-        for side, actor in players.items():
-            await campaigns.join_side(db, cid, actor, side)
+        if not generals:
+            for side, actor in players.items():
+                await campaigns.join_side(db, cid, actor, side)
         log_lines: list[str] = [f"# {spec.name}: an offline demo", "",
-                                f"Scenario `{scenario}`, {turns} turn(s) at most, seed {seed}. Every roll names its "
-                                "rule.", ""]
+                                f"Scenario `{scenario}`, {turns} turn(s) at most, seed {seed}"
+                                + (", bot generals on every side and quick battles (RU-26, RU-27)" if generals else "")
+                                + ". Every roll names its rule.", ""]
 
         async def snap(turn: int, phase: Phase) -> None:
             print(f"turn {turn}, {phase.spec.title}", file=sys.stderr)
@@ -192,7 +212,8 @@ async def _play(scenario: str, turns: int, seed: int, out: Path, *, pictures: bo
             png, _ = await maps.map_png(db, cid, gm, view="full")
             (out / "turn1-phase0-start.png").write_bytes(png)
             written.append(out / "turn1-phase0-start.png")
-        final = await play(db, cid, gm, players, until_turn=turns, after_phase=snap)
+        final = (await play_generals(db, cid, gm, until_turn=turns, after_phase=snap) if generals
+                 else await play(db, cid, gm, players, until_turn=turns, after_phase=snap))
         if (ended := summary(final)) is not None:
             print(str(ended), file=sys.stderr)
         entries, rolls = await logbook.full_record(db, cid)
@@ -218,11 +239,13 @@ def main(argv: Sequence[str] | None = None) -> int:
                         "campaign ends)")
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--out", default="out/demo")
+    parser.add_argument("--generals", action="store_true", help="bot generals play every side and battles are "
+                        "settled quickly (RU-26, RU-27) instead of the scripted members and the tabletop stand-in")
     args = parser.parse_args(argv)
     if not 1 <= args.turns <= 60:
         parser.error("--turns is 1 to 60")
     try:
-        files = asyncio.run(run_demo(args.scenario, args.turns, args.seed, Path(args.out)))
+        files = asyncio.run(run_demo(args.scenario, args.turns, args.seed, Path(args.out), generals=args.generals))
     except EngineError as exc:
         print(f"demo: {exc}", file=sys.stderr)
         return 2

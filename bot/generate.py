@@ -152,7 +152,7 @@ def parse_season(text: str) -> Season:
 
 def parse_size(text: str) -> tuple[int, int]:
     """``36x26`` -> (36, 26): squares across, then down."""
-    match = re.fullmatch(r"\s*(\d{1,4})\s*[xX×]\s*(\d{1,4})\s*", text)
+    match = re.fullmatch(r"\s*([0-9]{1,4})\s*[xX×]\s*([0-9]{1,4})\s*", text)  # ASCII digits only (issue 24, item 7: full-width ones read as numbers)
     if match is None:
         raise InvalidInput("A map size is its width x height in squares, like 36x26, got {value!r}.", value=text[:40])
     return int(match[1]), int(match[2])

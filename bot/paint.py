@@ -18,7 +18,7 @@ How an image is read:
   along the edge between two terrains, all different, do not outvote either.
 - Transparent pixels are read as white (open).
 - Refused before decoding: more than :data:`MAX_BYTES` bytes, more than :data:`MAX_SIDE` pixels a
-  side, a file Pillow does not recognise as one of :data:`FORMATS`, an animation.
+  side, a BMP file, a file Pillow does not recognise as one of :data:`FORMATS`, an animation.
 """
 
 from __future__ import annotations
@@ -65,12 +65,17 @@ SWATCH_NAMES: dict[Terrain, str] = {
 
 TOLERANCE = 32
 """How far each of R, G and B of a pixel may be from a palette colour for it to count as that terrain."""
-MAX_SIDE = 4096
-"""The widest and tallest image read, in pixels (checked from the header, before decoding)."""
-MAX_BYTES = 16 * 1024 * 1024
-"""The largest image file read, in bytes."""
-FORMATS = ("PNG", "GIF", "BMP", "JPEG", "WEBP")
-"""The image formats read: what editors save and Discord takes."""
+MAX_SIDE = 2000
+"""The widest and tallest image read, in pixels (checked from the header, before decoding): the largest
+map (100x100 squares) at 20 pixels a square, which no painting needs more of (issue 24, item 1: a
+4096x4096 image cost about 290 MB while it was read)."""
+MAX_PIXELS = MAX_SIDE * MAX_SIDE
+MAX_BYTES = 8 * 1024 * 1024
+"""The largest image file read, in bytes (checked from the attachment's size before it is downloaded)."""
+FORMATS = ("PNG", "GIF", "JPEG", "WEBP")
+"""The image formats read: what editors save and Discord takes. Not BMP: its RLE compression takes
+seconds of CPU to decode a few KB (issue 24, item 1), and every editor saves PNG."""
+_BMP_MAGIC = b"BM"
 CHAR: dict[Terrain, str] = {Terrain(t): ch for ch, t in DEFAULT_LEGEND.items()}
 """Each terrain's character in the default legend: what the rows are written in."""
 _BUCKET = 0xE0
@@ -94,19 +99,26 @@ def nearest(colour: RGB) -> Terrain:
     return min(_RGB, key=lambda t: sum((a - b) ** 2 for a, b in zip(_RGB[t], colour, strict=True)))
 
 
+def check_size(n: int) -> None:
+    """Refuse an image file of ``n`` bytes over :data:`MAX_BYTES` (the bot asks before downloading it)."""
+    if n > MAX_BYTES:
+        raise InvalidInput("The map image is {n:,} bytes: at most {max_bytes:,} are accepted.", n=n,
+                           max_bytes=MAX_BYTES)
+
+
 def _open(data: bytes) -> Image.Image:
     """The image as RGB (transparency over white), refused if it is not one, too big or animated."""
     if not isinstance(data, bytes | bytearray):
-        raise InvalidInput("The map image is not an image: paint it as PNG, GIF, BMP, JPEG or WebP.")
-    if len(data) > MAX_BYTES:
-        raise InvalidInput("The map image is {n:,} bytes: at most {max_bytes:,} are accepted.", n=len(data),
-                           max_bytes=MAX_BYTES)
+        raise InvalidInput("The map image is not an image: paint it as PNG, GIF, JPEG or WebP.")
+    check_size(len(data))
+    if bytes(data[:2]) == _BMP_MAGIC:
+        raise InvalidInput("The map image is a BMP file, which is not read: save it as PNG.")
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("error", Image.DecompressionBombWarning)
             image = Image.open(io.BytesIO(data), formats=FORMATS)
             width, height = image.size
-            if width > MAX_SIDE or height > MAX_SIDE:
+            if width > MAX_SIDE or height > MAX_SIDE or width * height > MAX_PIXELS:
                 raise InvalidInput("The map image is {width}x{height} pixels: at most {max}x{max} are read.",
                                    width=width, height=height, max=MAX_SIDE)
             if getattr(image, "is_animated", False):
@@ -121,7 +133,7 @@ def _open(data: bytes) -> Image.Image:
     except InvalidInput:
         raise
     except (UnidentifiedImageError, OSError, ValueError, SyntaxError, EOFError, MemoryError, TypeError, struct.error):
-        raise InvalidInput("The map image is not an image: paint it as PNG, GIF, BMP, JPEG or WebP.") from None
+        raise InvalidInput("The map image is not an image: paint it as PNG, GIF, JPEG or WebP.") from None
 
 
 def read_painting(png: bytes, *, width: int | None = None, height: int | None = None) -> list[str]:

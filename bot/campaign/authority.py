@@ -16,6 +16,7 @@ from typing import Protocol
 from bot.engine.phases import Phase
 
 from .errors import PermissionDenied, WrongPhase
+from .seats import general_plays
 from .settings import UnmannedSides
 from .state import Battle, CampaignState, CampaignStatus
 
@@ -110,9 +111,11 @@ def require_phase(state: CampaignState, phase: Phase, what: str) -> None:
 
 
 def awaited(state: CampaignState, side: str) -> bool:
-    """Whether the phases wait for ``side``: one still standing, played by a member, or any with the
-    setting ``unmanned_sides: wait`` (MC-3). A side nobody plays holds its orders, and what it would
-    roll the bot rolls when the phase ends (the same keyed dice)."""
+    """Whether the phases wait for ``side``: one still standing, played by a member or by the bot general
+    (RU-26: its side is done once it has acted), or any with the setting ``unmanned_sides: wait`` (MC-3).
+    A side nobody plays holds its orders, and what it would roll the bot rolls when the phase ends (the
+    same keyed dice)."""
     if state.sides[side].defeated:
         return False
-    return state.settings.unmanned_sides is UnmannedSides.WAIT or side in state.played_sides
+    return state.settings.unmanned_sides is UnmannedSides.WAIT or side in state.played_sides \
+        or general_plays(state, side)

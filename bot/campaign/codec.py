@@ -169,7 +169,7 @@ TOKEN_RE = re.compile(r"^[0-9a-f]{1,64}$")
 RULE_RE = re.compile(r"^(MC|CC|FC|RU|BR)-\d{1,2}(\.\d{1,2})?$")
 BATTLE_VISIBILITY_RE = re.compile(r"^battle:[1-9]\d{0,5}$")
 BOT_OPTIONS = ("_bot", "_reminded", "_rev")
-LOCAL_BOT_OPTIONS = ("card",)
+LOCAL_BOT_OPTIONS = ("card", "requests_card")
 """Bot settings of this server only (a message id in its channel), never exported."""
 """The bot's own bookkeeping kept among a campaign's options (``_`` keys, never rule options)."""
 AFTERMATH_KEYS = ("sp_before", "commanders", "rolled", "retreats", "fates", "trophies", "claims", "draft", "taken",
@@ -1175,9 +1175,20 @@ def _roll(value: Any, where: str, *, batch: bool = True) -> Any:
 
 
 
+def _undo_record(value: dict[str, Any], where: str, kind: str) -> None:
+    """A chained undo as :func:`bot.store.log.log_undo` writes it: only in an undo entry, its fields those."""
+    fields = {"kind", "key", "after", "prev", "msg"}
+    ok = kind == "undo" and set(value) <= fields and {"kind", "key", "after", "prev"} <= set(value) and all(
+        isinstance(value[f], str) and re.fullmatch(r"[0-9a-f]{64}", value[f]) for f in ("after", "prev"))
+    if not ok:
+        raise fail(where, Msg("not an undo record"))
+
+
 # --- the log -----------------------------------------------------------------------------------------
 
 LOG_OPTIONAL = ("visibility", "data", "roll_key", "undone", "created_at")
+_FORMATTER_FIELDS = re.compile(r"[{}]")
+"""A template with a field: an older log's plain text is read as a message only when it is one with none."""
 LOG_KINDS = tuple(k.value for k in EventKind)
 
 
@@ -1213,17 +1224,25 @@ def decode_log(entries: Any, state: CampaignState, where: str = "log") -> list[d
             except UnknownMessage as exc:
                 raise InvalidInput("{where}.data.msg: {reason}", where=at, reason=str(exc)[:200]) from None
         roll_key = _text(e.get("roll_key"), _at(at, "roll_key"), 200, optional=True)
+        # Its text would be shown verbatim (issue 24, item 5); an older log's plain message is kept when
+        # it is one of the bot's templates without fields.
+        if not roll_key and not (data and "msg" in data) and (text not in known or _FORMATTER_FIELDS.search(text)):
+            raise InvalidInput("{where}: an entry that is not a roll must carry one of the bot's messages (data.msg)",
+                               where=at)
         entry = {"turn": _int(e["turn"], _at(at, "turn"), 1, state.turn),
                  "phase": _int(e["phase"], _at(at, "phase"), 0, max(Phase)),
                  "kind": _one_of(e["kind"], _at(at, "kind"), LOG_KINDS), "visibility": visibility, "text": text,
                  "data": data, "roll_key": roll_key, "undone": _bool(e.get("undone", False), _at(at, "undone")),
                  "created_at": _time(e.get("created_at"), _at(at, "created_at"))}
         if roll_key:
-            _roll(data, _at(at, "data"))
+            if isinstance(data, dict) and data.get("kind") == "undo":  # the GM's undo, chained (issue 24)
+                _undo_record(data, _at(at, "data"), entry["kind"])
+            else:
+                _roll(data, _at(at, "data"))
             assert data is not None
             if data.get("key") != roll_key:
                 raise fail(_at(at, "roll_key"), Msg("does not name the roll it holds"), roll_key)
-            rolls.append({**data, "turn": key_turn(roll_key) or 0})
+            rolls.append({**data, "turn": key_turn(roll_key) or 0, "undone": entry["undone"]})
         out.append(entry)
     revealed = {s.turn: s for s in state.seeds.values() if s.revealed}
     turns = [{"turn": t, "seed_sha256": revealed[t].sha256, "seed": revealed[t].seed_hex,
@@ -1237,6 +1256,12 @@ def decode_log(entries: Any, state: CampaignState, where: str = "log") -> list[d
     return out
 
 
+EARLIEST_TIME = dt.datetime(2000, 1, 1, tzinfo=dt.UTC)
+LATEST_AHEAD = dt.timedelta(days=366)
+"""Every time a file carries lies between 2000 and a year from now (issue 24, item 5: a year-9999 time at
+offset -14:00 is past the last time Python or a database can hold once in UTC)."""
+
+
 def _time(value: Any, where: str) -> dt.datetime:
     if value is None:
         return dt.datetime.now(dt.UTC)
@@ -1248,7 +1273,22 @@ def _time(value: Any, where: str) -> dt.datetime:
         raise InvalidInput("{where}: {value!r} is not an ISO date or time", where=where, value=_shown(value)) from None
     if parsed.tzinfo is None:
         raise InvalidInput("{where}: times must carry their time zone", where=where)
-    return parsed
+    try:
+        utc = parsed.astimezone(dt.UTC)
+    except OverflowError:
+        utc = None
+    if utc is None or not EARLIEST_TIME <= utc <= dt.datetime.now(dt.UTC) + LATEST_AHEAD:
+        raise InvalidInput("{where}: {value!r} is out of range: a time from 2000 to a year from now", where=where,
+                           value=_shown(value))
+    return utc
+
+
+def expect_time(value: Any, where: str, *, optional: bool = False) -> dt.datetime | None:
+    """A time with its zone, in UTC, within :data:`EARLIEST_TIME` and a year from now (None: left out,
+    when ``optional``)."""
+    if value is None and optional:
+        return None
+    return _time(value, where)
 
 
 # --- version 1: the rows -----------------------------------------------------------------------------

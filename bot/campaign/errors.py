@@ -28,3 +28,8 @@ class AlreadyResolved(ServiceError):
 
 class ImportRejected(ServiceError):
     pass
+
+
+class TooSoon(ServiceError):
+    """Heavy work (a timelapse, a painted map) asked for again within its cooldown, or while its own gate
+    is full: the message says when to try again (issue 24, item 1)."""

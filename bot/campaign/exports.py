@@ -11,7 +11,10 @@ writes it. Version 2 files are read too (their state is a document of version 2)
 
 from __future__ import annotations
 
+import datetime as dt
+import gzip
 import json
+import zlib
 from dataclasses import dataclass
 from typing import Any
 
@@ -28,16 +31,47 @@ MAX_IMPORT_BYTES = 20 * 1024 * 1024
 MAX_DEPTH = 32
 """How deeply the file's JSON may nest (an export nests about 10 deep)."""
 TOP = ("format", "version", "campaign", "state", "log", "roll_log")
-BOOKKEEPING = ("name", "scenario", "language")
+BOOKKEEPING = ("name", "scenario", "language", "deadline")
+BOOKKEEPING_OPTIONAL = ("deadline",)
+"""An export made before it carried the phase's deadline has none: the import gives a default one."""
 
 
 def export_bytes(data: dict[str, Any]) -> bytes:
     return json.dumps(data, ensure_ascii=False, indent=1, sort_keys=True).encode("utf-8")
 
 
+GZIP_MAGIC = b"\x1f\x8b"
+
+
+def packed(data: dict[str, Any]) -> bytes:
+    """The export as gzip-compressed JSON (issue 24, item 4): the largest legal campaign's export is
+    about 4 MB of JSON, a tenth of that packed, so that it always comes back under the import limit."""
+    return gzip.compress(export_bytes(data), compresslevel=9, mtime=0)
+
+
+def unpacked(raw: bytes) -> bytes:
+    """A gzip-compressed export's JSON, read up to :data:`MAX_IMPORT_BYTES` and no further (a small file
+    that unpacks to gigabytes is refused after reading that much); other bytes as they are."""
+    if not raw.startswith(GZIP_MAGIC):
+        return raw
+    unpack = zlib.decompressobj(wbits=31)
+    try:
+        out = unpack.decompress(raw, MAX_IMPORT_BYTES + 1)
+    except zlib.error:
+        raise ImportRejected("The file is not a campaign export (a damaged gzip file).") from None
+    if len(out) > MAX_IMPORT_BYTES:
+        raise ImportRejected("The file unpacks to more than {max_import_bytes:,} bytes: at most that can be imported.",
+                             max_import_bytes=MAX_IMPORT_BYTES)
+    if not unpack.eof or unpack.unused_data:
+        raise ImportRejected("The file is not a campaign export (a damaged gzip file).")
+    return out
+
+
 def parse_export(raw: bytes | str) -> dict[str, Any]:
-    """The export's JSON: at most :data:`MAX_DEPTH` deep, with clean characters only (no NUL, no lone
-    surrogate, no control character: checked before anything is stored)."""
+    """The export's JSON (gzip-compressed or not): at most :data:`MAX_DEPTH` deep, with clean characters
+    only (no NUL, no lone surrogate, no control character: checked before anything is stored)."""
+    if isinstance(raw, bytes):
+        raw = unpacked(raw)
     if len(raw) > MAX_IMPORT_BYTES:
         raise ImportRejected("The file is {n_raw:,} bytes: at most {max_import_bytes:,} can be imported.", n_raw=len(raw), max_import_bytes=MAX_IMPORT_BYTES)
     try:
@@ -90,6 +124,8 @@ class File:
     log: list[dict[str, Any]]
     scenario: str
     language: str
+    deadline: dt.datetime | None = None
+    """The exported phase's deadline (issue 24, item 8)."""
 
 
 def read(data: dict[str, Any]) -> File:
@@ -103,14 +139,15 @@ def read(data: dict[str, Any]) -> File:
         log = codec.decode_log(data.get("log", []), state)
         book = data.get("campaign")
         if not v1:
-            codec.expect_object(book, "campaign", BOOKKEEPING)
+            codec.expect_object(book, "campaign", BOOKKEEPING, BOOKKEEPING_OPTIONAL)
             codec.expect_text(book["name"], "campaign.name", 100)  # shown on the verifier's page
         scenario = codec.expect_text(book.get("scenario"), "campaign.scenario", 100)
         language = codec.expect_one_of(book.get("language"), "campaign.language", botsettings.LANGUAGES)
+        deadline = codec.expect_time(book.get("deadline"), "campaign.deadline", optional=True)
         options = "campaign.options" if v1 else "state.options"
         botsettings.check_stored(state.options.get("_bot", {}), f"{options}._bot", codec.MAX_INT)
     except InvalidInput as exc:
         raise ImportRejected(exc.text) from None  # i18n: passes a template on
     if state.status is not CampaignStatus.ACTIVE:
         raise ImportRejected("{where}: an imported campaign is active", where="campaign.status" if v1 else "state.status")
-    return File(state, log, scenario, language)
+    return File(state, log, scenario, language, deadline)

@@ -19,4 +19,13 @@ FORMER_MESSAGES: tuple[Msg, ...] = (
     Msg("{who} is away for {days} day(s).", who="", days=0),
     # Until a campaign ended when one camp, not one side, was left (RU-25).
     Msg("The campaign is over: {winner} prevails.", winner=""),
+    # Written as plain text (no message kept) before the campaign core: older exports' logs hold it.
+    Msg("Phase 4 resolved."),
+    # Until an import told each side privately how many of its declarations to give again (issue 24, item 8).
+    Msg.plural(0, "The dice of turn {turn} are drawn anew from a fresh secret seed: rolls of turn {turn} made before "
+                  "the export cannot be verified, and the order or move declared in this phase ({n}) is to be given "
+                  "again.",
+               "The dice of turn {turn} are drawn anew from a fresh secret seed: rolls of turn {turn} made before the "
+               "export cannot be verified, and the orders or moves declared in this phase ({n}) are to be given again.",
+               turn=0),
 )

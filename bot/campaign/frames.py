@@ -144,13 +144,17 @@ def _on_map(state: CampaignState, square: str) -> bool:
         return False
 
 
-def timeline(state: CampaignState, frames: Sequence[Frame]) -> list[CampaignState]:
+def timeline(state: CampaignState, frames: Sequence[Frame], *, remember: bool = True) -> list[CampaignState]:
     """The campaign at the end of every turn with a frame (those before the current turn, in order),
     then as it is now. In the frames, each side remembers where it last saw each enemy Force in the
-    frames before (faded on its map); the last state is ``state`` itself, with the sides' own memory."""
+    frames before (faded on its map); the last state is ``state`` itself, with the sides' own memory.
+    ``remember=False`` skips the sightings (a reader on no side, or the GM, is shown no memory)."""
     out: list[CampaignState] = []
     memory: dict[str, dict[str, str]] = {}
     for frame in sorted((f for f in frames if f.turn < state.turn), key=lambda f: f.turn):
+        if not remember:
+            out.append(at(state, frame))
+            continue
         seen = record_sightings(at(state, frame, memory))
         memory = {k: dict(sd.last_seen) for k, sd in seen.sides.items()}
         out.append(seen)  # its memory holds the Forces it sees too: the map draws those where they are

@@ -341,6 +341,6 @@ def trophy_by(state: CampaignState, actor: Acting, battle: int | str, unit: str,
         after, out = trophy(state, b.number, unit, target, journal, ctx)
     except NoMelee:
         raise NotFound("Battle {number}'s report has no melee in which {unit!r} eliminated {target!r} (CC-3).",
-                       number=b.number, unit=_unit_name(state, unit), target=_unit_name(state, target)) from None
+                       number=b.number, unit=_unit_name(state, unit), target=target) from None  # as typed: fog of war
     sight.say(journal, after, sight.battle_notices(state, b, out.text))
     return after, out

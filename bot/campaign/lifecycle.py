@@ -8,7 +8,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
-from bot.engine.errors import InvalidInput
+from bot.engine.errors import InvalidInput, RuleViolation
 from bot.engine.tables import RuleBook
 from bot.engine.text import Msg
 from bot.scenario import fold_name
@@ -18,6 +18,7 @@ from .botsettings import requires_approval
 from .dice import reveal_turn
 from .errors import NotFound, PermissionDenied
 from .events import EventKind, Journal
+from .seats import Seat, seating
 from .settings import Settings
 from .state import CampaignState, CampaignStatus, JoinRequest, SideState
 
@@ -163,6 +164,25 @@ def assign(state: CampaignState, gm: Acting, member_id: int, side: str, journal:
     journal.say(state, Msg("The GM put {member} on {side}.", member=member_name or Msg("a member"), side=row.name),
                 kind=EventKind.GM)
     return state, row
+
+
+def seat_general(state: CampaignState, gm: Acting, side: str, seat: Seat, journal: Journal) -> tuple[CampaignState, str]:
+    """GM (``/gm assign side general:bot|off``): put the bot general on a side, or take it off (RU-26). Seating
+    it moves the side's members off it (they may join again: a member's seat always wins); taking it off
+    leaves the side to ``unmanned_sides`` (held, or awaited). Returns the side's name."""
+    require_gm(state, gm)
+    row = find_side(state, side)
+    if seat is Seat.BOT:
+        if row.defeated:
+            raise RuleViolation("{side} is in total defeat and has left the campaign (RU-25): nobody plays it.",
+                                side=row.name)
+        players = {m: s for m, s in state.players.items() if s != row.key}
+        state = state.evolve(players=players, options=seating(state.options, row.key, Seat.BOT))
+        journal.say(state, Msg("The GM gave {side} to the bot general (RU-26).", side=row.name), kind=EventKind.GM)
+    else:
+        state = state.evolve(options=seating(state.options, row.key, Seat.OFF))
+        journal.say(state, Msg("The GM took {side} from the bot general (RU-26).", side=row.name), kind=EventKind.GM)
+    return state, row.name
 
 
 # --- the rule options (RU-22) -------------------------------------------------------------------------

@@ -18,7 +18,7 @@ from bot.engine.errors import InvalidInput
 from bot.engine.model import Climate
 from bot.engine.phases import first_position
 from bot.engine.tables import RuleBook, default_rulebook
-from bot.scenario import Scenario, UnitSpec
+from bot.scenario import Scenario, UnitSpec, fold_name
 
 from .lifecycle import check_options
 from .settings import Settings
@@ -32,6 +32,27 @@ from .state import (
     SideState,
     UnitState,
 )
+
+TEXT_DIRECTION = frozenset("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+"""Unicode's text-direction marks, embeddings, overrides and isolates: in a name they turn the text
+shown after it around (an RTL override makes "Campaign" read backwards in every message quoting it)."""
+
+
+def campaign_name(text: str) -> str:
+    """A campaign's name as a member typed it, refused when it is empty, over 100 characters, has no
+    visible character (spaces and invisible characters only) or holds a text-direction control (issue 24,
+    item 7); surrounding spaces dropped."""
+    name = text.strip()
+    if not 1 <= len(name) <= 100:
+        raise InvalidInput("A campaign name is 1 to 100 characters.")
+    if not fold_name(name):
+        raise InvalidInput("A campaign name needs a visible character: this one has only spaces and invisible "
+                           "characters.")
+    if (ch := next((c for c in name if c in TEXT_DIRECTION), None)) is not None:
+        raise InvalidInput("A campaign name may not hold a text-direction control (U+{code}): it turns the text "
+                           "around it. Type the name without it.", code=f"{ord(ch):04X}")
+    return name
+
 
 MAX_NAME = 100
 

@@ -36,6 +36,16 @@ class UnmannedSides(StrEnum):
     """Not awaited: its Forces hold their orders, and the bot rolls what it would roll."""
     WAIT = "wait"
     """Every phase waits for it, as for any side (until the GM assigns a member or forces the phase)."""
+    AI = "ai"
+    """The bot general plays it (RU-26): it acts in every phase as a member would (:mod:`.general`)."""
+
+
+class Personality(StrEnum):
+    """How the bot general plays (RU-26): which row of its orders table it reads (``rules/general.yaml``)."""
+
+    CAUTIOUS = "cautious"
+    BALANCED = "balanced"
+    BOLD = "bold"
 
 
 class BattleMode(StrEnum):
@@ -68,9 +78,11 @@ class Settings:
     scout_rerolls: bool = False
     """FC-3: a scout spent to re-roll a Force's die."""
     unmanned_sides: UnmannedSides = UnmannedSides.HOLD
-    """MC-3: whether a phase waits for a side nobody plays."""
+    """MC-3: whether a phase waits for a side nobody plays (``ai``: the bot general plays it, RU-26)."""
     battles: BattleMode = BattleMode.TABLE
     """RU-27: battles on the table, quick battles, or quick when the camps agree (or the GM decides)."""
+    general: Personality = Personality.BALANCED
+    """RU-26: the bot general's personality."""
 
     @classmethod
     def from_options(cls, options: Mapping[str, Any], rules: RuleBook | None = None) -> Settings:
@@ -103,6 +115,8 @@ def _typed(name: str, value: Any) -> Any:
         return UnmannedSides(value)
     if name == "battles":
         return BattleMode(value)
+    if name == "general":
+        return Personality(value)
     return value
 
 

@@ -132,6 +132,8 @@ async def resolve(bot: AideBot, campaign_id: int, actor: Actor, *, expected_vers
     with contextlib.suppress(EngineError):
         await state.clear_deadline(bot.db, campaign_id, resolved_from=expected_version)
     await publish_resolution(bot, campaign_id, res)
+    if res.generals:  # RU-26: the bot general acted as the phase opened; it may have been all the phase awaited
+        await settle(bot, campaign_id)
     return res
 
 

@@ -207,6 +207,8 @@ async def change(interaction: discord.Interaction, cid: int, name: str, value: s
     bot, actor = bot_of(interaction), actor_of(interaction)
     if name in bot.rules.mc.options:
         merged = await campaigns.change_setting(bot.db, cid, actor, name, value, rules=bot.rules)
+        from ._publish import settle  # here: _publish reaches the settings pages through the phase card
+        await settle(bot, cid)  # RU-26: a general seated by the setting acted; the phase may be over
         return merged.get(name, value)
     return await state.change_bot_setting(bot.db, cid, actor, name, value)
 

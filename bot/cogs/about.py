@@ -44,7 +44,8 @@ class About(commands.Cog):
         lc = lang(interaction)
         client = bot_of(interaction)
         found = await operations.find_error(client.db, error, actor_of(interaction)) if error else None
-        active, total = await operations.campaign_counts(client.db)
+        # This server's campaigns only: how many the bot runs elsewhere is no member's business.
+        active, total = await operations.campaign_counts(client.db, interaction.guild_id or 0)
         e = discord.Embed(title=t(lc, "about.title", version=version()), colour=fmt.COLOUR)
         e.add_field(name=t(lc, "about.uptime"), value=t(lc, "about.since", since=fmt.timestamp(client.started_at, "R"),
                                                         at=fmt.timestamp(client.started_at)), inline=False)

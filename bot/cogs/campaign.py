@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import re
 import secrets
@@ -21,7 +22,8 @@ from bot.i18n.text import tr
 from bot.scenario import bundled_scenarios
 from bot.services import bookkeeping as state
 from bot.services import campaigns, exchange, gm, logbook, views
-from bot.services.errors import PermissionDenied
+from bot.services.budget import Heavy, quietly
+from bot.services.errors import PermissionDenied, TooSoon
 from bot.services.timelapse import timelapse_gif
 
 from . import _publish as publish
@@ -70,6 +72,8 @@ def _generated(params: generate.Params) -> scenarios.Scenario:
 
 
 def _is_export(raw: bytes) -> bool:
+    if raw.startswith(exchange.GZIP_MAGIC):  # a packed export (issue 24, item 4): its reading checks it
+        return True
     head = raw[:4096].lstrip()
     if not head.startswith(b"{"):
         return False
@@ -240,19 +244,25 @@ class JoinVerdict(discord.ui.DynamicItem[discord.ui.Button[Any]],
             bot, actor = bot_of(interaction), actor_of(interaction)
             m = await state.meta(bot.db, self.cid)
             mention = f"<@{self.member}>"
-            if self.verdict == "a":
+            gone = self.verdict == "a" and not await _is_member(interaction.guild, self.member)
+            if gone:  # left the server since asking (issue 24, item 3): never a player
+                side = (await campaigns.refuse_request(bot.db, self.cid, actor, self.member)).name
+                done = t(m.language, "join.left", member=mention, side=side)
+            elif self.verdict == "a":
                 row = await campaigns.approve_request(bot.db, self.cid, actor, self.member)
                 done = t(m.language, "join.approved", member=mention, side=row.name)
             else:
                 side = (await campaigns.refuse_request(bot.db, self.cid, actor, self.member)).name
                 done = t(m.language, "join.refused", member=mention, side=side)
-            await interaction.response.edit_message(content=done, view=None,
-                                                    allowed_mentions=discord.AllowedMentions.none())
-            if self.verdict == "a":  # announced as a join is
+            await _requests_card(bot, self.cid, interaction.channel, answered=interaction)
+            if self.verdict == "a" and not gone:  # announced as a join is
                 await interaction.followup.send(
-                    t(m.language, "campaign.joined", member=mention, side=row.name),
+                    done + "\n" + t(m.language, "campaign.joined", member=mention, side=row.name),
                     view=dynamic_view(HowToPlay(self.cid, t(m.language, "howto.button"))),
                     allowed_mentions=pinging([self.member]))
+                return
+            await interaction.followup.send(done, allowed_mentions=discord.AllowedMentions.none())
+            if gone:
                 return
             told = await _tell_member(bot, self.member, t(m.language, "join.refused_dm", name=m.name, side=side))
             if not told:
@@ -279,8 +289,62 @@ class WithdrawJoin(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"ad
         async def work() -> None:
             await campaigns.withdraw_request(bot_of(interaction).db, self.cid, actor_of(interaction))
             await interaction.response.edit_message(content=t(lang(interaction), "join.withdrawn"), view=None)
+            await _requests_card(bot_of(interaction), self.cid, interaction.channel)
 
         await guarded(interaction, work)
+
+
+REQUESTS_SHOWN = 10
+"""Requests with their buttons on the card (two buttons each: Discord takes 25 on a message)."""
+
+
+async def _requests_card(bot: Any, cid: int, channel: Any, *, answered: discord.Interaction | None = None) -> None:
+    """The campaign's one card of requests to join, brought up to date (issue 24, item 3): edited in place
+    (no new post, no ping) while it stands; posted anew, mentioning the GM, only when there was none; gone
+    once every request is answered. ``answered``: the GM's click on the card, whose response edits it."""
+    m = await state.meta(bot.db, cid)
+    waiting = await campaigns.join_requests(bot.db, cid)
+    card = await state.requests_card(bot.db, cid)
+    lc = m.language
+    if not waiting:
+        if answered is not None:
+            await interaction_delete(answered)
+        elif card is not None and channel is not None:
+            with contextlib.suppress(discord.HTTPException):  # already gone
+                await channel.get_partial_message(card).delete()
+        await state.set_requests_card(bot.db, cid, None)
+        return
+    lines = [t(lc, "join.card_line", member=f"<@{r.member}>", side=side) for r, side in waiting[:REQUESTS_SHOWN]]
+    if len(waiting) > REQUESTS_SHOWN:
+        lines.append(t(lc, "join.card_more", n=len(waiting) - REQUESTS_SHOWN))
+    buttons: list[Any] = []
+    for r, _side in waiting[:REQUESTS_SHOWN]:
+        who = (r.name or str(r.member))[:40]
+        buttons += [JoinVerdict(cid, r.member, "a", t(lc, "join.approve_who", name=who)),
+                    JoinVerdict(cid, r.member, "r", t(lc, "join.refuse_who", name=who))]
+    content = t(lc, "join.card", gm=f"<@{m.gm_id}>") + "\n" + "\n".join(lines)
+    view = dynamic_view(*buttons)
+    quiet = discord.AllowedMentions.none()
+    if answered is not None:
+        await answered.response.edit_message(content=content, view=view, allowed_mentions=quiet)
+        return
+    if card is not None and channel is not None:
+        try:
+            await channel.get_partial_message(card).edit(content=content, view=view, allowed_mentions=quiet)
+            return
+        except discord.NotFound:  # deleted by someone: post it anew
+            pass
+    if channel is None:
+        return
+    posted = await channel.send(content, view=view, allowed_mentions=pinging([m.gm_id]))
+    await state.set_requests_card(bot.db, cid, posted.id)
+
+
+async def interaction_delete(interaction: discord.Interaction) -> None:
+    """Answer a click by deleting the message it was on."""
+    await interaction.response.defer()
+    with contextlib.suppress(discord.HTTPException):
+        await interaction.delete_original_response()
 
 
 async def _tell_member(bot: Any, member_id: int, text: str) -> bool:
@@ -332,10 +396,17 @@ class Campaign(commands.Cog):
         if map is not None:  # a painted map: the image's terrain with the file's sides and Forces
             if file is None:
                 raise InvalidInput(t(lc, "campaign.paint_needs_file"))
-            raw = await file.read()
-            campaigns.check_upload_size(len(raw), limits, kind="scenario")
-            text = await asyncio.to_thread(paint.painted_scenario, await map.read(), raw)
-            spec = await asyncio.to_thread(scenarios.parse_scenario_text, text, key=scenario)
+            # Sizes are checked before anything is downloaded, and the painting has its own gate and
+            # cooldowns (issue 24, item 1): each one reads up to a 2000x2000 image.
+            campaigns.check_upload_size(file.size, limits, kind="scenario")
+            paint.check_size(map.size)
+            async with bot.budgets[Heavy.PAINTING].admit(member=actor.member_id, campaign=guild_id):
+                raw = await file.read()
+                campaigns.check_upload_size(len(raw), limits, kind="scenario")
+                image = await map.read()
+                paint.check_size(len(image))
+                text = await asyncio.to_thread(quietly, paint.painted_scenario, image, raw)
+                spec = await asyncio.to_thread(quietly, scenarios.parse_scenario_text, text, key=scenario)
         elif file is not None:
             raw = await file.read()
             if await asyncio.to_thread(_is_export, raw):
@@ -343,7 +414,7 @@ class Campaign(commands.Cog):
                 await self._import(interaction, raw, name)
                 return
             campaigns.check_upload_size(len(raw), limits, kind="scenario")
-            spec = await asyncio.to_thread(scenarios.parse_scenario_text, raw, key=scenario)
+            spec = await asyncio.to_thread(quietly, scenarios.parse_scenario_text, raw, key=scenario)
         elif scenario.strip().lower() == GENERATED:  # MC-0: a new map from the options, drawn off the event loop
             params = _generation(climate, season, size, sides, seed)
             spec = await asyncio.to_thread(_generated, params)
@@ -365,7 +436,7 @@ class Campaign(commands.Cog):
     async def _import(self, interaction: discord.Interaction, raw: bytes, name: str) -> None:
         """Load an export here; its players who are not members of this server are left out, and named."""
         bot, lc = bot_of(interaction), lang(interaction)
-        data = await asyncio.to_thread(exchange.parse_export, raw)  # CPU-bound: off the event loop
+        data = await asyncio.to_thread(quietly, exchange.parse_export, raw)  # CPU-bound: off the event loop
         members = {pid for pid in exchange.player_ids(data) if await _is_member(interaction.guild, pid)}
         done = await exchange.import_campaign(bot.db, data, guild_id=interaction.guild_id or 0,
                                               channel_id=interaction.channel_id or 0, gm=actor_of(interaction),
@@ -396,17 +467,19 @@ class Campaign(commands.Cog):
     async def join(self, interaction: discord.Interaction, side: app_commands.Range[str, 1, 100]) -> None:
         cid = await campaign_id(interaction)
         bot, actor = bot_of(interaction), actor_of(interaction)
+        requests = bot.budgets[Heavy.JOIN_REQUEST]
+        try:  # one request in a while (issue 24, item 3)
+            requests.check(member=(actor.member_id, cid), campaign=cid)
+        except TooSoon:  # unless one waits: the core says so
+            if not any(r.member == actor.member_id for r, _side in await campaigns.join_requests(bot.db, cid)):
+                raise
         joining = await campaigns.join_side(bot.db, cid, actor, side)
         lc = lang(interaction)
-        if joining.pending:  # the GM decides: the member is told privately, the GM is asked in the channel
+        if joining.pending:  # the GM decides: the member is told privately, the campaign's one card lists it
+            requests.note(member=(actor.member_id, cid), campaign=cid)
             await reply(interaction, content=t(lc, "join.requested", side=joining.name),
                         view=dynamic_view(WithdrawJoin(cid, t(lc, "join.withdraw"))))
-            m = await state.meta(bot.db, cid)
-            buttons = dynamic_view(JoinVerdict(cid, actor.member_id, "a", t(m.language, "join.approve")),
-                                   JoinVerdict(cid, actor.member_id, "r", t(m.language, "join.refuse")))
-            await interaction.followup.send(
-                t(m.language, "join.asked", gm=f"<@{m.gm_id}>", member=interaction.user.mention, side=joining.name),
-                view=buttons, allowed_mentions=pinging([m.gm_id]))
+            await _requests_card(bot, cid, interaction.channel)
             return
         key = "campaign.gm_joined" if await state.is_gm_of(bot.db, cid, actor) else "campaign.joined"
         await reply(interaction, content=t(lc, key, member=interaction.user.mention, side=joining.name),
@@ -479,8 +552,11 @@ class Campaign(commands.Cog):
             if frames >= TIMELAPSE_PROGRESS:
                 await interaction.edit_original_response(content=t(lc, "timelapse.drawing", frames=frames))
 
-        async with bot.render_gate:
-            lapse = await timelapse_gif(bot.db, cid, actor, lang=lc, rules=bot.rules, progress=drawing)
+        # Its own gate and cooldowns (issue 24, item 1), never the render slots of the phase cards; a
+        # GIF already drawn for this view since the last turn ended passes neither.
+        lapse = await timelapse_gif(bot.db, cid, actor, lang=lc, rules=bot.rules, progress=drawing,
+                                    in_process=bot.heavy_in_process,
+                                    admit=lambda: bot.budgets[Heavy.TIMELAPSE].admit(member=actor.member_id, campaign=cid))
         if lapse is None:
             await interaction.edit_original_response(content=t(lc, "timelapse.none"))
             return
@@ -518,11 +594,15 @@ class Campaign(commands.Cog):
     async def export(self, interaction: discord.Interaction) -> None:
         cid = await campaign_id(interaction)
         data = await exchange.export_campaign(bot_of(interaction).db, cid, actor_of(interaction))
-        raw = exchange.export_bytes(data)
+        raw = await asyncio.to_thread(exchange.export_bytes, data)
+        name = f"campaign-{cid}.json"
+        limit = getattr(bot_of(interaction).settings.limits, "max_import_bytes", exchange.MAX_IMPORT_BYTES)
+        if len(raw) > limit:  # packed, it comes back (issue 24, item 4)
+            raw, name = await asyncio.to_thread(exchange.packed, data), f"campaign-{cid}.json.gz"
         import io
 
         await reply(interaction, content=t(lang(interaction), "export.done", size=len(raw)),
-                    files=[discord.File(io.BytesIO(raw), filename=f"campaign-{cid}.json"),
+                    files=[discord.File(io.BytesIO(raw), filename=name),
                            discord.File(io.BytesIO(logbook.verifier_page(data["roll_log"], data["campaign"]["name"])),
                                         filename=f"campaign-{cid}-verify.html")])
 
@@ -587,6 +667,8 @@ class Campaign(commands.Cog):
                     await _of_this_server(interaction, m.guild_id, name, kind, ident, lc)
             shown = await state.change_bot_setting(bot.db, cid, actor, name, value)
         await reply(interaction, content=t(lc, "settings.changed", name=name, value=_settings.show(shown)), ephemeral=False)
+        if name in specs:  # RU-26: a general seated by the setting acted; the phase may have nothing left to wait for
+            await publish.settle(bot, cid)
 
     @settings.autocomplete("name")
     async def _setting_names(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:

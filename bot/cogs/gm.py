@@ -162,13 +162,26 @@ class GM(commands.Cog):
         text += "\n" + t(lc, "gm.undo_limit", n=preview.undoable, earliest=tr(lc, str(preview.earliest)))
         await reply(interaction, content=text, view=confirm_view(Undo(cid, sv.version, t(lc, "gm.undo_button")), lc))
 
-    @gm.command(name="assign", description="Put a member on a side")
-    @app_commands.describe(member="The member", side="The side")
+    @gm.command(name="assign", description="Put a member on a side, or give it to the bot general")
+    @app_commands.describe(member="The member", side="The side",
+                           general="The bot general plays the side, or stops playing it (RU-26)")
     @app_commands.autocomplete(side=sides)
-    async def assign(self, interaction: discord.Interaction, member: discord.Member | discord.User,
-                     side: app_commands.Range[str, 1, 100]) -> None:
+    @app_commands.choices(general=[app_commands.Choice(name="bot", value="bot"),
+                                   app_commands.Choice(name="off", value="off")])
+    async def assign(self, interaction: discord.Interaction, side: app_commands.Range[str, 1, 100],
+                     member: discord.Member | discord.User | None = None, general: str | None = None) -> None:
         lc = lang(interaction)
         cid = await campaign_id(interaction)
+        if (member is None) == (general is None):
+            raise InvalidInput(t(lc, "gm.assign_one"))
+        if general is not None:  # RU-26: the bot general's seat, reversible
+            name = await campaigns.seat_general(bot_of(interaction).db, cid, actor_of(interaction), side,
+                                                general == "bot", rules=bot_of(interaction).rules)
+            await reply(interaction, content=t(lc, "gm.general_on" if general == "bot" else "gm.general_off",
+                                               side=name), ephemeral=False)
+            await publish.settle(bot_of(interaction), cid)  # the general may have finished what the phase waited for
+            return
+        assert member is not None
         # Discord resolves a user who is not a member of this server as a plain User: refuse it (and a
         # bot) by name, rather than put an outsider on a side the bot would then remind and mention.
         name = discord.utils.escape_mentions(discord.utils.escape_markdown(member.display_name))

@@ -252,7 +252,7 @@ class OptionSpec:
 
 
 OPTION_NAMES = ("weather", "random_events", "movement_order", "movement_extension", "mercenary_desertion", "adjacency",
-                "overwhelm", "supply", "scout_rerolls", "unmanned_sides", "battles")
+                "overwhelm", "supply", "scout_rerolls", "unmanned_sides", "battles", "general")
 
 
 @dataclass(frozen=True)

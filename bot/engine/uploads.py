@@ -81,6 +81,9 @@ _CONSTRUCTOR = yaml.constructor.SafeConstructor()
 _INT, _FLOAT, _TIMESTAMP = (f"tag:yaml.org,2002:{t}" for t in ("int", "float", "timestamp"))
 _NUMERIC_START = frozenset("0123456789+-.")
 """How a plain scalar YAML 1.1 reads as a number or a date starts (``.inf`` and ``.nan`` too)."""
+_PLAIN_NUMBER = re.compile(r"[-+]?(0|[1-9][0-9]*)|[-+]?([0-9]+\.[0-9]*|\.[0-9]+)([eE][-+]?[0-9]+)?"
+                           r"|[-+]?\.(inf|Inf|INF)|\.(nan|NaN|NAN)")
+"""A number as YAML 1.1 and 1.2 both read it: decimal digits (and a decimal float)."""
 _RAW_BAD = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x84\x86-\x9f]")
 """The control characters the YAML reader itself refuses (it reads CR and NEL as line breaks)."""
 _STAND_IN = 0x10FF00
@@ -169,6 +172,11 @@ def _check_scalar(event: Any) -> Msg | None:
     if tag in (_INT, _FLOAT) and len(value) > MAX_NUMBER_DIGITS:
         return Msg("a number of {n:,} characters: at most {limit} (quote it if it is text)", n=len(value),
                    limit=MAX_NUMBER_DIGITS)
+    if tag in (_INT, _FLOAT) and event.tag is None and not _PLAIN_NUMBER.fullmatch(value):
+        # YAML 1.1 reads 0x10 as 16, 010 as 8, 1:30 as 90 and 1_000 as 1000: nobody writing a scenario means
+        # that (issue 24, item 7), and YAML 1.2 reads them otherwise
+        return Msg("{value!r} would be read as a YAML 1.1 number (hexadecimal, octal, base 60 or with _): write "
+                   "the number in plain decimal digits, or quote it if it is text", value=value[:40])
     if tag in (_INT, _FLOAT, _TIMESTAMP):
         try:
             _CONSTRUCTOR.yaml_constructors[tag](_CONSTRUCTOR, yaml.ScalarNode(tag, value))  # not cached: no leak

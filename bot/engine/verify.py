@@ -46,13 +46,18 @@ from .dice import derive_faces, seed_commitment
 from .errors import VerificationError
 
 FORMAT = "aide-de-camp/roll-log"
-VERSION = 2
-VERSIONS = (1, 2)
+VERSION = 3
+VERSIONS = (1, 2, 3)
+"""Version 3 logs chain each undo (a record of kind ``undo``): a roll's ``undone`` mark must match them."""
 GENESIS = "0" * 64
 """The ``prev`` of a campaign's first roll, and the chain head of a turn that ended before any roll."""
 OUTSIDE_RECORD = ("turn", "undone")
 """Fields a roll log adds beside a record; they are not part of it (nor of its hash)."""
 HIDDEN = "hidden"
+UNDO = "undo"
+"""A chained record of the GM's undo: every roll after ``after`` (a hash in the chain) up to it is undone."""
+FINGERPRINT = re.compile(r"[0-9a-f]{16,64}")
+"""A chain head as announced in the channel (the gazette's fingerprint: its first 16 hex digits, or more)."""
 MAX_SAFE = 2**53 - 1
 """Numbers a log may hold: whole numbers a browser reads exactly (JavaScript's safe integers)."""
 MAX_DICE = 1_000_000
@@ -152,10 +157,35 @@ class VerificationReport:
     unchained: int = 0
     """Rolls logged before the chain was kept."""
     heads: list[tuple[int, str]] = field(default_factory=list)
+    announced: dict[int, str] = field(default_factory=dict)
+    """The chain heads announced in the channel that the log was compared with (turn -> fingerprint)."""
+    undone: int = 0
+    """Rolls undone by a chained undo record, their marks checked against it."""
+    undone_unchecked: int = 0
+    """Rolls marked undone in a log made before undo was chained (version 2 or older): the mark is the file's."""
+    rulebook: int = 0
+    """Rolls whose table is the bot's own rulebook's for their rule id (compared, not only read)."""
+    tables: Mapping[str, Sequence[str]] = field(default_factory=dict, repr=False)
+    """The rulebook's tables by rule id (canonical JSON of dice, naturals and bands) the log is held to."""
 
     @property
     def ok(self) -> bool:
         return not (self.mismatches or self.bad_seeds or self.problems)
+
+    @property
+    def matches_announced(self) -> bool:
+        """Every chain head of the log was compared with the one announced in the channel, and matched."""
+        return bool(self.heads) and all(t in self.announced for t, _ in self.heads)
+
+    def verdict(self) -> str:
+        """Never an unqualified "check out": a rewritten log is consistent with itself too (issue 24, item
+        2); only the heads announced in the channel tell it from the real one."""
+        if not self.ok:
+            return "The log does NOT check out."
+        if self.matches_announced:
+            return "All rolls check out and match the dice announced in the channel."
+        return ("The log is consistent with itself, which a rewritten log can be too: it is the campaign's only if "
+                "each chain head above is the one announced when its turn ended (the gazette's dice fingerprint).")
 
     def lines(self) -> list[str]:
         out = [f"{self.verified} rolls verified against their turn seeds."]
@@ -171,6 +201,8 @@ class VerificationReport:
                        "turn still in play): only their place in the chain is checked.")
         if self.recomputed:
             out.append(f"{self.recomputed} totals and results recomputed from the dice, modifiers and tables.")
+        if self.rulebook:
+            out.append(f"{self.rulebook} tables are the bot's own rulebook's for their rule.")
         if self.not_recomputed:
             out.append(f"{self.not_recomputed} rolls not recomputed: their records carry no table (logged before "
                        "tables were recorded).")
@@ -179,13 +211,22 @@ class VerificationReport:
         if self.unchained:
             out.append(f"{self.unchained} rolls logged before the chain was kept: a roll deleted among them would "
                        "not show.")
+        if self.undone:
+            out.append(f"{self.undone} rolls undone by the GM, each by an undo recorded in the chain.")
+        if self.undone_unchecked:
+            out.append(f"{self.undone_unchecked} rolls marked undone in a log made before undo was chained: the mark "
+                       "cannot be checked.")
         for turn, head in self.heads:
-            out.append(f"Turn {turn} chain head {head}: compare it with the one announced when turn {turn} ended.")
+            if turn in self.announced:
+                out.append(f"Turn {turn} chain head {head}: matches the dice announced in the channel "
+                           f"({self.announced[turn]}).")
+            else:
+                out.append(f"Turn {turn} chain head {head}: compare it with the one announced when turn {turn} ended.")
         for t in self.bad_seeds:
             out.append(f"MISMATCH: the revealed seed of turn {t} does not match the SHA-256 published at its start.")
         out += [f"MISMATCH: {m}" for m in self.mismatches]
         out += [f"PROBLEM: {p}" for p in self.problems]
-        out.append("All rolls check out." if self.ok else "The log does NOT check out.")
+        out.append(self.verdict())
         return out
 
 
@@ -267,8 +308,52 @@ class _Turn:
     reseeded: str | None
 
 
-def verify_log(data: Mapping[str, Any]) -> VerificationReport:
-    """Check every roll of a roll log (or of a campaign export holding one); see the module doc."""
+def parse_announced(text: str) -> dict[int, str]:
+    """Announced chain heads as a member copies them from the channel: ``1: 2315d3c9fcf5cf10, 2: 8d6a...``
+    (a turn, a colon, at least 16 hex digits; commas, spaces or new lines between)."""
+    out: dict[int, str] = {}
+    for part in re.split(r"[,;\s]+(?=\d+\s*[:=])", text.strip()):
+        if not part.strip():
+            continue
+        m = re.fullmatch(r"\s*(\d{1,9})\s*[:=]\s*([0-9a-fA-F]+)\s*", part)
+        if m is None or not FINGERPRINT.fullmatch(m[2].lower()):
+            raise VerificationError(f"Not an announced chain head: \"{part.strip()[:40]}\" (write turn: fingerprint, "
+                                    "like 1: 2315d3c9fcf5cf10)")
+        out[int(m[1])] = m[2].lower()
+    return out
+
+
+def rulebook_tables() -> dict[str, list[str]]:
+    """The map campaign's tables of the bundled rulebook by rule id (MC-4, MC-5.1, MC-5.2, MC-5.3, MC-6.1,
+    MC-7.1, MC-7.2, MC-9): what a roll of that rule must carry (issue 24, item 2: a table rewritten to fit
+    a result shows even with its chain recomputed). Other rules (a scenario's own weather or events,
+    leaders, trophies) are recomputed from the table they carry."""
+    from .rolls import Check
+    from .tables import default_rulebook
+
+    mc = default_rulebook().mc
+    out: dict[str, set[str]] = {}
+    for proc in (mc.force_test, mc.movement, mc.water_movement, mc.attrition, mc.exploration, mc.wounded,
+                 mc.deserters, mc.will_to_fight):
+        spec = Check(proc.rule, proc.name, (), proc.bands, naturals=proc.naturals).table_spec
+        out.setdefault(proc.rule, set()).add(_table_key(spec) or "")
+    return {rule: sorted(specs) for rule, specs in out.items()}
+
+
+def _table_key(table: Mapping[str, Any]) -> str | None:
+    """What of a table the rulebook fixes: its dice, naturals and bands (canonical JSON; None: unreadable)."""
+    try:
+        return canonical_json({"dice": table.get("dice"), "naturals": table.get("naturals", []),
+                               "bands": table.get("bands")})
+    except ValueError:
+        return None
+
+
+def verify_log(data: Mapping[str, Any], announced: Mapping[int, str] | None = None,
+               tables: Mapping[str, Sequence[str]] | None = None) -> VerificationReport:
+    """Check every roll of a roll log (or of a campaign export holding one); see the module doc.
+    ``announced``: the chain heads announced in the channel (turn -> fingerprint, at least 16 hex digits),
+    which the log's heads must match."""
     if not isinstance(data, Mapping):
         raise VerificationError("A roll log is a JSON object.")
     log = data.get("roll_log", data)
@@ -276,14 +361,14 @@ def verify_log(data: Mapping[str, Any]) -> VerificationReport:
         raise VerificationError(f"Not a roll log: expected \"format\": \"{FORMAT}\".")
     version = log.get("version", 1)
     if _whole(version) not in VERSIONS:
-        raise VerificationError(f"Unsupported roll log version {show(version)}: this verifier reads versions 1 and 2.")
+        raise VerificationError(f"Unsupported roll log version {show(version)}: this verifier reads versions 1 to 3.")
     turns = log.get("turns")
     rolls = log.get("rolls")
     if not isinstance(turns, list) or not isinstance(rolls, list):
         raise VerificationError("A roll log needs a list of \"turns\" and a list of \"rolls\".")
     current = log.get("current_turn")
     current = None if current is None else _int(current, "current_turn")
-    report = VerificationReport()
+    report = VerificationReport(tables=rulebook_tables() if tables is None else tables)
 
     # Turns: each seed against its published hash; a turn that has ended must have its seed.
     listed: list[_Turn] = []
@@ -336,6 +421,7 @@ def verify_log(data: Mapping[str, Any]) -> VerificationReport:
     reseed_at = {t: -1 if h == GENESIS else hashes.index(h) for t, h in reseeds.items() if h == GENESIS or h in hashes}
     chain = _Chain(report)
     turn_at: list[tuple[int, int, str]] = []  # (index, turn, key) of every roll shown in full
+    undone_by: dict[int, int] = {}  # roll index -> the undo record's index that undid it
     for i, r in enumerate(rolls):
         if not isinstance(r, Mapping):
             raise VerificationError(f"rolls[{i}]: expected an object")
@@ -344,6 +430,9 @@ def verify_log(data: Mapping[str, Any]) -> VerificationReport:
             sha = _hex64(r.get("sha256"), f"rolls[{i}].sha256", null=False)
             report.hidden += 1
             chain.link(i, f"rolls[{i}] (hidden)", prev, sha)
+            continue
+        if r.get("kind") == UNDO:
+            _undo(report, chain, rolls, hashes, i, r, undone_by, turn_at)
             continue
         key = r.get("key")
         if not isinstance(key, str) or not key or not _well_formed(key):
@@ -401,6 +490,7 @@ def verify_log(data: Mapping[str, Any]) -> VerificationReport:
         else:
             report.verified += 1
 
+    _undone_marks(report, rolls, undone_by, _whole(version) or 1)
     for turn in sorted(reseeds):
         if turn not in reseed_at:
             report.problems.append(f"the point where turn {turn}'s seed was drawn anew is not the hash of any roll in "
@@ -422,7 +512,76 @@ def verify_log(data: Mapping[str, Any]) -> VerificationReport:
             i, u, key = late
             report.problems.append(f"rolls[{i}] ({key}) of turn {u} comes before the chain head of turn {turn}, "
                                    f"which was published when turn {turn} ended")
+    _compare_announced(report, dict(heads), announced or {})
     return report
+
+
+def _compare_announced(report: VerificationReport, heads: Mapping[int, str], announced: Mapping[int, str]) -> None:
+    """Each announced chain head against the log's head of its turn (issue 24, item 2): a log rewritten
+    with its whole chain recomputed is consistent with itself, but not with what the channel was told."""
+    for turn in sorted(announced):
+        fingerprint = str(announced[turn]).lower()
+        if not FINGERPRINT.fullmatch(fingerprint):
+            raise VerificationError(f"The announced chain head of turn {turn} is not 16 to 64 hex digits.")
+        head = heads.get(turn)
+        if head is None:
+            report.problems.append(f"turn {turn}'s dice were announced ({fingerprint}), but the log has no chain head "
+                                   "for it")
+        elif not head.startswith(fingerprint):
+            report.problems.append(f"turn {turn}'s chain head {head} is not the one announced in the channel "
+                                   f"({fingerprint}): this log is not the campaign's")
+        else:
+            report.announced[turn] = fingerprint
+
+
+def _undo(report: VerificationReport, chain: _Chain, rolls: Sequence[Any], hashes: Sequence[str | None], i: int,
+          r: Mapping[str, Any], undone_by: dict[int, int], turn_at: list[tuple[int, int, str]]) -> None:
+    """A chained undo: linked like a roll; every roll after its ``after`` (up to it) is undone."""
+    key = r.get("key")
+    if not isinstance(key, str) or not key or not _well_formed(key):
+        raise VerificationError(f"rolls[{i}].key: expected the undo's key")
+    label = f"rolls[{i}] ({key})"
+    prev = r.get("prev")
+    if not (isinstance(prev, str) and _HEX64.fullmatch(prev)):
+        report.problems.append(f"{label}: its \"prev\" is not 64 hexadecimal digits")
+        chain.broken(hashes[i])
+    else:
+        chain.link(i, label, prev, hashes[i])
+    turn = key_turn(key)
+    if turn is None:
+        report.problems.append(f"{label}: its key does not start with its turn (t<turn>/)")
+    else:
+        turn_at.append((i, turn, key))
+    after = r.get("after")
+    if not (isinstance(after, str) and _HEX64.fullmatch(after)):
+        report.problems.append(f"{label}: its \"after\" is not 64 hexadecimal digits")
+        return
+    start = 0 if after == GENESIS else next((j + 1 for j in range(i - 1, -1, -1) if hashes[j] == after), None)
+    if start is None:
+        report.problems.append(f"{label}: it undoes the rolls after {after}, which is no roll before it")
+        return
+    for j in range(start, i):
+        if isinstance(rolls[j], Mapping) and rolls[j].get("kind") not in (HIDDEN, UNDO):
+            undone_by.setdefault(j, i)
+
+
+def _undone_marks(report: VerificationReport, rolls: Sequence[Any], undone_by: Mapping[int, int], version: int) -> None:
+    """Each roll's ``undone`` mark (outside its hashed record) against the chained undo records."""
+    for j, r in enumerate(rolls):
+        if not isinstance(r, Mapping) or r.get("kind") in (HIDDEN, UNDO):
+            continue
+        marked = r.get("undone", False) is True
+        label = f"rolls[{j}] ({r.get('key')})"
+        if j in undone_by:
+            if marked:
+                report.undone += 1
+            else:
+                report.problems.append(f"{label} was undone by rolls[{undone_by[j]}], but is not marked undone")
+        elif marked:
+            if version >= 3 or undone_by:
+                report.problems.append(f"{label} is marked undone, but no undo in the chain undid it")
+            else:
+                report.undone_unchecked += 1
 
 
 def _entry_hash(r: Any) -> str | None:
@@ -576,6 +735,12 @@ def _recompute(report: VerificationReport, label: str, r: Mapping[str, Any], fac
     except _Malformed as exc:
         report.problems.append(f"{label}: its table is malformed ({exc})")
         return
+    rule = r.get("rule")
+    if isinstance(rule, str) and rule in report.tables:
+        if _table_key(r["table"]) in report.tables[rule]:
+            report.rulebook += 1
+        else:
+            report.problems.append(f"{label}: its table is not the rulebook's table for {rule}")
     mods = r.get("modifiers", [])
     values = [_whole(m.get("value")) if isinstance(m, Mapping) else None for m in mods] if isinstance(mods, list) else [None]
     if any(v is None for v in values):
@@ -728,11 +893,19 @@ def _recompute_symbols(report: VerificationReport, label: str, r: Mapping[str, A
 
 PAGE = "verify.html"
 PAGE_SLOT = "/*ROLL-LOG*/null"
+RULEBOOK_SLOT = "/*RULEBOOK*/{}"
+
+
+def verifier_template() -> str:
+    """The page with the bot's rulebook tables filled in (no log yet)."""
+    template = resources.files(__package__).joinpath(PAGE).read_text(encoding="utf-8")
+    book = json.dumps(rulebook_tables(), ensure_ascii=True, separators=(",", ":")).replace("<", "\\u003c")
+    return template.replace(RULEBOOK_SLOT, book, 1)
 
 
 def verifier_html(log: Mapping[str, Any], *, title: str = "Roll log") -> str:
     """A self-contained HTML page that checks ``log`` offline in a browser (``verify.html``)."""
-    template = resources.files(__package__).joinpath(PAGE).read_text(encoding="utf-8")
+    template = verifier_template()
     # JSON inside <script>: escape "<" so no "</script>" or "<!--" can end or bend the element.
     embedded = json.dumps(log, ensure_ascii=True, separators=(",", ":")).replace("<", "\\u003c")
     name = title.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")

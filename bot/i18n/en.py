@@ -189,6 +189,10 @@ MESSAGES: dict[str, str] = {
     "gm.assigned": "The GM put {member} on {side}.",
     "gm.assign_not_member": "{member} is not a member of this server: only its members can play a side.",
     "gm.assign_bot": "{member} is a bot: only people can play a side.",
+    "gm.assign_one": "Name a member to put on the side, or general: bot (or off) for the bot general (RU-26).",
+    "gm.general_on": "The bot general now plays {side} (RU-26): it acts in every phase as a member would.",
+    "gm.general_off": "The bot general no longer plays {side} (RU-26): the side waits for a member, or holds as "
+                      "unmanned_sides says.",
     "gm.edited": "GM correction to {force}: {changes}.",
     # publishing
     "publish.resolved": "{before} → {after}",
@@ -340,4 +344,12 @@ MESSAGES: dict[str, str] = {
     "save.done": "The campaign at turn {turn} as a scenario ({size:,} bytes): upload it with /campaign create to start another campaign from here.",
     # /campaign create with a painted map
     "campaign.paint_needs_file": "A painted map gives the terrain only: upload the YAML with the sides and Forces as `file` too (docs/scenario-format.md, \"Painted maps\").",
+    # heavy work's budget (issue 24, item 1)
+    # the campaign's one card of requests to join (issue 24, item 3)
+    "join.card": "{gm}: requests to join wait for you:",
+    "join.card_line": "{member} → {side}",
+    "join.card_more": "… and {n} more: see /campaign settings.",
+    "join.approve_who": "Approve {name}",
+    "join.refuse_who": "Refuse {name}",
+    "join.left": "{member} has left the server: their request to join {side} is dropped.",
 }

@@ -23,7 +23,7 @@ CODE = ("bot/engine", "bot/campaign", "bot/services", "bot/scenario.py", "bot/fr
         "bot/generate.py", "bot/render", "bot/paint.py")
 CALLS = frozenset({
     "Msg", "InvalidInput", "RuleViolation", "NotFound", "PermissionDenied", "WrongPhase", "AlreadyResolved",
-    "ImportRejected", "ServiceError",
+    "ImportRejected", "ServiceError", "TooSoon",
 })
 """Calls whose first argument is text for players (errors the bot shows as they are)."""
 FAIL_FILES = frozenset({"bot/scenario.py", "bot/engine/reports.py", "bot/engine/tables.py"})

@@ -185,6 +185,23 @@ async def set_card_message(db: Database, campaign_id: int, message_id: int | Non
         s.add(campaign)
 
 
+REQUESTS_CARD = "requests_card"
+"""The message id of the campaign's card of requests to join (issue 24, item 3): one, edited in place."""
+
+
+async def requests_card(db: Database, campaign_id: int) -> int | None:
+    value = (await meta(db, campaign_id)).bot.get(REQUESTS_CARD)
+    return value if isinstance(value, int) and not isinstance(value, bool) else None
+
+
+async def set_requests_card(db: Database, campaign_id: int, message_id: int | None) -> None:
+    """Remember the card of requests to join just posted (None: gone, every request answered)."""
+    async with db.transaction() as s:
+        campaign = await get_campaign(s, campaign_id, lock=True)
+        campaign.options = botsettings.storing(campaign.options, REQUESTS_CARD, message_id)
+        s.add(campaign)
+
+
 async def note_deadline(db: Database, campaign_id: int) -> None:
     """Remember which campaign version the deadline just set belongs to."""
     async with db.transaction() as s:

@@ -10,8 +10,12 @@ from typing import Any
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from bot.campaign import lifecycle
+from bot.campaign.events import Journal
+from bot.campaign.general import act_all
 from bot.campaign.lifecycle import check_options
-from bot.campaign.state import JoinRequest, SideState
+from bot.campaign.new import campaign_name
+from bot.campaign.seats import Seat
+from bot.campaign.state import CampaignState, JoinRequest, SideState
 from bot.engine.errors import InvalidInput
 from bot.engine.phases import first_position
 from bot.engine.tables import RuleBook, default_rulebook
@@ -31,7 +35,7 @@ from bot.store.log import log_event
 from bot.store.models import Campaign, utcnow
 from bot.store.repository import remember_map
 
-from . import shell
+from . import general, shell
 from .actors import Actor
 from .loading import campaign_in_channel, turn_seed
 
@@ -93,9 +97,7 @@ async def create_campaign(
     the creation time (default: the clock); ``language`` the campaign's, in which its public posts are
     written (the GM's own at creation; ``/campaign settings language`` changes it)."""
     rules = rules or default_rulebook()
-    name = name.strip()
-    if not 1 <= len(name) <= 100:
-        raise InvalidInput("A campaign name is 1 to 100 characters.")
+    name = campaign_name(name)
     now = now or utcnow()
     if spec is None and scenario_text is not None:
         size = len(scenario_text.encode("utf-8") if isinstance(scenario_text, str) else scenario_text)
@@ -181,10 +183,25 @@ async def assign(db: Database, campaign_id: int, gm: Actor, member_id: int, side
 async def change_setting(db: Database, campaign_id: int, gm: Actor, name: str, value: Any,
                          *, rules: RuleBook | None = None) -> dict[str, Any]:
     """GM: change one campaign option (validated against the rules' choices)."""
-    return await shell.write(db, campaign_id, lambda state, journal: lifecycle.change_setting(
-        state, gm, name, value, journal, rules or default_rulebook()))
+    def step(state: CampaignState, journal: Journal) -> tuple[CampaignState, dict[str, Any]]:
+        state, merged = lifecycle.change_setting(state, gm, name, value, journal, rules or default_rulebook())
+        # RU-26: a general seated by the setting acts at once in the current phase
+        state, _ = act_all(state, journal, shell.context(rules), report_battle=general.reporter())
+        return state, merged
+    return await shell.write(db, campaign_id, step)
 
 
 async def end_campaign(db: Database, campaign_id: int, gm: Actor) -> None:
     """GM: archive the campaign (kept, never deleted)."""
     await shell.write(db, campaign_id, lambda state, journal: (lifecycle.end_campaign(state, gm, journal), None))
+
+
+async def seat_general(db: Database, campaign_id: int, gm: Actor, side: str, on: bool, *,
+                       rules: RuleBook | None = None) -> str:
+    """GM: give a side to the bot general, or take it back (RU-26); seated, it acts at once in the current
+    phase. Returns the side's name."""
+    def step(state: CampaignState, journal: Journal) -> tuple[CampaignState, str]:
+        state, name = lifecycle.seat_general(state, gm, side, Seat.BOT if on else Seat.OFF, journal)
+        state, _ = act_all(state, journal, shell.context(rules), report_battle=general.reporter())
+        return state, name
+    return await shell.write(db, campaign_id, step)

@@ -8,5 +8,6 @@ from bot.campaign.errors import (  # noqa: F401 (re-exported)
     NotFound,
     PermissionDenied,
     ServiceError,
+    TooSoon,
     WrongPhase,
 )

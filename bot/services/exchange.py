@@ -18,14 +18,23 @@ file (YAML, docs/scenario-format.md) to start another campaign from (:mod:`bot.c
 from __future__ import annotations
 
 import asyncio
+import datetime as dt
+from collections import Counter
 from collections.abc import Container
 from dataclasses import dataclass, replace
 from typing import Any
 
-from bot.campaign import codec, exports, save
+from bot.campaign import botsettings, codec, exports, save
 from bot.campaign.dice import turn_dice
-from bot.campaign.events import EventKind
-from bot.campaign.exports import export_bytes, parse_export, player_ids  # noqa: F401 (the cog's and the tests')
+from bot.campaign.events import EventKind, side_visibility
+from bot.campaign.exports import (  # noqa: F401 (the cog's and the tests')
+    GZIP_MAGIC,
+    MAX_IMPORT_BYTES,
+    export_bytes,
+    packed,
+    parse_export,
+    player_ids,
+)
 from bot.campaign.state import CampaignState
 from bot.engine.errors import InvalidInput
 from bot.engine.tables import RuleBook, default_rulebook
@@ -36,13 +45,16 @@ from bot.scenario import parse_scenario_text
 from bot.store import campaigns as store_campaigns
 from bot.store import importing, repository
 from bot.store.db import Database
+from bot.store.models import Campaign
 from bot.store.rolllog import roll_log
 
 from . import readcache, shell
 from .actors import Actor, require_gm
+from .budget import quietly
 from .campaigns import check_new_campaign
 from .errors import ImportRejected
 from .loading import get_campaign
+from .resolution import next_deadline
 
 FORMAT, VERSION = exports.FORMAT, exports.VERSION
 
@@ -63,7 +75,8 @@ async def export_campaign(db: Database, campaign_id: int, actor: Actor) -> dict[
         state = (await repository.load(s, campaign)).state
         return {
             "format": FORMAT, "version": VERSION,
-            "campaign": {"name": campaign.name, "scenario": campaign.scenario, "language": campaign.language},
+            "campaign": {"name": campaign.name, "scenario": campaign.scenario, "language": campaign.language,
+                         "deadline": _utc(campaign.deadline).isoformat() if campaign.deadline else None},
             "state": codec.encode(state),
             "log": await importing.log_entries(s, campaign_id),
             "roll_log": await roll_log(s, campaign),
@@ -78,11 +91,11 @@ async def import_campaign(db: Database, raw: bytes | str | dict[str, Any], *, gu
     the others are dropped and named in the result. ``None`` keeps every player (tests, the demo).
     ``limits``: the bot's limits on new campaigns (:mod:`bot.limits`), checked in the same transaction."""
     data = parse_export(raw) if isinstance(raw, bytes | str) else exports.check_export(exports.checked_plain(raw))
-    file = await asyncio.to_thread(exports.read, data)
+    file = await asyncio.to_thread(quietly, exports.read, data)
     state = file.state
     # Fair play: the current turn's dice come from a fresh secret seed (the file holds none, and one it
     # held could be the importer's choice), so what was declared with the old one is declared again.
-    redeclare = sum(1 for d in state.declarations if d.phase is state.phase)
+    redeclare = Counter(d.side for d in state.declarations if d.phase is state.phase)
     players = dict(state.players)
     dropped: tuple[int, ...] = ()
     if members is not None:
@@ -109,16 +122,39 @@ async def import_campaign(db: Database, raw: bytes | str | dict[str, Any], *, gu
         assert seed is not None
         # This turn's rolls so far were made with the seed it replaces: marked by the chain's end.
         state = state.with_seed(replace(seed, reseeded_after=journal.chain_end))
-        journal.say(state, Msg.plural(
-            redeclare,
+        # Publicly no count (the channel never counts what a side did); each side concerned is told
+        # privately how many of its declarations to give again (issue 24, item 8).
+        journal.say(state, Msg(
             "The dice of turn {turn} are drawn anew from a fresh secret seed: rolls of turn {turn} made before the "
-            "export cannot be verified, and the order or move declared in this phase ({n}) is to be given again.",
-            "The dice of turn {turn} are drawn anew from a fresh secret seed: rolls of turn {turn} made before the "
-            "export cannot be verified, and the orders or moves declared in this phase ({n}) are to be given again.",
-            turn=state.turn))
+            "export cannot be verified, and what was declared in this phase is to be given again.", turn=state.turn))
+        for side, n in sorted(redeclare.items()):
+            if side in state.sides:
+                journal.say(state, Msg.plural(
+                    n, "Your side's order or move declared in this phase before the export ({n}) is to be given again.",
+                    "Your side's orders or moves declared in this phase before the export ({n}) are to be given again."),
+                    visibility=side_visibility(side))
         saved = await repository.save(s, loaded, state, journal.events)
+        _imported_deadline(saved.campaign, saved.state, file.deadline, dt.datetime.now(dt.UTC))
+        s.add(saved.campaign)
     repository.remember_map(saved.state.id, saved.state.map)
     return Imported(saved.state.id, dropped)
+
+
+def _utc(value: dt.datetime) -> dt.datetime:
+    return value.replace(tzinfo=dt.UTC) if value.tzinfo is None else value.astimezone(dt.UTC)
+
+
+def _imported_deadline(campaign: Campaign, state: CampaignState, exported: dt.datetime | None,
+                       now: dt.datetime) -> None:
+    """The imported phase's deadline, so that its reminders go (issue 24, item 8): the exported one while
+    it is still ahead (and within the longest deadline), else the campaign's default one for a phase."""
+    if exported is not None and now < exported <= now + dt.timedelta(hours=botsettings.MAX_DEADLINE_HOURS):
+        campaign.deadline = exported
+        campaign.options = botsettings.storing(botsettings.storing(campaign.options, botsettings.DEADLINE_SET,
+                                                                  now.isoformat()),
+                                               botsettings.DEADLINE_VERSION, campaign.version)
+        return
+    next_deadline(campaign, state.position, now)
 
 
 async def save_scenario(db: Database, campaign_id: int, actor: Actor, *,

@@ -66,10 +66,11 @@ async def find_error(db: Database, error_id: str, actor: Actor) -> ErrorInfo:
     return ErrorInfo(row.error_id, row.campaign_id, campaign.name, row.command, row.kind, row.created_at)
 
 
-async def campaign_counts(db: Database) -> tuple[int, int]:
-    """(active campaigns, all campaigns) in the database."""
+async def campaign_counts(db: Database, guild_id: int | None = None) -> tuple[int, int]:
+    """(active campaigns, all campaigns) in the database, or in the server ``guild_id`` (what a member of
+    it may be told: issue 24, item 7)."""
     async with db.sessions() as s:
-        return await campaigns.campaign_counts(s)
+        return await campaigns.campaign_counts(s, guild_id)
 
 
 async def backup(database_url: str, data_dir: Path) -> Path | None:

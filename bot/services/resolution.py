@@ -16,6 +16,7 @@ from bot.campaign import announce, botsettings, turn
 from bot.campaign.authority import require_gm
 from bot.campaign.events import news
 from bot.campaign.frames import end_of_turn
+from bot.campaign.general import Acted, act_all
 from bot.engine.errors import RuleViolation
 from bot.engine.phases import Phase, TurnPosition
 from bot.engine.rolls import BatchRoll, Roll
@@ -29,7 +30,7 @@ from bot.store.models import Campaign, utcnow
 from bot.store.seeds import revealed_turns
 from bot.store.snapshots import snapshot_position
 
-from . import faults, shell
+from . import faults, general, shell
 from .actors import Actor
 from .errors import AlreadyResolved, NotFound
 from .loading import get_campaign
@@ -56,6 +57,8 @@ class Resolution:
     """The campaign ended with this resolution (RU-25): the turn it ended in is ``after.turn``."""
     plan: announce.Plan = field(default_factory=announce.Plan)
     """What to post, where and for whom (:mod:`bot.campaign.announce`)."""
+    generals: tuple[Acted, ...] = ()
+    """What the bot general did for each side it plays when the new phase opened (RU-26)."""
 
 
 async def resolve_phase(db: Database, campaign_id: int, actor: Actor, *, expected_version: int,
@@ -76,13 +79,15 @@ async def resolve_phase(db: Database, campaign_id: int, actor: Actor, *, expecte
         loaded = await repository.load(s, campaign)
         journal = await loaded.journal()
         done = turn.resolve(loaded.state, journal, ctx, forced=forced)  # refuses first if the phase cannot end
+        # RU-26: the phase just opened; the bot general acts at once for the sides it plays
+        after, acted = act_all(done.state, journal, ctx, report_battle=general.reporter())
         await snapshots.save_snapshot(s, campaign)
         campaign.version += 1
         if faults.armed("resolution"):
             await repository.save(s, loaded, done.state, journal.events[:1])
             await s.flush()  # push the half-done work to the database, uncommitted, before the crash test
             faults.checkpoint("resolution")
-        saved = await repository.save(s, loaded, done.state, journal.events)
+        saved = await repository.save(s, loaded, after, journal.events)
         frame = end_of_turn(loaded.state, done.state, ctx.rules) if done.turn_ended else None
         if frame is not None:  # the timelapse's frame of the turn just ended, in the same transaction
             await frames.save_frame(s, campaign_id, frame)
@@ -93,10 +98,10 @@ async def resolve_phase(db: Database, campaign_id: int, actor: Actor, *, expecte
         await snapshots.trim_snapshots(s, campaign_id, keep=SNAPSHOTS_KEPT)
     shell.remember(db, saved)  # committed: the first read after the resolution needs no load
     told = news(journal.events)
-    plan = announce.resolution(loaded.state, done.state, journal.events, battles=done.battles,
+    plan = announce.resolution(loaded.state, after, journal.events, battles=done.battles,
                                turn_ended=done.turn_ended, frame=frame, forced=forced)
     return Resolution(campaign_id, done.before, done.after, campaign.version, told.public, told.private,
-                      told.rolls, list(done.battles), done.turn_ended, done.ended, plan)
+                      told.rolls, list(done.battles), done.turn_ended, done.ended, plan, acted)
 
 
 def next_deadline(campaign: Campaign, position: TurnPosition, now: dt.datetime) -> None:
@@ -184,12 +189,16 @@ async def undo(db: Database, campaign_id: int, actor: Actor, *, expected_version
                 turn=sealed)
         undone_version = snap.version
         await snapshots.restore_snapshot(s, campaign, snap)  # the game goes back; the settings stay as they are now
+        first = await store_log.first_after(s, campaign_id, undone_version)  # the chain goes back to its prev
         marked = await store_log.mark_undone(s, campaign_id, after_version=undone_version)
         clear_deadline(campaign)
         campaign.version += 1
         s.add(campaign)
         back = TurnPosition(campaign.turn, Phase(campaign.phase))
-        await log_event(s, campaign, Msg("The GM undid the last phase resolution: back to {back}. {entries} log entries are marked "
-                                         "undone; repeated rolls give the same dice.", back=str(back), entries=marked),
-                        kind="undo")
+        said = Msg("The GM undid the last phase resolution: back to {back}. {entries} log entries are marked "
+                   "undone; repeated rolls give the same dice.", back=str(back), entries=marked)
+        if first is not None and isinstance((first.data or {}).get("prev"), str):  # rolls undone: chained (issue 24)
+            await store_log.log_undo(s, campaign, said, after=first.data["prev"])
+        else:
+            await log_event(s, campaign, said, kind="undo")
         return Undone(campaign_id, back, campaign.version, marked)

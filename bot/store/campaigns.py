@@ -68,10 +68,11 @@ async def serialise_new_campaigns(s: AsyncSession, *keys: int) -> None:
         await conn.execute(sa.select(func.pg_advisory_xact_lock(sa.literal(key, sa.BigInteger))))
 
 
-async def campaign_counts(s: AsyncSession) -> tuple[int, int]:
-    """(active campaigns, all campaigns) in the database."""
-    total = (await s.exec(select(func.count()).select_from(Campaign))).one()
-    active = (await s.exec(select(func.count()).select_from(Campaign).where(Campaign.status == "active"))).one()
+async def campaign_counts(s: AsyncSession, guild_id: int | None = None) -> tuple[int, int]:
+    """(active campaigns, all campaigns) in the database, or in the server ``guild_id``."""
+    here = (Campaign.guild_id == guild_id,) if guild_id is not None else ()
+    total = (await s.exec(select(func.count()).select_from(Campaign).where(*here))).one()
+    active = (await s.exec(select(func.count()).select_from(Campaign).where(Campaign.status == "active", *here))).one()
     return int(active), int(total)
 
 

@@ -27,8 +27,9 @@ def digest(data: dict[str, Any] | None) -> str:
 
 
 def rolls(campaign_id: int | None) -> Any:
-    """The campaign's roll entries: the ones a roll log holds (kind "roll", with a key)."""
-    return select(LogEntry).where(LogEntry.campaign_id == campaign_id, LogEntry.kind == "roll",
+    """The campaign's chained entries: the ones a roll log holds (kind "roll" with a key, and the GM's
+    undo, chained since issue 24 so that an undone mark can be checked)."""
+    return select(LogEntry).where(LogEntry.campaign_id == campaign_id, col(LogEntry.kind).in_(("roll", "undo")),
                                   col(LogEntry.roll_key).is_not(None))
 
 

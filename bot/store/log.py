@@ -66,6 +66,25 @@ async def roll_entries(s: AsyncSession, campaign_id: int | None) -> list[LogEntr
     return list((await s.exec(chain.rolls(campaign_id).order_by(col(LogEntry.id)))).all())
 
 
+async def first_after(s: AsyncSession, campaign_id: int, after_version: int) -> LogEntry | None:
+    """The first roll entry written after the campaign's version ``after_version`` and not yet undone."""
+    return (await s.exec(chain.rolls(campaign_id).where(LogEntry.kind == "roll", LogEntry.version > after_version,
+                                                        LogEntry.undone == False)  # noqa: E712
+                         .order_by(col(LogEntry.id)).limit(1))).first()
+
+
+async def log_undo(s: AsyncSession, campaign: Campaign, text: Msg, *, after: str) -> LogEntry:
+    """The GM's undo, chained like a roll (docs/dice.md): every roll after ``after`` (a hash in the chain)
+    up to it is undone, so that a verifier checks each roll's undone mark against it."""
+    key = f"t{campaign.turn}/undo/v{campaign.version}"
+    data = {"kind": "undo", "key": key, "after": after, "prev": await chain.end(s, campaign), "msg": text.to_json()}
+    entry = LogEntry(campaign_id=campaign.id, turn=campaign.turn, phase=campaign.phase, kind="undo",
+                     visibility="public", text=str(text), data=data, roll_key=key, version=campaign.version)
+    s.add(entry)
+    chain.extend(s, campaign, data)
+    return entry
+
+
 async def mark_undone(s: AsyncSession, campaign_id: int, *, after_version: int) -> int:
     """Mark undone every entry written after the campaign's version ``after_version`` (but earlier undo
     entries, and those already marked); how many."""

@@ -21,6 +21,7 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 
 from bot.campaign import plain
 from bot.campaign.events import Event, EventKind, Journal
+from bot.campaign.seats import GENERALS
 from bot.campaign.settings import Settings
 from bot.campaign.state import (
     Battle,
@@ -413,6 +414,8 @@ def _campaign_fields(campaign: Campaign, old: CampaignState, new: CampaignState)
     if new.settings != old.settings:
         campaign.options = {**(campaign.options or {}), **new.settings.as_options()}
         campaign.adjacency = new.settings.adjacency
+    if new.options.get(GENERALS) != (campaign.options or {}).get(GENERALS):  # the GM's word on the general (RU-26)
+        campaign.options = {**(campaign.options or {}), GENERALS: new.options.get(GENERALS) or {}}
 
 
 async def _ids(s: AsyncSession, cid: int, state: CampaignState) -> dict[str, dict[Any, int]]:

@@ -44,6 +44,7 @@ def make_bot(tmp_path: Path, **kwargs: Any):
     before: a restart keeps it), whose own migration at start then finds nothing to do."""
     settings = Settings(database_url=migrated_sqlite(tmp_path / "bot.db"), data_dir=tmp_path)
     kwargs.setdefault("deadline_interval", 600.0)
+    kwargs.setdefault("heavy_in_process", False)  # the tests watch the timelapse's drawing (tests/store: in a process)
     return create_bot(settings, **kwargs)
 
 

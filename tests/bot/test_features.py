@@ -11,6 +11,8 @@ import simcord.interactions
 
 from bot.engine.phases import Phase
 from bot.engine.tables import default_rulebook
+from bot.engine.text import Msg
+from bot.i18n.text import tr
 from bot.settings import Settings
 from tests.databases import migrated_sqlite
 from tests.i18n import CATALOGUES
@@ -48,7 +50,8 @@ async def test_each_member_reads_the_bot_in_their_own_language(table, locales) -
     # The refusal comes from the services: said in Italian, the phase's rule name and ID as written.
     title = Phase.WEATHER.spec.title
     said = CATALOGUES["it"]["{title} does not wait for players to be done."].format(title=CATALOGUES["it"][title])
-    assert refused(refusal, said, "Guarda /campagna stato") and "does not wait" not in shown(refusal)
+    hint = tr("it", Msg("/campaign status shows where the campaign is now."))  # written for this refusal
+    assert refused(refusal, said, hint) and "does not wait" not in shown(refusal)
     spanish = await table.au.slash(table.channel, "order done")
     assert refused(spanish, CATALOGUES["es"]["{title} does not wait for players to be done."].format(
         title=CATALOGUES["es"][title]))

@@ -56,3 +56,35 @@ async def test_the_gm_saves_a_running_campaign_and_starts_another_from_it(table)
                                  file=("saved.yaml", raw))
     assert "Campaign Sequel begins" in shown(again)
     table.env.errors  # noqa: B018 - the player's refusal acknowledged
+
+
+async def test_a_painted_map_is_sized_before_it_is_read_and_has_its_own_cooldown(table, monkeypatch) -> None:
+    """Issue 24, item 1: `map:` was read in full before its size was checked (unlike `file:`), and
+    paintings had no gate: now the attachment's size is refused before any download, and one member
+    paints at most once a minute."""
+    import discord
+
+    from bot import paint
+
+    reads: list[str] = []
+    real = discord.Attachment.read
+
+    async def spy(self, **kwargs):  # type: ignore[no-untyped-def]
+        reads.append(self.filename)
+        return await real(self, **kwargs)
+
+    monkeypatch.setattr(discord.Attachment, "read", spy)
+    monkeypatch.setattr(paint, "MAX_BYTES", 100)
+    rows = bundled("tutorial")["map"]["rows"]
+    big = await table.gm.slash(table.channel, "campaign create", name="Painted", scenario="painted",
+                               file=("sides.yaml", tutorial_without_rows()), map=("map.png", image_of(rows, scale=8)))
+    assert refused(big, "at most 100 are accepted") and reads == []
+    monkeypatch.undo()
+    made = await table.gm.slash(table.channel, "campaign create", name="Painted", scenario="painted",
+                                file=("sides.yaml", tutorial_without_rows()), map=("map.png", image_of(rows)))
+    assert "Campaign Painted begins" in shown(made)
+    other = table.guild.create_text_channel("second")
+    again = await table.gm.slash(other, "campaign create", name="Painted", scenario="painted",
+                                 file=("sides.yaml", tutorial_without_rows()), map=("map.png", image_of(rows)))
+    assert refused(again, "painted map", "one every 60 s per member"), shown(again)
+    table.env.errors  # noqa: B018 - both refusals acknowledged

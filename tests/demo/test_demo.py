@@ -40,3 +40,16 @@ def test_python_m_bot_demo_runs_the_demo(tmp_path: Path) -> None:
 
     assert cli_main(["demo", "--turns", "1", "--seed", "3", "--out", str(tmp_path)]) == 0
     assert (tmp_path / "log.md").exists() and (tmp_path / "turn1-phase0-start.png").exists()
+
+
+async def test_generals_on_every_side_play_the_tutorial_to_its_end_with_quick_battles(tmp_path: Path) -> None:
+    """RU-26 and RU-27 offline: nobody plays, the GM only resolves phases; the campaign ends (RU-25) with a
+    winner, every choice of the generals logged for its side, every roll verified."""
+    await run_demo("tutorial", 60, 7, tmp_path / "g", pictures=False, generals=True)
+    log = (tmp_path / "g" / "log.md").read_text()
+    assert "bot generals on every side and quick battles" in log
+    assert "The bot general's orders for IV Corps" in log and "*(private to fr)*" in log
+    assert "Quick battle" in log or "RU-27" in log
+    assert "The campaign is over" in log and "won (RU-25)" in log
+    report = verify_log(json.loads((tmp_path / "g" / "roll-log.json").read_text()))
+    assert report.ok and report.verified > 100

@@ -157,6 +157,7 @@ def test_the_bundled_options_have_the_defaults_of_rules_md(rules):
         "scout_rerolls": False,
         "unmanned_sides": "hold",
         "battles": "table",
+        "general": "balanced",
     }
     assert rules.mc.options["mercenary_desertion"].rule == "RU-6"
     # RU-22: the Field Commander modules are settings, off unless the scenario or the GM turns them on.

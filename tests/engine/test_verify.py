@@ -120,6 +120,8 @@ def problems(log: dict) -> list[str]:
     return report.problems
 
 
+from .test_verify_anchored import CONSISTENT  # noqa: E402
+
 # --- honest logs ------------------------------------------------------------------------------
 
 
@@ -131,9 +133,10 @@ def test_an_honest_chained_log_checks_out_and_names_its_chain_heads(log):
         "8 rolls verified against their turn seeds.",
         "2 rolls not verifiable yet: turn(s) 3 still in play (seed not revealed).",
         "10 totals and results recomputed from the dice, modifiers and tables.",
+        "8 tables are the bot's own rulebook's for their rule.",  # the event's table is no MC rule's (RU-10)
         "10 rolls linked in the chain.",
         *heads(log),
-        "All rolls check out.",
+        CONSISTENT,  # never "check out" before the heads are compared with the announced ones (issue 24)
     ]
 
 
@@ -153,7 +156,7 @@ def test_an_old_log_without_chain_or_tables_still_checks_out_reported_as_unchain
         "2 rolls not verifiable yet: turn(s) 3 still in play (seed not revealed).",
         "10 rolls not recomputed: their records carry no table (logged before tables were recorded).",
         "10 rolls logged before the chain was kept: a roll deleted among them would not show.",
-        "All rolls check out.",
+        CONSISTENT,
     ]
 
 
@@ -597,7 +600,7 @@ def test_a_whole_number_written_as_a_float_is_the_same_number(log):
     [
         (lambda log: [], "A roll log is a JSON object."),
         (lambda log: {**log, "format": "other"}, 'Not a roll log: expected "format": "aide-de-camp/roll-log".'),
-        (lambda log: {**log, "version": 3}, "Unsupported roll log version 3: this verifier reads versions 1 and 2."),
+        (lambda log: {**log, "version": 4}, "Unsupported roll log version 4: this verifier reads versions 1 to 3."),
         (lambda log: {**log, "rolls": None}, 'A roll log needs a list of "turns" and a list of "rolls".'),
         (lambda log: {**log, "turns": ["x"]}, "turns[0]: expected an object"),
         (lambda log: {**log, "turns": [{**log["turns"][0], "turn": "1"}]}, 'turns[0].turn: expected a whole number, got "1"'),
@@ -678,4 +681,4 @@ def test_python_m_bot_verify_runs_as_a_command(tmp_path, log):
         for p in (good, bad, tmp_path / "none.json")
     ]
     assert [c.returncode for c in codes] == [0, 1, 2]
-    assert "All rolls check out." in codes[0].stdout
+    assert CONSISTENT in codes[0].stdout

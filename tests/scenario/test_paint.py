@@ -77,7 +77,7 @@ def test_the_palette_is_one_colour_per_terrain_far_apart() -> None:
 @pytest.mark.parametrize("key", ["tutorial", "italy1796"])
 @pytest.mark.parametrize("how", [
     {}, {"scale": 8}, {"scale": 8, "blur": 1, "noise": 10}, {"scale": 8, "fmt": "JPEG"},
-    {"scale": 6, "noise": 12, "fmt": "JPEG"}, {"fmt": "GIF"}, {"fmt": "BMP"},
+    {"scale": 6, "noise": 12, "fmt": "JPEG"}, {"fmt": "GIF"},
 ])
 def test_a_bundled_map_painted_reads_back_as_its_rows(key: str, how: dict[str, Any]) -> None:
     m = bundled(key)["map"]
@@ -121,18 +121,38 @@ def test_an_unknown_colour_is_named_with_its_squares_and_the_nearest_palette_col
 
 
 def test_what_is_not_a_still_image_of_a_sane_size_is_refused() -> None:
-    not_image = "The map image is not an image: paint it as PNG, GIF, BMP, JPEG or WebP."
+    not_image = "The map image is not an image: paint it as PNG, GIF, JPEG or WebP."
     assert refusal(b"name: not a picture\n") == not_image
     assert refusal(image_of(["..", ".."])[:40]) == not_image  # a truncated PNG
     huge = Image.new("1", (paint.MAX_SIDE + 1, 8))
     out = io.BytesIO()
     huge.save(out, "PNG")
-    assert refusal(out.getvalue(), width=10, height=2) == "The map image is 4097x8 pixels: at most 4096x4096 are read."
+    assert refusal(out.getvalue(), width=10, height=2) == "The map image is 2001x8 pixels: at most 2000x2000 are read."
     frames = [Image.new("RGB", (4, 4), c) for c in ((255, 255, 255), (0, 0, 255))]
     out = io.BytesIO()
     frames[0].save(out, "GIF", save_all=True, append_images=frames[1:])
     assert refusal(out.getvalue()) == "The map image is animated: paint a still image (one frame)."
-    assert refusal(b"x" * (paint.MAX_BYTES + 1)).startswith("The map image is 16,777,217 bytes: at most")
+    assert refusal(b"x" * (paint.MAX_BYTES + 1)).startswith("The map image is 8,388,609 bytes: at most")
+
+
+@pytest.mark.parametrize("compression", [None, "rle8"])
+def test_a_bmp_is_refused_before_it_is_decoded(compression: str | None) -> None:
+    """Issue 24, item 1: a 17 KB RLE8 BMP cost 2.3-3.5 s of CPU to decode; no BMP is read."""
+    out = io.BytesIO()
+    Image.new("P", (64, 64)).save(out, "BMP")
+    data = out.getvalue()
+    if compression == "rle8":  # BI_RLE8 in the header: what Pillow decodes slowly
+        data = data[:30] + (1).to_bytes(4, "little") + data[34:]
+    assert refusal(data) == "The map image is a BMP file, which is not read: save it as PNG."
+
+
+def test_the_pixel_cap_is_what_the_largest_map_needs() -> None:
+    """Issue 24, item 1: the largest map (100x100 squares) at 20 pixels a square, no more."""
+    from bot.scenario import LIMITS
+
+    assert 20 * LIMITS.map_side == paint.MAX_SIDE and paint.MAX_PIXELS == paint.MAX_SIDE ** 2
+    rows = ["f" * 100] * 100
+    assert read_painting(image_of(rows, scale=20), width=100, height=100) == rows
 
 
 def test_the_image_must_fit_the_map_size() -> None:

@@ -142,8 +142,9 @@ def _set(data: dict, path: str, value: object) -> dict:
     ("forces.0.leader.rank", "forces[0].leader: unknown field(s) rank; allowed: cv, name"),
     ("forces.0.units.0.strength", "forces[0].units[0]: unknown field(s) strength; allowed: flag, key, mercenary, "
                                   "name, quality, sp, type"),
-    ("options.fog", "options: unknown field(s) fog; allowed: adjacency, battles, mercenary_desertion, "
-                    "movement_extension, movement_order, overwhelm, random_events, scout_rerolls, supply, unmanned_sides, weather"),
+    ("options.fog", "options: unknown field(s) fog; allowed: adjacency, battles, general, mercenary_desertion, "
+                    "movement_extension, movement_order, overwhelm, random_events, scout_rerolls, supply, unmanned_sides, "
+                    "weather"),
 ])
 def test_an_unknown_field_anywhere_is_refused_with_its_path_and_the_allowed_names(path: str,
                                                                                   message: str | None) -> None:

@@ -200,10 +200,15 @@ async def test_export_then_import_gives_the_same_campaign_with_fresh_dice_for_th
     new_id = (await exchange.import_campaign(db, exchange.export_bytes(exported), guild_id=10, channel_id=99,
                                              gm=GM)).campaign_id
     again = await exchange.export_campaign(db, new_id, GM)
-    assert again["campaign"] == exported["campaign"]
+    assert again["campaign"] == exported["campaign"]  # the deadline too (issue 24, item 8)
 
     def same(d: dict) -> dict:
-        return {k: v for k, v in d["state"].items() if k not in ("id", "declarations")}
+        def bookkeeping(options: dict) -> dict:  # when the deadline was set, and for which version
+            bot = {k: v for k, v in options.get("_bot", {}).items() if k not in ("deadline_set", "deadline_version")}
+            return {**options, "_bot": bot}
+
+        return {k: bookkeeping(v) if k == "options" else v for k, v in d["state"].items()
+                if k not in ("id", "declarations")}
 
     assert same(again) == same(exported)
     # Fair play: turn 1's dice come from a fresh seed, announced publicly; the order declared with the
@@ -215,6 +220,13 @@ async def test_export_then_import_gives_the_same_campaign_with_fresh_dice_for_th
     public = [e["text"] for e in again["log"][len(exported["log"]):] if e["visibility"] == "public"]
     assert any(fresh["seed_sha256"] in t for t in public)
     assert any("drawn anew" in t and "given again" in t for t in public)
+    # Issue 24, item 8: the count of declarations is the side's own news, never the channel's...
+    assert not any("(1)" in t for t in public)
+    mine = [e["text"] for e in again["log"][len(exported["log"]):] if e["visibility"] == "side:fr"]
+    assert any("Your side's order or move declared in this phase before the export (1)" in t for t in mine)
+    assert not [e for e in again["log"][len(exported["log"]):] if e["visibility"] == "side:au"]
+    # ...and the phase keeps its deadline, so that its reminders go.
+    assert exported["campaign"]["deadline"] is not None and again["campaign"]["deadline"] == exported["campaign"]["deadline"]
 
 
 async def test_an_import_cannot_choose_the_dice_of_its_current_turn(db) -> None:
@@ -348,3 +360,47 @@ async def test_deadlines_and_absences_are_kept_in_the_database(db) -> None:
     assert back == now + dt.timedelta(days=3)
     with pytest.raises(PermissionDenied):
         await gm.declare_away(db, cid, OUTSIDER, 3)
+
+
+async def test_an_import_bounds_every_time_and_gives_a_past_deadline_a_fresh_one(db) -> None:
+    """Issue 24, items 5 and 8: a year-9999 time at offset -14:00 crashed the import with a generic error;
+    an export whose deadline has passed (or had none) imports with the default deadline, so reminders go."""
+    import datetime as dt
+
+    from bot.services.errors import ImportRejected
+    from bot.store.models import Campaign
+
+    cid = await tutorial(db)
+    await advance(db, cid)
+    exported = await exchange.export_campaign(db, cid, GM)
+    forged = json.loads(exchange.export_bytes(exported))
+    forged["log"][0]["created_at"] = "9999-12-31T23:59:59-14:00"
+    with pytest.raises(ImportRejected, match=r"log\[0\]\.created_at: .* is out of range: a time from 2000"):
+        await exchange.import_campaign(db, forged, guild_id=10, channel_id=99, gm=GM)
+    forged = json.loads(exchange.export_bytes(exported))
+    forged["campaign"]["deadline"] = "1999-12-31T00:00:00+00:00"
+    with pytest.raises(ImportRejected, match=r"campaign\.deadline: .* is out of range"):
+        await exchange.import_campaign(db, forged, guild_id=10, channel_id=99, gm=GM)
+    for deadline in ("2001-01-01T00:00:00+00:00", None):
+        late = json.loads(exchange.export_bytes(exported))
+        late["campaign"]["deadline"] = deadline
+        before = dt.datetime.now(dt.UTC)
+        done = await exchange.import_campaign(db, late, guild_id=10, channel_id=100 if deadline else 101, gm=GM)
+        async with db.sessions() as s:
+            row = await s.get(Campaign, done.campaign_id)
+        assert row is not None and row.deadline is not None
+        ahead = row.deadline.replace(tzinfo=dt.UTC) - before
+        assert dt.timedelta(hours=47) < ahead <= dt.timedelta(hours=48, minutes=1)  # deadline_hours: 48
+
+
+async def test_an_import_refuses_a_log_entry_without_one_of_the_bots_messages(db) -> None:
+    """Issue 24, item 5: an entry with no message showed any text verbatim (4,000 characters)."""
+    from bot.services.errors import ImportRejected
+
+    cid = await tutorial(db)
+    exported = await exchange.export_campaign(db, cid, GM)
+    forged = json.loads(exchange.export_bytes(exported))
+    forged["log"].append({**forged["log"][0], "data": None, "text": "The GM concedes: France wins. " * 100})
+    where = len(forged["log"]) - 1
+    with pytest.raises(ImportRejected, match=rf"log\[{where}\]: an entry that is not a roll must carry one of the bot"):
+        await exchange.import_campaign(db, forged, guild_id=10, channel_id=99, gm=GM)

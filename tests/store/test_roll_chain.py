@@ -156,3 +156,35 @@ async def test_a_campaign_the_gm_ends_mid_turn_reveals_that_turns_seed_so_every_
     assert report.ok, report.lines()
     public = verify_log(json.loads(json.dumps(log)))
     assert public.ok, public.lines()
+
+
+async def test_an_undo_is_chained_so_a_flipped_undone_mark_shows_and_it_survives_export(db) -> None:
+    """Issue 24, item 2: the undone mark sat outside the hashed record, so flipping it passed the
+    verifier. The GM's undo is now a record in the chain, which every undone mark must match."""
+    cid = await tutorial(db)
+    st = await views.status(db, cid, GM)
+    await advance(db, cid)  # turn 1's weather: rolled
+    await resolution.undo(db, cid, GM, expected_version=(await views.status(db, cid, GM)).version)
+    assert st.position == (await views.status(db, cid, GM)).position
+    await one_turn(db, cid)  # the weather again (the same dice), then to the end of turn 1
+    log = await logs(db, cid)
+    assert log["version"] == 3
+    undos = [i for i, r in enumerate(log["rolls"]) if r.get("kind") == "undo"]
+    assert len(undos) == 1
+    report = verify_log(json.loads(json.dumps(log)))
+    assert report.ok and report.undone >= 1, report.lines()
+    undone = next(i for i, r in enumerate(log["rolls"]) if r.get("undone"))
+    flipped = json.loads(json.dumps(log))
+    flipped["rolls"][undone]["undone"] = False
+    assert any("but is not marked undone" in p for p in verify_log(flipped).problems)
+    exported = await exchange.export_campaign(db, cid, GM)
+    again = await exchange.import_campaign(db, exchange.export_bytes(exported), guild_id=10, channel_id=99, gm=GM)
+    reread = await logs(db, again.campaign_id)
+    assert [r.get("kind") for r in reread["rolls"]].count("undo") == 1
+    forged = json.loads(exchange.export_bytes(exported))
+    entry = next(e for e in forged["log"] if e.get("undone") and e.get("roll_key") and e["kind"] == "roll")
+    entry["undone"] = False
+    from bot.services.errors import ImportRejected
+
+    with pytest.raises(ImportRejected, match="but is not marked undone"):
+        await exchange.import_campaign(db, forged, guild_id=10, channel_id=98, gm=GM)

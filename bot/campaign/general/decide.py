@@ -1,0 +1,544 @@
+"""The bot general's decisions (RU-26), pure: a side's view (:mod:`.view`) and the turn's dice in, the
+decisions a member of the side would make in the current phase out. docs/general.md is the policy in
+words; ``rules/general.yaml`` its table.
+
+Nothing here reads the campaign's state: only the view, the rules and the dice. Each decision carries
+the words of its reason; :mod:`.act` makes it through the same core functions a member's command calls.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from fractions import Fraction
+
+from bot.engine.aftermath import retreat_options
+from bot.engine.cc_tables import default_fc_tables
+from bot.engine.dice import DiceSource, roll_key
+from bot.engine.field_commander import PurchaseKind
+from bot.engine.force_test import force_test_check
+from bot.engine.grid import CampaignMap
+from bot.engine.model import Feature, Force, Leader, Order, Outcome, Square, UnitType
+from bot.engine.movement import max_squares
+from bot.engine.phases import Phase
+from bot.engine.rolls import Modifier, Roll
+from bot.engine.tables import RuleBook
+from bot.engine.text import Msg
+
+from ..glory import outcomes
+from ..odds import table_odds
+from ..state import BattleStatus, ForceState
+from .policy import Stance, policy
+from .view import SideView
+
+# --- the decisions ---------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class GroupStance:
+    """A group's die on the orders table (Phase 1): the roll, logged for the side."""
+
+    forces: tuple[str, ...]
+    roll: Roll
+    stance: Stance
+
+
+@dataclass(frozen=True)
+class GiveOrder:
+    force: str
+    order: Order
+    reason: Msg
+
+
+@dataclass(frozen=True)
+class Buy:
+    force: str
+    kind: PurchaseKind
+    unit: str
+    reason: Msg
+
+
+@dataclass(frozen=True)
+class Move:
+    force: str
+    path: tuple[Square, ...]
+    by_water: bool
+    target: Square
+    """Where it marches (the path may stop short of it)."""
+    what: Msg
+    """What the target is, in words: "an enemy stronghold", "its own capital"..."""
+    verb: str = "marches"
+    """``marches`` on, ``falls back`` on, ``sails`` for."""
+
+
+@dataclass(frozen=True)
+class Scout:
+    battle: int
+
+
+@dataclass(frozen=True)
+class Claim:
+    battle: int
+
+
+@dataclass(frozen=True)
+class RollAftermath:
+    battle: int
+
+
+@dataclass(frozen=True)
+class Retreat:
+    battle: int
+    force: str
+    square: Square
+    reason: Msg
+
+
+@dataclass(frozen=True)
+class Fate:
+    leader: str
+    battle: int
+    designation: UnitType
+    reason: Msg
+
+
+@dataclass(frozen=True)
+class Trophy:
+    battle: int
+    unit: str
+    target: str
+
+
+Decision = GroupStance | GiveOrder | Buy | Move | Scout | Claim | RollAftermath | Retreat | Fate | Trophy
+
+
+@dataclass(frozen=True)
+class Decisions:
+    items: tuple[Decision, ...] = ()
+    done: bool = False
+    """The side says it is done (Phases 1 and 2)."""
+
+
+# --- groups and strength ---------------------------------------------------------------------------
+
+
+def groups(view: SideView) -> list[tuple[ForceState, ...]]:
+    """The side's Forces on the map in groups: Forces within ``group_within`` squares of one another
+    (by a chain of such steps) form one group; groups in the order of their first Force's key."""
+    within = policy().group_within
+    forces = sorted(view.own, key=lambda f: f.key)
+    where = {f.key: view.map.parse(f.square) for f in forces if f.square}
+    seen: set[str] = set()
+    out: list[tuple[ForceState, ...]] = []
+    for f in forces:
+        if f.key in seen:
+            continue
+        group, queue = [f], deque([f])
+        seen.add(f.key)
+        while queue:
+            a = queue.popleft()
+            for b in forces:
+                if b.key not in seen and view.map.distance(where[a.key], where[b.key]) <= within:
+                    seen.add(b.key)
+                    group.append(b)
+                    queue.append(b)
+        out.append(tuple(sorted(group, key=lambda x: x.key)))
+    return out
+
+
+def enemy_near(view: SideView, squares: Iterable[Square], reach: int) -> int:
+    """How many enemy Forces the side sees now within ``reach`` squares of ``squares``."""
+    sqs = list(squares)
+    return sum(1 for e in view.enemies if e.now and any(view.map.distance(e.square, s) <= reach for s in sqs))
+
+
+def own_near(view: SideView, square: Square, reach: int) -> int:
+    """The SP of the side's Forces within ``reach`` squares of ``square``."""
+    return sum(f.sp for f in view.own if f.square and view.map.distance(view.map.parse(f.square), square) <= reach)
+
+
+def percent(chance: Fraction) -> int:
+    return round(chance * 100)
+
+
+# --- Phase 1: the group's stance, Force tests, supply ----------------------------------------------
+
+
+def stance_key(turn: int, side: str, group: Sequence[ForceState]) -> str:
+    return roll_key(turn, Phase.ORDERS, f"general:{side}/group:{group[0].key}", "stance")
+
+
+def roll_stance(view: SideView, group: Sequence[ForceState], dice: DiceSource) -> GroupStance:
+    """The group's die against its personality's orders table (RU-26, rules/general.yaml)."""
+    pol = policy()
+    squares = [view.map.parse(f.square) for f in group if f.square]
+    seen = enemy_near(view, squares, view.sight) * view.mean_sp
+    own = sum(f.sp for f in group)
+    mods: list[Modifier] = []
+    if seen and own > seen:
+        mods.append(pol.modifiers["stronger"])
+    elif seen > own:
+        mods.append(pol.modifiers["weaker"])
+    if any(f.reaction is not None for f in group):
+        mods.append(pol.modifiers["shaken"])
+    subject = Msg.join(", ", (f.name for f in group))
+    check = pol.stance_check(view.personality, tuple(mods), subject)
+    roll = check.roll(dice, stance_key(view.turn, view.side, group))
+    return GroupStance(tuple(f.key for f in group), roll, Stance(roll.result))
+
+
+def engine_force(view: SideView, f: ForceState) -> Force:
+    ld = view.commanders.get(f.key)
+    return Force(id=f.key, name=f.name, side=f.side, square=view.map.parse(f.square or "A1"),
+                 leader=Leader(ld.name, ld.cv, ld.status) if ld else Leader("(no leader)", 0),
+                 units=tuple(u.engine() for u in f.units), order=f.order, reaction=f.reaction, scouts=f.scouts)
+
+
+def test_chances(view: SideView, f: ForceState, rules: RuleBook) -> tuple[Fraction, Fraction]:
+    """The Force test's chance of success and of disaster where the Force stands (MC-4)."""
+    force = engine_force(view, f)
+    odds = table_odds(force_test_check(force, view.map.cell(force.square), allies=view.camps.allies_of(view.side),
+                                       rules=rules))
+    by = {str(r.key): r.chance for r in odds.rows}
+    return by.get("ok", Fraction(0)), by.get("disaster", Fraction(0))
+
+
+def orders(view: SideView, dice: DiceSource, rules: RuleBook, declared: frozenset[str]) -> list[Decision]:
+    """Phase 1: a die per group, then the Force tests its stance asks for (a shaken Force rallies instead),
+    then FC-2 refits while the points last."""
+    temper = policy().tempers[view.personality]
+    out: list[Decision] = []
+    for group in groups(view):
+        gs = roll_stance(view, group, dice)
+        out.append(gs)
+        want = {Stance.HOLD: Order.DEFEND, Stance.ADVANCE: Order.EXPLORE, Stance.ATTACK: temper.attack_order}[gs.stance]
+        for f in group:
+            if f.key in declared:
+                continue
+            ok, disaster = test_chances(view, f, rules)
+            if f.reaction is not None:
+                if disaster <= temper.rally_risk:
+                    out.append(GiveOrder(f.key, Order.DEFEND, Msg(
+                        "{force} is {reaction}: it tests to rally and hold (Defend, RU-3); success {ok}%, disaster "
+                        "{disaster}%.", force=f.name, reaction=f.reaction.label, ok=percent(ok),
+                        disaster=percent(disaster))))
+                continue
+            if want is f.order or disaster > temper.disaster_risk:
+                continue
+            if want is Order.DEFEND and not enemy_near(view, [view.map.parse(f.square or "")], view.sight):
+                continue  # nothing in sight to hold against: it marches on
+            out.append(GiveOrder(f.key, want, Msg(
+                "{force} tests for the {order} order: its group's die reads {stance}; success {ok}%.", force=f.name,
+                order=want.label, stance=gs.roll.label, ok=percent(ok))))
+    if view.settings.supply:
+        out += refits(view)
+    return out
+
+
+def refits(view: SideView) -> list[Decision]:
+    """FC-2 (RU-24): refit the most reduced units first, one refit a unit, while the points last."""
+    cost = default_fc_tables().refit_cost
+    done = {p.unit for p in view.purchases if p.kind is PurchaseKind.REFIT}
+    wanted = sorted(((u.original_sp - u.sp, f.key, u.key, f.name, u.name, u.sp, u.original_sp) for f in view.own
+                     for u in f.units if 0 < u.sp < u.original_sp and u.key not in done), key=lambda t: (-t[0], t[1:3]))
+    left, out = view.supply, []
+    for _, fkey, ukey, fname, uname, sp, original in wanted:
+        if left < cost:
+            break
+        left -= cost
+        out.append(Buy(fkey, PurchaseKind.REFIT, ukey, Msg(
+            "{force} refits {unit} ({sp} of {original} SP) with {cost} supply points (FC-2).", force=fname,
+            unit=uname, sp=sp, original=original, cost=cost)))
+    return out
+
+
+# --- Phase 2: moves --------------------------------------------------------------------------------
+
+INF = 1 << 30
+
+
+class Field:
+    """Steps by land from every square to the nearest target, on a flat array (fast on a 100x100 map)."""
+
+    __slots__ = ("dist", "width")
+
+    def __init__(self, width: int, dist: list[int]) -> None:
+        self.width, self.dist = width, dist
+
+    def get(self, sq: Square, default: int = INF) -> int:
+        d = self.dist[sq.row * self.width + sq.col]
+        return default if d == INF else d
+
+    def __contains__(self, sq: object) -> bool:
+        return isinstance(sq, Square) and self.dist[sq.row * self.width + sq.col] != INF
+
+    def __getitem__(self, sq: Square) -> int:
+        return self.dist[sq.row * self.width + sq.col]
+
+
+def field_to(cmap: CampaignMap, targets: Iterable[Square], blocked: frozenset[Square]) -> Field:
+    """Steps by land from every square to the nearest of ``targets`` (a breadth-first search outwards
+    from them): water and ``blocked`` squares are not crossed."""
+    w, h = cmap.width, cmap.height
+    closed = bytearray(w * h)
+    for sq, cell in cmap.cells.items():
+        if cell.terrain.is_water:
+            closed[sq.row * w + sq.col] = 1
+    for sq in blocked:
+        closed[sq.row * w + sq.col] = 1
+    steps = [(dc, dr) for dc in (-1, 0, 1) for dr in (-1, 0, 1) if (dc or dr) and (cmap.adjacency == 8 or not (dc and dr))]
+    dist = [INF] * (w * h)
+    queue: deque[int] = deque()
+    for t in targets:
+        i = t.row * w + t.col
+        if dist[i] == INF and not cmap.cell(t).terrain.is_water:
+            dist[i] = 0
+            queue.append(i)
+    while queue:
+        i = queue.popleft()
+        d = dist[i] + 1
+        col, row = i % w, i // w
+        for dc, dr in steps:
+            c, r = col + dc, row + dr
+            if 0 <= c < w and 0 <= r < h:
+                j = r * w + c
+                if dist[j] == INF and not closed[j]:
+                    dist[j] = d
+                    queue.append(j)
+    return Field(w, dist)
+
+
+def descend(cmap: CampaignMap, start: Square, dist: Field, steps: int) -> tuple[Square, ...]:
+    """Up to ``steps`` squares down the field from ``start``, each one step nearer; a road first (MC-5.1)."""
+    path: list[Square] = []
+    here = start
+    for _ in range(steps):
+        d = dist.get(here, INF)
+        if d == 0:
+            break
+        options = [n for n in cmap.neighbours(here) if dist.get(n, INF) < d]
+        if not options:
+            break
+        here = min(options, key=lambda n: (dist.get(n), not cmap.cell(n).has(Feature.ROAD), n.row, n.col))
+        path.append(here)
+    return tuple(path)
+
+
+def sail(cmap: CampaignMap, start: Square, dist: Field, steps: int) -> tuple[Square, ...]:
+    """A move by sea or lake (MC-5.3) towards the field: from water square to water square, landing on
+    its last square, at most ``steps`` squares; the landing nearest the field's targets. Empty: none helps."""
+    afloat = cmap.cell(start).terrain.is_water
+    prev: dict[Square, Square | None] = {}
+    queue: deque[tuple[Square, int]] = deque()
+    if afloat:
+        prev[start] = None
+        queue.append((start, 0))
+    else:
+        for n in cmap.neighbours(start):
+            if cmap.cell(n).terrain.is_water:
+                prev[n] = None
+                queue.append((n, 1))
+    best: tuple[int, int, Square, Square] | None = None  # (distance left, squares, landing, from)
+    here_d = dist.get(start, INF)
+    while queue:
+        sq, used = queue.popleft()
+        if used < steps:
+            for n in cmap.neighbours(sq):
+                if cmap.cell(n).terrain.is_water:
+                    if n not in prev:
+                        prev[n] = sq
+                        queue.append((n, used + 1))
+                elif (d := dist.get(n, INF)) < here_d and (best is None or (d, used + 1) < best[:2]):
+                    best = (d, used + 1, n, sq)
+    if best is None:
+        return ()
+    route: list[Square] = [best[2]]
+    at: Square | None = best[3]
+    while at is not None and at != start:
+        route.append(at)
+        at = prev[at]
+    return tuple(reversed(route))
+
+
+@dataclass
+class Fields:
+    """The side's fields of march, computed once a phase and only when asked for."""
+
+    view: SideView
+    cache: dict[str, tuple[Field, dict[Square, Msg]]] = field(default_factory=dict)
+
+    def _targets(self, ratio: Fraction) -> tuple[dict[Square, Msg], frozenset[Square]]:
+        v = self.view
+        targets: dict[Square, Msg] = {}
+        for h in v.strongholds:
+            if v.hostile(h.holder):
+                targets[h.square] = Msg("the enemy capital") if h.capital and v.hostile(h.owner) else \
+                    Msg("an enemy stronghold")
+        blocked: set[Square] = set()
+        for e in v.enemies:
+            if not e.now or e.square in targets:
+                continue
+            theirs = enemy_near(v, [e.square], 1) * v.mean_sp
+            ours = own_near(v, e.square, policy().group_within + 1)
+            if ours >= ratio * theirs and (not v.settings.overwhelm or 3 * ours > theirs):
+                targets[e.square] = Msg("an enemy Force (our {ours} SP against some {theirs})", ours=ours,
+                                        theirs=theirs)
+            else:
+                blocked.add(e.square)
+        if not targets:  # nothing in sight to take: where the enemy was last seen
+            for e in v.enemies:
+                if not e.now and e.square not in blocked:
+                    targets[e.square] = Msg("where an enemy Force was last seen")
+        return targets, frozenset(blocked)
+
+    def march(self, ratio: Fraction) -> tuple[Field, dict[Square, Msg]]:
+        key = f"march:{ratio}"
+        if key not in self.cache:
+            targets, blocked = self._targets(ratio)
+            self.cache[key] = field_to(self.view.map, targets, blocked), targets
+        return self.cache[key]
+
+    def home(self) -> tuple[Field, dict[Square, Msg]]:
+        if "home" not in self.cache:
+            v = self.view
+            targets = {h.square: Msg("its own stronghold") for h in v.strongholds if not v.hostile(h.holder)}
+            if v.capital is not None:
+                targets[v.capital] = Msg("its own capital")
+            self.cache["home"] = field_to(v.map, targets, v.occupied), targets
+        return self.cache["home"]
+
+
+def moves(view: SideView, rules: RuleBook, declared: frozenset[str]) -> list[Decision]:
+    """Phase 2: each Force able to move marches on its objective (MC-5.1), by water where no land route
+    leads there (MC-5.3); a shaken Force in sight of the enemy falls back; the capital in danger is
+    covered by the nearest Force."""
+    temper = policy().tempers[view.personality]
+    fields = Fields(view)
+    steps, water_steps = max_squares(rules), max_squares(rules, by_water=True)
+    out: list[Decision] = []
+    movers = [f for f in sorted(view.own, key=lambda f: f.key)
+              if f.key not in declared and f.square and f.order is not Order.DEFEND]
+    home_guard = guard(view, movers)
+    for f in movers:
+        start = view.map.parse(f.square or "")
+        if f.key == home_guard and view.capital is not None:
+            dist, names = field_to(view.map, [view.capital], view.occupied), {view.capital: Msg("its threatened capital")}
+            verb = "marches"
+        elif f.reaction is not None and enemy_near(view, [start], 3):
+            dist, names = fields.home()
+            verb = "falls back"
+        else:
+            ratio = temper.attack_ratio if f.order is Order.FORCED_MARCH else temper.attack_ratio * Fraction(5, 4)
+            dist, names = fields.march(ratio)
+            verb = "marches"
+        if not names:
+            continue
+        by_water = False
+        path = descend(view.map, start, dist, steps) if start in dist else ()
+        if not path and (start not in dist or view.map.cell(start).terrain.is_water):
+            path = sail(view.map, start, dist, water_steps)
+            by_water = bool(path)
+        if not path:
+            continue
+        target = nearest_target(view.map, path[-1], dist, names)
+        out.append(Move(f.key, path, by_water, target, names[target], "sails" if by_water else verb))
+    return out
+
+
+def guard(view: SideView, movers: Sequence[ForceState]) -> str | None:
+    """The Force that goes home when the side sees an enemy Force within 2 squares of its capital and has
+    none on it: the nearest one able to march."""
+    cap = view.capital
+    if cap is None or not any(view.map.distance(e.square, cap) <= 2 for e in view.enemies if e.now):
+        return None
+    if any(f.square and view.map.parse(f.square) == cap for f in view.own):
+        return None
+    able = [f for f in movers if f.reaction is None]
+    if not able:
+        return None
+    return min(able, key=lambda f: (view.map.distance(view.map.parse(f.square or ""), cap), f.key)).key
+
+
+def nearest_target(cmap: CampaignMap, end: Square, dist: Field, names: Mapping[Square, Msg]) -> Square:
+    """The target the path leads to: the nearest from where it ends (ties by square)."""
+    left = dist.get(end, INF)
+    return min(names, key=lambda t: (abs(cmap.distance(end, t) - left), cmap.distance(end, t), t.row, t.col))
+
+
+# --- Phase 3: scouting and the camp's report --------------------------------------------------------
+
+
+def battle(view: SideView, reporting: bool) -> list[Decision]:
+    """Phase 3: scout each of its battles (MC-6.1), then report its camp's result (BR) when the battle is
+    settled without a table (``reporting``)."""
+    out: list[Decision] = []
+    for b in view.battles:
+        if b.status is not BattleStatus.PENDING:
+            continue
+        if view.side not in b.scouting.scores and not b.scouting.decided:
+            out.append(Scout(b.number))
+        if reporting and view.side not in b.aftermath.claims:
+            out.append(Claim(b.number))
+    return out
+
+
+# --- Phase 4: aftermath, retreats, fates, trophies --------------------------------------------------
+
+
+def aftermath(view: SideView) -> list[Decision]:
+    """Phase 4: roll its aftermath (MC-7), retreat its beaten Forces towards home (MC-7.3), roll its fallen
+    leaders' fates designating the arm of the Force's strongest unit (CC-1, CC-2), and its trophies (CC-3)."""
+    out: list[Decision] = []
+    fields = Fields(view)
+    home, _ = fields.home()
+    own = {f.key: f for f in view.own}
+    positions = [(view.side, view.map.parse(f.square)) for f in view.own if f.square]
+    positions += list(view.others) + [(e.side, e.square) for e in view.enemies if e.now]
+    for b in view.battles:
+        if b.status is not BattleStatus.REPORTED:
+            continue
+        if not b.aftermath.rolled.get(view.side):
+            out.append(RollAftermath(b.number))
+        retreats = b.aftermath.retreats
+        draw = outcomes(b).get(view.side) is Outcome.DRAW  # MC-7.3: apart from the opposing camps' retreats
+        for fkey, dest in sorted(retreats.items()):
+            if dest is not None or fkey not in own:
+                continue
+            f = own[fkey]
+            sq = view.map.parse(b.square)
+            apart = [view.map.parse(w) for k, w in retreats.items() if w is not None and k not in own and draw]
+            legal = retreat_options(view.map, sq, view.side, [p for p in positions if p[1] != sq],
+                                    apart_from=apart, camps=view.camps)
+            if not legal:
+                continue  # it surrenders when the phase ends (RU-8): nothing a member could choose either
+            dest_sq = min(legal, key=lambda s: (home.get(s, INF), s.row, s.col))
+            out.append(Retreat(b.number, fkey, dest_sq, Msg(
+                "{force} retreats from {square} to {dest}, towards its own lines (MC-7.3).", force=f.name,
+                square=b.square, dest=str(dest_sq))))
+            positions.append((view.side, dest_sq))
+    for fate in view.fates:
+        f = own.get(fate.force)
+        arm = max(f.units, key=lambda u: (u.sp, u.key)).type if f and f.units else UnitType.INFANTRY
+        out.append(Fate(fate.leader, fate.battle, arm, Msg(
+            "The general rolls {leader}'s fate (CC-1); a replacement would command the {arm} (CC-2).",
+            leader=fate.leader, arm=arm.value)))
+    out += [Trophy(t.battle, t.unit, t.target) for t in view.trophies]
+    return out
+
+
+def decide(view: SideView, dice: DiceSource, rules: RuleBook, *, declared: frozenset[str] = frozenset(),
+           reporting: bool = False) -> Decisions:
+    """What a member of ``view.side`` would do in the current phase, by the general's policy (RU-26).
+    ``declared``: its Forces that already declared this phase; ``reporting``: battles are settled without a
+    table, so the general reports its camp's result."""
+    match view.phase:
+        case Phase.ORDERS:
+            return Decisions(tuple(orders(view, dice, rules, declared)), done=True)
+        case Phase.MOVEMENT:
+            return Decisions(tuple(moves(view, rules, declared)), done=True)
+        case Phase.BATTLE:
+            return Decisions(tuple(battle(view, reporting)))
+        case Phase.AFTERMATH:
+            return Decisions(tuple(aftermath(view)))
+    return Decisions()

@@ -1,0 +1,72 @@
+"""The bot general's policy data (RU-26): its orders table per personality, read from
+``rules/general.yaml`` (docs/general.md), and the check a group's die rolls against it."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from enum import StrEnum
+from fractions import Fraction
+from functools import cache
+
+from bot.engine.model import Order
+from bot.engine.rolls import BandTable, Check, Modifier
+from bot.engine.tables import read_bands, read_modifiers, read_yaml, rules_dir
+
+from ..settings import Personality
+
+
+class Stance(StrEnum):
+    """What a group does this turn: the results of the orders table."""
+
+    HOLD = "hold"
+    ADVANCE = "advance"
+    ATTACK = "attack"
+
+
+MODIFIERS = ("stronger", "weaker", "shaken")
+
+
+@dataclass(frozen=True)
+class Temper:
+    """One personality's row of the policy."""
+
+    table: BandTable
+    attack_ratio: Fraction
+    """Own SP over the enemy's estimated SP the general wants before it attacks."""
+    disaster_risk: Fraction
+    """The Force test's chance of disaster it accepts to change a Force's order."""
+    rally_risk: Fraction
+    """... and to rally a shaken Force (RU-3: passing sheds the reaction)."""
+    attack_order: Order
+
+
+@dataclass(frozen=True)
+class Policy:
+    rule: str
+    name: str
+    group_within: int
+    modifiers: Mapping[str, Modifier]
+    tempers: Mapping[Personality, Temper]
+
+    def stance_check(self, personality: Personality, modifiers: tuple[Modifier, ...], subject: str) -> Check:
+        """The group's die against its personality's orders table (verifiable: the record carries the table)."""
+        return Check(self.rule, self.name, modifiers, self.tempers[personality].table, subject=subject)
+
+
+@cache
+def policy() -> Policy:
+    node = read_yaml(rules_dir() / "general.yaml")
+    node.keys_exactly({"rule", "name", "group_within", "modifiers", "personalities"})
+    rule = node.key("rule").str()
+    tempers: dict[Personality, Temper] = {}
+    people = node.key("personalities")
+    people.keys_exactly([p.value for p in Personality])
+    for name, row in people.items():
+        row.keys_exactly({"attack_ratio", "disaster_risk", "rally_risk", "attack_order", "bands"})
+        tempers[Personality(name)] = Temper(
+            read_bands(row.key("bands"), [s.value for s in Stance]),
+            Fraction(row.key("attack_ratio").int(10, 1000), 100), Fraction(row.key("disaster_risk").int(0, 100), 100),
+            Fraction(row.key("rally_risk").int(0, 100), 100), Order(row.key("attack_order").str()))
+    return Policy(rule, node.key("name").str(), node.key("group_within").int(0, 10),
+                  read_modifiers(node.key("modifiers"), rule, MODIFIERS), tempers)

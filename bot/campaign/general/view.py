@@ -1,0 +1,163 @@
+"""What the bot general knows of the campaign (RU-26): its side's view, and nothing else.
+
+:func:`side_view` copies out of the state only what a member of the side may read: its own Forces and
+leaders in full, the enemy Forces fog of war shows it (name, side and square: :mod:`..sight`), where it
+last saw the others, the map with its strongholds and their public holders, its own battles of the
+turn and its own supply. Every decision of :mod:`.decide` is a function of this view (and of the
+turn's dice), so a hidden enemy Force can change none of them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from functools import cached_property
+
+from bot.engine.camps import Camps
+from bot.engine.grid import CampaignMap
+from bot.engine.model import Square
+from bot.engine.phases import Phase
+
+from ..leaders import NoFateDue, fallen, unit_owner
+from ..settings import Personality, Settings
+from ..sight import Reader, visible_force_keys
+from ..state import Battle, CampaignState, ForceState, LeaderState, Recruit, SupplyPurchase
+
+
+@dataclass(frozen=True)
+class Sighting:
+    """An enemy Force as the side knows it: where it is (``now``) or was last seen."""
+
+    key: str
+    name: str
+    side: str
+    square: Square
+    now: bool
+
+
+@dataclass(frozen=True)
+class Stronghold:
+    square: Square
+    owner: str
+    holder: str
+    capital: bool
+
+
+@dataclass(frozen=True)
+class FateDue:
+    """A fallen leader of the side whose fate it may roll (CC-1), and the type of his Force's strongest unit."""
+
+    battle: int
+    leader: str
+    force: str
+
+
+@dataclass(frozen=True)
+class TrophyDue:
+    """A trophy attempt of one of the side's units (CC-3)."""
+
+    battle: int
+    unit: str
+    target: str
+
+
+@dataclass(frozen=True)
+class SideView:
+    side: str
+    turn: int
+    phase: Phase
+    settings: Settings
+    personality: Personality
+    map: CampaignMap
+    camps: Camps
+    own: tuple[ForceState, ...]
+    """The side's Forces on the map, in full."""
+    commanders: Mapping[str, LeaderState]
+    """The leader of each of its Forces, by Force key."""
+    enemies: tuple[Sighting, ...]
+    strongholds: tuple[Stronghold, ...]
+    battles: tuple[Battle, ...]
+    """This turn's battles the side fights (its own camps' business)."""
+    supply: int
+    purchases: tuple[SupplyPurchase, ...]
+    recruits: tuple[Recruit, ...]
+    capital: Square | None
+    sight: int
+    fates: tuple[FateDue, ...] = ()
+    trophies: tuple[TrophyDue, ...] = ()
+    others: tuple[tuple[str, Square], ...] = ()
+    """Where the Forces of its allies stand (an ally's square is free to retreat into, RU-19)."""
+
+    @cached_property
+    def occupied(self) -> frozenset[Square]:
+        """Squares where the side sees an enemy Force now."""
+        return frozenset(e.square for e in self.enemies if e.now)
+
+    @property
+    def mean_sp(self) -> int:
+        """What the general assumes an enemy Force it sees is worth: one of its own, on average (it never
+        reads an enemy's SP, which fog of war hides)."""
+        strengths = [f.sp for f in self.own if f.sp]
+        return max(1, sum(strengths) // len(strengths)) if strengths else 1
+
+    def hostile(self, other: str) -> bool:
+        return self.camps.hostile(self.side, other)
+
+
+def side_view(state: CampaignState, side: str) -> SideView:
+    """The view of ``side``: what one of its members may read now."""
+    seen = visible_force_keys(state, Reader(side=side))
+    own = tuple(f for f in state.active() if f.side == side)
+    enemies: list[Sighting] = []
+    for key in sorted(seen):
+        f = state.forces[key]
+        if f.side != side and f.square:
+            enemies.append(Sighting(f.key, f.name, f.side, state.map.parse(f.square), True))
+    for key, square in sorted(state.sides[side].last_seen.items()):
+        if key not in seen and key in state.forces:
+            f = state.forces[key]
+            enemies.append(Sighting(key, f.name, f.side, state.map.parse(square), False))
+    holds: list[Stronghold] = []
+    for sq, cell in state.map.cells.items():
+        if cell.stronghold is not None:
+            holder = state.holdings.get(str(sq), cell.stronghold)
+            holds.append(Stronghold(sq, cell.stronghold, holder, cell.capital))
+    sd = state.sides[side]
+    battles = tuple(b for b in state.turn_battles() if side in b.sides)
+    commanders = {f.key: ld for f in own if (ld := state.commander(f.key)) is not None}
+    return SideView(
+        side, state.turn, state.phase, state.settings, state.settings.general, state.map, state.camps, own,
+        commanders, tuple(enemies), tuple(sorted(holds, key=lambda h: h.square)),
+        battles, sd.supply, state.purchases_of(side), sd.recruits,
+        state.map.parse(sd.capital) if sd.capital else next(
+            (h.square for h in holds if h.capital and h.owner == side), None),
+        state.sight, _fates(state, side, battles), _trophies(state, side, battles),
+        tuple((f.side, state.map.parse(f.square)) for f in state.active()
+              if f.side != side and f.square and not state.camps.hostile(f.side, side)))
+
+
+def _fates(state: CampaignState, side: str, battles: tuple[Battle, ...]) -> tuple[FateDue, ...]:
+    """The side's own fallen leaders whose fate nobody rolled yet (CC-1)."""
+    out: list[FateDue] = []
+    for b in battles:
+        for name, status in b.aftermath.fates.items():
+            if status is not None:
+                continue
+            try:
+                _, _, force_key, _ = fallen(state, b, name)
+            except NoFateDue:
+                continue
+            if state.forces[force_key].side == side:
+                out.append(FateDue(b.number, name, force_key))
+    return tuple(out)
+
+
+def _trophies(state: CampaignState, side: str, battles: tuple[Battle, ...]) -> tuple[TrophyDue, ...]:
+    """The side's own units' trophy attempts nobody rolled yet (CC-3)."""
+    out: list[TrophyDue] = []
+    for b in battles:
+        for (unit, target), taken in b.aftermath.trophies.items():
+            owner = unit_owner(state, unit) if taken is None else None
+            if owner is not None and state.forces[owner].side == side:
+                out.append(TrophyDue(b.number, unit, target))
+    return tuple(out)

@@ -1,0 +1,152 @@
+"""The bot general's core (RU-26): what it decides in each phase, only from its side's view (a hidden
+enemy Force changes nothing), with the turn's dice (the same dice, the same decisions), through the
+members' own core functions (nothing refused), and for the sides it plays only."""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import replace
+
+import pytest
+
+from bot.campaign.dice import Context, turn_dice
+from bot.campaign.errors import PermissionDenied
+from bot.campaign.events import Journal
+from bot.campaign.general import act, decide, side_view
+from bot.campaign.general.decide import GiveOrder, GroupStance, Move, groups
+from bot.campaign.new import from_scenario
+from bot.campaign.seats import general_plays, general_sides
+from bot.campaign.sight import Reader, visible_force_keys
+from bot.campaign.state import CampaignState
+from bot.campaign.turn import resolve, waiting_for
+from bot.engine.phases import Phase
+from bot.engine.tables import default_rulebook
+from bot.scenario import load_bundled
+
+GM_ID, MEMBER = 1, 2001
+CTX = Context(lambda: hashlib.sha256(b"general").digest(), default_rulebook())
+RULES = default_rulebook()
+
+
+def campaign(scenario: str = "italy1796", **options: object) -> CampaignState:
+    """A bundled scenario with every side left to the general, in Phase 1 of turn 1."""
+    state = from_scenario(load_bundled(scenario), campaign_id=1, name="G", gm_id=GM_ID,
+                          options={"unmanned_sides": "ai", **options})
+    return state.evolve(phase=Phase.ORDERS)
+
+
+def general_lines(journal: Journal, side: str) -> list[str]:
+    return [str(e.text) for e in journal.events if e.visibility == f"side:{side}"]
+
+
+def hidden_changed(state: CampaignState, side: str) -> CampaignState:
+    """Every enemy Force ``side`` does not see moved, stronger, and its leader better: what fog hides."""
+    seen = visible_force_keys(state, Reader(side=side))
+    changed = []
+    for f in state.active():
+        if f.side != side and f.key not in seen:
+            far = next(sq for sq in state.map.squares() if not state.map.cell(sq).terrain.is_water
+                       and str(sq) != f.square and all(state.map.distance(sq, state.map.parse(o.square)) > state.sight
+                                                       for o in state.active() if o.side == side))
+            changed.append(replace(f, square=str(far), units=tuple(replace(u, sp=u.sp * 3) for u in f.units)))
+    assert changed, "the test needs an enemy Force the side does not see"
+    leaders = [replace(ld, cv=ld.cv + 2) for ld in state.leaders.values() if ld.force in {f.key for f in changed}]
+    return state.with_forces(changed).with_leaders(leaders)
+
+
+def test_ru_26_unmanned_sides_ai_seats_the_general_on_every_side_nobody_plays() -> None:
+    state = campaign()
+    assert general_sides(state) == tuple(state.sides)
+    played = state.evolve(players={MEMBER: "fr"})
+    assert not general_plays(played, "fr")  # a member's seat always wins
+    assert waiting_for(state) == tuple(state.sides)  # a general's side is awaited until it has acted
+
+
+@pytest.mark.parametrize("side", ["fr", "au"])
+def test_ru_26_phase_1_a_die_per_group_then_the_force_tests_its_stance_asks_for(side: str) -> None:
+    state = campaign()
+    journal = Journal()
+    _, dice = turn_dice(state, journal, CTX)
+    made = decide(side_view(state, side), dice, RULES)
+    stances = [d for d in made.items if isinstance(d, GroupStance)]
+    assert len(stances) == len(groups(side_view(state, side)))
+    assert all(d.roll.rule == "RU-26" and d.roll.table for d in stances)  # verifiable: the record carries its table
+    for d in made.items:
+        if isinstance(d, GiveOrder):
+            f = state.forces[d.force]
+            assert f.side == side and (d.order is not f.order or f.reaction is not None)
+    assert made.done
+
+
+@pytest.mark.parametrize("scenario", ["tutorial", "italy1796", "peninsula1810", "danube1809"])
+def test_ru_26_the_general_plays_two_turns_through_the_members_core_functions_with_nothing_refused(
+        scenario: str) -> None:
+    state = campaign(scenario)
+    journal = Journal()
+    for _ in range(12):
+        before = state.position
+        for side in general_sides(state):
+            state, acted = act(state, side, journal, CTX)
+            assert acted.refused == ()
+        if state.phase is Phase.BATTLE and waiting_for(state):
+            break  # battles go to the table: a report is the GM's
+        assert waiting_for(state) == (), f"{scenario} {before}: {waiting_for(state)}"
+        state = resolve(state, journal, CTX).state
+    assert state.players == {}  # the general's seat lasts one call only
+    assert any("(RU-26)" in str(e.text) for e in journal.events)
+
+
+def test_ru_26_phase_2_moves_head_for_the_enemy_and_each_is_logged_with_its_reason_for_its_side() -> None:
+    state = campaign()
+    journal = Journal()
+    for side in general_sides(state):
+        state, _ = act(state, side, journal, CTX)
+    state = resolve(state, journal, CTX).state
+    assert state.phase is Phase.MOVEMENT
+    journal = Journal()
+    state, acted = act(state, "fr", journal, CTX)
+    moves = [d for d in acted.decisions if isinstance(d, Move)]
+    assert moves and acted.refused == ()
+    lines = general_lines(journal, "fr")
+    assert sum("squares away; odds of arriving this turn" in line for line in lines) == len(moves)
+    assert all(e.visibility != "public" for e in journal.events)  # fog of war: the side's own business
+    assert state.sides["fr"].done
+
+
+@pytest.mark.parametrize("phase", [Phase.ORDERS, Phase.MOVEMENT])
+def test_ru_26_fog_of_war_hidden_enemy_forces_change_none_of_its_decisions(phase: Phase) -> None:
+    state = campaign()
+    if phase is Phase.MOVEMENT:
+        journal = Journal()
+        for side in general_sides(state):
+            state, _ = act(state, side, journal, CTX)
+        state = resolve(state, journal, CTX).state
+    for side in state.sides:
+        other = hidden_changed(state, side)
+        j1, j2 = Journal(), Journal()
+        _, acted_a = act(state, side, j1, CTX)
+        _, acted_b = act(other, side, j2, CTX)
+        assert acted_a.decisions == acted_b.decisions
+        assert general_lines(j1, side) == general_lines(j2, side)
+
+
+def test_ru_26_the_same_dice_give_the_same_choices() -> None:
+    state = campaign()
+    j1, j2 = Journal(), Journal()
+    _, first = act(state, "fr", j1, CTX)
+    _, again = act(state, "fr", j2, CTX)
+    assert first.decisions == again.decisions and [e.text for e in j1.events] == [e.text for e in j2.events]
+
+
+def test_ru_26_nobody_can_make_the_general_act_for_a_side_it_does_not_play() -> None:
+    state = campaign().evolve(players={MEMBER: "fr"})
+    with pytest.raises(PermissionDenied):
+        act(state, "fr", Journal(), CTX)
+
+
+def test_ru_26_a_side_already_done_is_left_as_it_is() -> None:
+    state = campaign()
+    state, _ = act(state, "fr", Journal(), CTX)
+    journal = Journal()
+    again, acted = act(state, "fr", journal, CTX)
+    assert acted.decisions == () and journal.events == [] and again.declarations == state.declarations
