@@ -1,14 +1,9 @@
 """Battle reports (BR) and Phase 4: aftermath rolls (MC-7.1, MC-7.2), retreats (MC-7.3, RU-8),
 reactions (MC-7.4, RU-9), and the end-of-phase work the bot does for whoever did not act.
 
-A battle tracks its Phase 4 in ``battle.aftermath``::
-
-    {"sp_before":  {unit_key: sp},             # the units' SP as they fought
-     "commanders": {force_key: {"key", "name"}}, # the leader who led each Force (RU-18)
-     "rolled":   {side: bool},                 # wounded and deserter checks made
-     "retreats": {force_key: square | None},   # Forces that must leave, and where they went
-     "fates":    {leader_name: status | None}, # leader casualties still to roll (CC-1)
-     "trophies": {"captor>victim": bool | None}} # eligible trophy attempts still to roll (CC-3)
+A battle tracks its Phase 4 in ``battle.aftermath`` (:class:`~.state.Aftermath`): the units' SP as they
+fought, who led each Force (RU-18), the sides' wounded and deserter checks made, the Forces that must
+leave and where they went, the leader casualties (CC-1) and eligible trophy attempts (CC-3) still to roll.
 """
 
 from __future__ import annotations
@@ -34,9 +29,9 @@ from .dice import Context, turn_dice
 from .errors import NotFound, PermissionDenied
 from .events import Journal, battle_visibility
 from .leaders import leaders_after_battle, roll_pending_fates_and_trophies
-from .reported import battle_forces, commanders, commanders_now, plan, report_for
+from .reported import battle_forces, commanders, commanders_now, kept_report, plan, report_for
 from .scouting import find_battle
-from .state import Battle, BattleStatus, CampaignState, ForceState, ForceStatus, GloryEntry
+from .state import Aftermath, Battle, BattleStatus, CampaignState, ForceState, ForceStatus, GloryEntry
 
 
 def summarise(state: CampaignState, p: AftermathPlan) -> tuple[str, ...]:
@@ -82,18 +77,18 @@ def report(state: CampaignState, number: int, data: Mapping[str, Any] | None, jo
     require_phase(state, Phase.BATTLE, "Reporting a battle")
     battle = state.battles[number]
     require_pending(battle)
-    rep = parsed if parsed is not None else report_for(battle, data)
+    rep = replace(parsed if parsed is not None else report_for(battle, data), battle_id=str(number))
     p, _ = plan(state, battle, rep)
-    battle = replace(battle, report=dict(data) if isinstance(data, Mapping) else None, status=BattleStatus.REPORTED,
-                     aftermath={
-                         "sp_before": {u.id: u.sp for f in battle_forces(state, battle).values() for u in f.units},
-                         "commanders": commanders_now(state, battle),
-                         "rolled": {side: False for side in battle.sides},
-                         "retreats": {fid: None for fid in p.must_retreat},
-                         "fates": {f.leader: None for f in p.leader_fates},
-                         "trophies": {f"{a.captor_id}>{a.victim_id}": None for a in p.trophy_attempts
-                                      if a.eligibility.eligible},
-                     })
+    battle = replace(battle, report=rep, status=BattleStatus.REPORTED,
+                     aftermath=Aftermath(
+                         sp_before={u.id: u.sp for f in battle_forces(state, battle).values() for u in f.units},
+                         commanders=commanders_now(state, battle),
+                         rolled={side: False for side in battle.sides},
+                         retreats={fid: None for fid in p.must_retreat},
+                         fates={f.leader: None for f in p.leader_fates},
+                         trophies={(a.captor_id, a.victim_id): None for a in p.trophy_attempts
+                                   if a.eligibility.eligible},
+                     ))
     before = state
     state = state.with_battle(battle)
     changed = []
@@ -139,7 +134,7 @@ def roll_side(state: CampaignState, number: int, side: str, journal: Journal,
     battle = state.battles[number]
     if battle.status is not BattleStatus.REPORTED:
         raise RuleViolation("Battle {number} has no report to roll the aftermath of.", number=battle.number)
-    if battle.aftermath.get("rolled", {}).get(side):
+    if battle.aftermath.rolled.get(side):
         raise RuleViolation("Your side has already rolled the aftermath of battle {number}.", number=battle.number)
     return _roll_side(state, number, side, journal, ctx)
 
@@ -147,7 +142,7 @@ def roll_side(state: CampaignState, number: int, side: str, journal: Journal,
 def _roll_side(state: CampaignState, number: int, side: str, journal: Journal,
                ctx: Context) -> tuple[CampaignState, SideAftermath]:
     state, battle, _ = commanders(state, state.battles[number])
-    p, validated = plan(state, battle, report_for(battle, battle.report))
+    p, validated = plan(state, battle, kept_report(battle))
     state, dice = turn_dice(state, journal, ctx)
     cell = state.map.cell(Square.parse(battle.square))
     outcome = dict(p.outcomes)[side]
@@ -175,8 +170,8 @@ def _roll_side(state: CampaignState, number: int, side: str, journal: Journal,
                              wounded=ua.returned_wounded, deserted=ua.deserted, returned=ua.returned, before=unit.sp,
                              after=ua.unit.sp))
     battle = state.battles[number]
-    state = state.with_battle(replace(battle, aftermath={**battle.aftermath,
-                                                         "rolled": {**battle.aftermath.get("rolled", {}), side: True}}))
+    state = state.with_battle(replace(battle, aftermath=replace(battle.aftermath,
+                                                                rolled={**battle.aftermath.rolled, side: True})))
     return state, SideAftermath(battle.number, side, tuple(results), tuple(lines))
 
 
@@ -194,14 +189,14 @@ def retreat(state: CampaignState, number: int, force: ForceState, square: str,
     """Choose the square a beaten (or drawn) Force moves to (MC-7.3, RU-8, RU-11). Returns the square."""
     require_phase(state, Phase.AFTERMATH, "Retreating")
     battle = state.battles[number]
-    retreats = battle.aftermath.get("retreats", {})
+    retreats = battle.aftermath.retreats
     if force.key not in retreats:
         raise RuleViolation("{name} does not have to leave the battle square (MC-7.3).", name=force.name)
     if retreats[force.key] is not None:
         raise RuleViolation("{name} has already retreated to {retreats}.", name=force.name, retreats=retreats[force.key])
     dest = state.map.parse(square)
     state, battle, _ = commanders(state, battle)
-    p, _ = plan(state, battle, report_for(battle, battle.report))
+    p, _ = plan(state, battle, kept_report(battle))
     draw = dict(p.outcomes).get(force.side) is Outcome.DRAW
     # MC-7.3: after a draw, apart from the opposing camps' retreats; friends and allies may stay in contact.
     apart = [Square.parse(where) for other, where in retreats.items()
@@ -210,7 +205,8 @@ def retreat(state: CampaignState, number: int, force: ForceState, square: str,
                   apart_from=apart, camps=state.camps)
     before = state
     state = state.with_force(force.key, square=str(dest))
-    state = state.with_battle(replace(battle, aftermath={**battle.aftermath, "retreats": {**retreats, force.key: str(dest)}}))
+    state = state.with_battle(replace(battle, aftermath=replace(battle.aftermath,
+                                                                retreats={**retreats, force.key: str(dest)})))
     sight.say(journal, state, sight.battle_notices(before, battle, Msg("{force} retreats from {square} to {dest} (MC-7.3).",
                                                                        force=force.name, square=battle.square,
                                                                        dest=str(dest))))
@@ -223,15 +219,15 @@ def finish_battle(state: CampaignState, number: int, journal: Journal, ctx: Cont
     Force surrenders (RU-8); pending fates and trophies are rolled; losers gain their reaction (MC-7.4)."""
     lines: list[str] = []
     for side in state.battles[number].sides:
-        if not state.battles[number].aftermath.get("rolled", {}).get(side):
+        if not state.battles[number].aftermath.rolled.get(side):
             state, out = _roll_side(state, number, side, journal, ctx)
             lines.append(Msg("Battle {number}: the bot rolled {side}'s aftermath: {what}.", number=number,
                              side=state.sides[side].name, what=done_text(out.lines)))
     state, more = roll_pending_fates_and_trophies(state, number, journal, ctx)
     lines += more
     state, battle, _ = commanders(state, state.battles[number])
-    p, _ = plan(state, battle, report_for(battle, battle.report))
-    retreats = dict(battle.aftermath.get("retreats", {}))
+    p, _ = plan(state, battle, kept_report(battle))
+    retreats = dict(battle.aftermath.retreats)
     outcome = dict(p.outcomes)
     movers = [fk for fk, where in retreats.items() if where is None and state.forces[fk].status is ForceStatus.ACTIVE]
     picks = choose_retreats(
@@ -254,7 +250,7 @@ def finish_battle(state: CampaignState, number: int, journal: Journal, ctx: Cont
         state = state.with_force(f.key, reaction=Reaction(r.after))
         lines.append(Msg("{force} is now {reaction} (MC-7.4).", force=f.name, reaction=Reaction(r.after).label))
     battle = state.battles[number]
-    state = state.with_battle(replace(battle, aftermath={**battle.aftermath, "retreats": retreats},
+    state = state.with_battle(replace(battle, aftermath=replace(battle.aftermath, retreats=retreats),
                                       status=BattleStatus.DONE))
     return state, lines
 

@@ -30,7 +30,7 @@ import yaml
 
 from bot.engine.errors import InvalidInput, RuleViolation
 from bot.engine.phases import Phase
-from bot.engine.reports import parse_report
+from bot.engine.reports import parse_report, report_data
 from bot.engine.text import Msg
 
 from . import disputes
@@ -170,9 +170,10 @@ def claim(state: CampaignState, side: str, number: int, data: Any,
     battle = state.battles[number]
     require_pending(battle)
     doc = check_part(state, battle, side, data)
-    claims = {**battle.aftermath.get("claims", {}), side: doc}
-    battle = replace(battle, aftermath={**battle.aftermath, "claims": claims})
+    battle = replace(battle, aftermath=replace(battle.aftermath, claims={**battle.aftermath.claims,
+                                                                         side: parse_report({**doc, "battle": str(number)})}))
     state = state.with_battle(battle)
+    claims = {s: report_data(r) for s, r in battle.aftermath.claims.items()}
     waiting = tuple(state.sides[s].name for s in battle.sides if s not in claims)
     if waiting:
         return state, ClaimResult(number, side, waiting_for=waiting)
@@ -207,8 +208,8 @@ def own_claim(state: CampaignState, actor: Acting, battle: int | str) -> tuple[i
     require_reporter(state, actor)
     b = find_battle(state, battle)
     side = side_in_battle(state, actor, b)
-    stored = b.aftermath.get("claims", {}).get(side) if side is not None else b.aftermath.get("draft")
-    return b.number, side, None if stored is None else dict(stored)
+    stored = b.aftermath.claims.get(side) if side is not None else b.aftermath.draft
+    return b.number, side, None if stored is None else report_data(stored)
 
 
 # --- the GM's draft and its confirmation -----------------------------------------------------------
@@ -229,10 +230,10 @@ def draft_by(state: CampaignState, gm: Acting, battle: int | str, data: Any,
     require_pending(b)
     if not isinstance(data, Mapping):
         raise InvalidInput("A battle report is a mapping of fields: see the template (BR).")
-    doc = {k: v for k, v in data.items() if k != "battle"}
-    p, _ = plan(state, b, parse_report({"battle": str(b.number), **doc}))
-    state = state.with_battle(replace(b, aftermath={**b.aftermath, "draft": doc}))
-    return state, (b.number, summarise(state, p), digest(doc))
+    draft = parse_report({**data, "battle": str(b.number)})
+    p, _ = plan(state, b, draft)
+    state = state.with_battle(replace(b, aftermath=replace(b.aftermath, draft=draft)))
+    return state, (b.number, summarise(state, p), digest(report_data(draft)))
 
 
 def confirm_by(state: CampaignState, gm: Acting, battle: int | str, fingerprint: str,
@@ -242,11 +243,11 @@ def confirm_by(state: CampaignState, gm: Acting, battle: int | str, fingerprint:
     require_phase(state, Phase.BATTLE, "Reporting a battle")
     b = find_battle(state, battle)
     require_pending(b)
-    doc = b.aftermath.get("draft")
-    if doc is None or digest(doc) != fingerprint:
+    draft = b.aftermath.draft
+    if draft is None or digest(report_data(draft)) != fingerprint:
         raise RuleViolation("This confirmation has expired: the report of battle {number} was changed since. "
                             "Run /battle report again (BR).", number=b.number)
-    state, lines = report(state, b.number, doc, journal)
+    state, lines = report(state, b.number, None, journal, parsed=draft)
     return state, (b.number, lines)
 
 
@@ -313,7 +314,7 @@ def template_for(state: CampaignState, actor: Acting, battle: int | str) -> tupl
     require_pending(b)
     if side is not None:
         return number, template(state, b, (side,), doc)
-    claims = b.aftermath.get("claims", {})
+    claims = {s: report_data(r) for s, r in b.aftermath.claims.items()}
     if doc is None and claims and not set(b.sides) - set(claims):  # disputed: the camps' claims, merged
         doc = disputes.merged(state, b, claims, disputes.dispute_of(state, b))
     return number, template(state, b, disputes.scenario_order(state, b), doc)
@@ -388,9 +389,10 @@ def form_for(state: CampaignState, actor: Acting, battle: int | str) -> Form:
     own = tuple(FormUnit(u.id, u.name, u.sp) for f in forces.values() if f.side == side for u in f.units)
     enemies = tuple(FormUnit(u.id, u.name, u.sp) for f in forces.values() if state.camps.hostile(f.side, side)
                     for u in f.units)
-    stored = b.aftermath.get("claims", {}).get(side)
+    stored = b.aftermath.claims.get(side)
     return Form(b.number, side, state.sides[side].name, own, tuple(f.leader.name for f in forces.values()
-                                                                    if f.side == side), enemies, stored)
+                                                                    if f.side == side), enemies,
+                None if stored is None else report_data(stored))
 
 
 def _number(text: str, unit: FormUnit, what: str) -> int:

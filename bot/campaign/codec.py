@@ -8,9 +8,9 @@ reference to a side, Force, unit, leader or battle that does not exist, a name t
 another's, a date or option the rules do not allow, camps that contradict each other, a seed that does
 not match its published hash. What decodes is a state every reader and every rule can work on.
 
-The document, version 2 (:data:`VERSION`)::
+The document, version 3 (:data:`VERSION`)::
 
-    {"version": 2, "id", "name", "turn", "phase", "status", "climate", "theatre", "start_date",
+    {"version": 3, "id", "name", "turn", "phase", "status", "climate", "theatre", "start_date",
      "last_turn", "sight", "gm_id", "gm_role_id", "weather",
      "settings": {option: value},           # the rule options (RU-22), typed by Settings
      "options": {"_bot": ..., ...},         # the bot's own bookkeeping kept with them
@@ -27,8 +27,9 @@ The document, version 2 (:data:`VERSION`)::
                  "wtf_marker", "small_boats", "horse_rafts", "units": [{"key", "name", "sp", "original_sp", "type", "quality",
                                           "mercenary", "flag", "heroic"}]}],
      "leaders": [{"key", "name", "cv", "status", "kind", "designation", "force"}],
-     "declarations": [{"turn", "phase", "force", "side", "kind", "payload"}],
-     "battles": [{"number", "turn", "square", "forces", "sides", "status", "report", "scouting", "aftermath"}],
+     "declarations": [{"turn", "phase", "force", "side", "kind", "payload"}],   # payload: :mod:`.plain`
+     "battles": [{"number", "turn", "square", "forces", "sides", "status",
+                  "report", "scouting", "aftermath"}],                           # each part: :mod:`.plain`
      "glory": [{"side", "turn", "amount", "reason", "kind", "rule", "battle", "subject"}],
      "leader_events": [{"leader", "turn", "status", "reason"}],
      "seeds": [{"turn", "seed", "sha256", "chain_head", "reseeded_after"}],
@@ -36,7 +37,14 @@ The document, version 2 (:data:`VERSION`)::
      "requests": [{"member", "side", "name"}],   # members asking to join, waiting for the GM
      "tables": {"weather", "calendar", "events"}}  # the scenario's own RU-10 tables, each optional
 
-Every field is written, every time; lists keep the state's order, so ``encode(decode(doc)) == doc``.
+Every field is written, every time (a battle's parts and a declaration's payload leave out what is
+empty, :mod:`.plain`); lists keep the state's order, so ``encode(decode(doc)) == doc``.
+
+**Version 3** holds a battle's scouting, report and aftermath and a declaration's payload as typed parts
+of the state (:mod:`.plain` writes and reads them, in the shape version 2 had); its aftermath adds the
+GM's choices in a disputed report (``taken``) and the sides that agreed to a quick battle
+(``quick_agreed``), which version 2 could not carry. A document of version 2 is read as it is.
+
 ``requests`` came later within version 2: a document without it has no request waiting; so did
 ``last_turn`` (the scenario's last turn, RU-25: without it, none) and a
 cell's ``place`` (the name a scenario gives a square, :class:`~bot.engine.model.Place`): a cell without
@@ -90,7 +98,7 @@ from bot.engine.model import (
     UnitType,
 )
 from bot.engine.phases import Phase
-from bot.engine.reports import parse_report
+from bot.engine.reports import parse_report, report_data
 from bot.engine.rolls import Roll, record_from_dict
 from bot.engine.tables import HOUSE_TABLES, ScenarioTables, TableProblem, default_rulebook, read_scenario_tables
 from bot.engine.text import Msg, UnknownMessage
@@ -100,6 +108,17 @@ from bot.engine.verify import key_turn, verify_log
 from bot.scenario import COLOUR_RE, KEY_RE, LIMITS, START_DATE_RANGE, fold_name
 
 from .events import EventKind
+from .plain import (
+    AGREED,
+    WINNER,
+    aftermath_data,
+    aftermath_from,
+    payload_data,
+    payload_from,
+    report_from,
+    scouting_data,
+    scouting_from,
+)
 from .settings import Settings
 from .state import (
     Battle,
@@ -122,8 +141,10 @@ from .state import (
     UnitState,
 )
 
-VERSION = 2
+VERSION = 3
 """The state document's version (and the export file's: :mod:`bot.services.exchange`)."""
+READ_VERSIONS = (2, 3)
+"""The state documents :func:`decode` reads (an export file of version 1 too, converted)."""
 FORMAT = "aide-de-camp/campaign"
 """An export file's ``format``: a state document under ``"state"``, with the log (version 2), or the
 rows of version 1."""
@@ -151,10 +172,10 @@ BOT_OPTIONS = ("_bot", "_reminded", "_rev")
 LOCAL_BOT_OPTIONS = ("card", "requests_card")
 """Bot settings of this server only (a message id in its channel), never exported."""
 """The bot's own bookkeeping kept among a campaign's options (``_`` keys, never rule options)."""
-AFTERMATH_KEYS = ("sp_before", "commanders", "rolled", "retreats", "fates", "trophies", "claims", "draft")
-"""A battle's Phase 4 bookkeeping (:mod:`bot.campaign.aftermath`)."""
-WINNER = "_winner"
-"""The scouting record's key for the contest's winner (:mod:`bot.campaign.scouting`)."""
+AFTERMATH_KEYS = ("sp_before", "commanders", "rolled", "retreats", "fates", "trophies", "claims", "draft", "taken",
+                  AGREED)
+"""A battle's claims and Phase 4 bookkeeping (:class:`~.state.Aftermath`); the last two since version 3."""
+TAKEN = ("of", "fields")
 ORDER_PAYLOAD = ("order", "roll")
 MOVE_PAYLOAD = ("start", "path", "allowance", "by_water", "small_boats", "horse_rafts", "roll")
 MOVE_PAYLOAD_OPTIONAL = ("start", "by_water", "small_boats", "horse_rafts")
@@ -242,11 +263,11 @@ def encode(state: CampaignState) -> dict[str, Any]:
                      "designation": ld.designation.value if ld.designation else None, "force": ld.force}
                     for ld in state.leaders.values()],
         "declarations": [{"turn": d.turn, "phase": int(d.phase), "force": d.force, "side": d.side,
-                          "kind": d.kind.value, "payload": _copy(dict(d.payload))} for d in state.declarations],
+                          "kind": d.kind.value, "payload": _copy(payload_data(d.payload))} for d in state.declarations],
         "battles": [{"number": b.number, "turn": b.turn, "square": b.square, "forces": list(b.forces),
                      "sides": list(b.sides), "status": b.status.value,
-                     "report": None if b.report is None else _copy(dict(b.report)),
-                     "scouting": _copy(dict(b.scouting)), "aftermath": _copy(dict(b.aftermath))}
+                     "report": None if b.report is None else report_data(b.report),
+                     "scouting": scouting_data(b.scouting), "aftermath": _copy(aftermath_data(b.aftermath))}
                     for b in state.battles.values()],
         "glory": [{"side": g.side, "turn": g.turn, "amount": g.amount, "reason": str(g.reason), "kind": g.kind,
                    "rule": g.rule, "battle": g.battle, "subject": g.subject} for g in state.glory],
@@ -510,9 +531,9 @@ def decode(data: Any) -> CampaignState:
     if isinstance(data, dict) and data.get("format") == FORMAT:
         if data.get("version") == 1:
             return _decode_v1(data)
-        if data.get("version") != VERSION:
+        if data.get("version") not in READ_VERSIONS or isinstance(data.get("version"), bool):
             version = data.get("version")
-            raise InvalidInput("Unsupported export version {get!r}: this bot reads versions 1 and 2.",
+            raise InvalidInput("Unsupported export version {get!r}: this bot reads versions 1, 2 and 3.",
                                get=version if isinstance(version, int) else _shown(version))
         return _Decoder("state").document(data.get("state"))
     return _Decoder("").document(data)
@@ -549,8 +570,9 @@ class _Decoder:
 
     def document(self, data: Any) -> CampaignState:
         doc = _obj(data, self.base, DOCUMENT, optional=DOCUMENT_OPTIONAL)
-        if doc["version"] != VERSION or isinstance(doc["version"], bool):
-            raise fail(self.at("version"), Msg("not one of {allowed}", allowed=str(VERSION)), doc["version"])
+        if doc["version"] not in READ_VERSIONS or isinstance(doc["version"], bool):
+            raise fail(self.at("version"), Msg("not one of {allowed}", allowed=", ".join(map(str, READ_VERSIONS))),
+                       doc["version"])
         at = self.at
         name = _name(doc["name"], at("name"))
         self.turn = _int(doc["turn"], at("turn"), 1, MAX_TURN)
@@ -927,7 +949,7 @@ class _Decoder:
                 raise fail(_at(where, "force"), Msg("two rows share it"), force)
             seen.add((int(phase), force))
             payload = self.payload(d["payload"], _at(where, "payload"), kind, turn, phase, force)
-            out.append(Declaration(turn, phase, force, side, kind, payload))
+            out.append(Declaration(turn, phase, force, side, kind, payload_from(kind, payload)))
         return tuple(out)
 
     def payload(self, value: Any, where: str, kind: DeclarationKind, turn: int, phase: Phase,
@@ -996,7 +1018,8 @@ class _Decoder:
             scouting = self.scouting(b["scouting"], a("scouting"), sides)
             aftermath = self.aftermath(b["aftermath"], a("aftermath"), sides, battle_forces, forces, leaders)
             out[number] = Battle(number, turn, square, tuple(battle_forces), tuple(sides), status,
-                                 None if report is None else _copy(report), scouting, aftermath)
+                                 report_from(report, number), scouting_from(scouting),
+                                 aftermath_from(aftermath, number))
         return out
 
     def scouting(self, value: Any, where: str, sides: Sequence[str]) -> dict[str, Any]:
@@ -1053,7 +1076,31 @@ class _Decoder:
                 raise fail(_at(where, "trophies"), Msg("a captor's and a victim's unit keys, joined by >"), k)
             if taken is not None:
                 _bool(taken, _at(_at(where, "trophies"), k))
+        if a.get("taken") is not None:  # the GM's choices in a dispute (version 3)
+            self.taken(a["taken"], _at(where, "taken"))
+        agreed = _list(a.get(AGREED, []), _at(where, AGREED), LIMITS.sides)
+        for s in agreed:  # the sides that agreed to a quick battle (RU-27, version 3)
+            _one_of(s, _at(where, AGREED), sides)
+        _unique(_at(where, AGREED), agreed)
         return _copy(dict(a))
+
+    @staticmethod
+    def taken(value: Any, where: str) -> None:
+        """The GM's choices in a disputed report: the claims' fingerprint, and a camp (its sides' keys) by field
+        index."""
+        t = _obj(value, where, TAKEN)
+        if not (isinstance(t["of"], str) and TOKEN_RE.match(t["of"])):
+            raise fail(_at(where, "of"), Msg("a short hexadecimal token"), t["of"])
+        chosen = t["fields"]
+        if not isinstance(chosen, dict):
+            raise InvalidInput("{where}: expected an object, got {name}", where=_at(where, "fields"),
+                               name=_type_name(chosen))
+        if len(chosen) > MAX_BOT_OPTIONS * 10:
+            raise fail(_at(where, "fields"), Msg("at most {limit:,} entries", limit=MAX_BOT_OPTIONS * 10))
+        for i, camp in chosen.items():
+            if not (isinstance(i, str) and i.isascii() and i.isdigit() and len(i) <= 4):
+                raise fail(_at(where, "fields"), Msg("a whole number from {low:,} to {high:,}", low=0, high=9999), i)
+            _text(camp, _at(_at(where, "fields"), i), 300)
 
     def glory(self, items: list[Any]) -> tuple[GloryEntry, ...]:
         out = []

@@ -28,14 +28,14 @@ from typing import Any
 from bot.engine.cc_model import BattleSystem
 from bot.engine.errors import InvalidInput, RuleViolation
 from bot.engine.phases import Phase
-from bot.engine.reports import parse_report
+from bot.engine.reports import parse_report, report_data
 from bot.engine.text import Msg
 
 from .aftermath import battle_forces, plan, require_pending, summarise
 from .authority import Acting, require_gm, require_phase
 from .events import Journal
 from .scouting import find_battle
-from .state import Battle, CampaignState
+from .state import Battle, CampaignState, DisputeChoices
 
 
 class Field(StrEnum):
@@ -313,7 +313,8 @@ def merged(state: CampaignState, battle: Battle, claims: Mapping[str, Mapping[st
 
 
 def _claims(battle: Battle) -> dict[str, Mapping[str, Any]]:
-    return dict(battle.aftermath.get("claims", {}))
+    """The camps' claims as plain documents (what the merge and the form read)."""
+    return {side: report_data(r) for side, r in battle.aftermath.claims.items()}
 
 
 def _require_disputed(state: CampaignState, battle: Battle) -> None:
@@ -324,8 +325,8 @@ def _require_disputed(state: CampaignState, battle: Battle) -> None:
 
 
 def _stored(battle: Battle, fingerprint: str) -> dict[str, str]:
-    kept = battle.aftermath.get("taken") or {}
-    return dict(kept.get("fields", {})) if kept.get("of") == fingerprint else {}
+    kept = battle.aftermath.taken
+    return {str(i): camp for i, camp in kept.fields.items()} if kept is not None and kept.of == fingerprint else {}
 
 
 def dispute_of(state: CampaignState, battle: Battle) -> Dispute:
@@ -351,20 +352,21 @@ def take_by(state: CampaignState, gm: Acting, battle: int | str, index: int, cam
     if not 0 <= index < len(found.fields) or camp not in {c.camp for c in found.fields[index].claims}:
         raise InvalidInput("That choice is not one of battle {number}'s differences (BR).", number=b.number)
     chosen = {**_stored(b, fingerprint), str(index): camp}
-    b = replace(b, aftermath={**b.aftermath, "taken": {"of": fingerprint, "fields": chosen}})
+    b = replace(b, aftermath=replace(b.aftermath, taken=DisputeChoices(fingerprint, {int(i): c for i, c in chosen.items()})))
     found = dispute(state, b, _claims(b), chosen)
     if not found.complete:
         return state.with_battle(b), Taken(found)
     doc = merged(state, b, _claims(b), found)
     try:
-        p, _ = plan(state, b, parse_report({"battle": str(b.number), **doc}))
+        draft = parse_report({**doc, "battle": str(b.number)})
+        p, _ = plan(state, b, draft)
     except InvalidInput as exc:
         return state.with_battle(b), Taken(found, problem=exc.text)
     from .claims import digest
 
-    b = replace(b, aftermath={**b.aftermath, "draft": doc})
+    b = replace(b, aftermath=replace(b.aftermath, draft=draft))
     state = state.with_battle(b)
-    return state, Taken(found, lines=summarise(state, p), draft=digest(doc))
+    return state, Taken(found, lines=summarise(state, p), draft=digest(report_data(draft)))
 
 
 def dispute_by(state: CampaignState, gm: Acting, battle: int | str) -> Dispute:

@@ -3,9 +3,10 @@ only, its format and version, its state and log through the codec, and the bot's
 bookkeeping. Pure (CPU-bound for a large file: the bot runs :func:`read` off the event loop); every
 refusal is an :class:`~bot.campaign.errors.ImportRejected` that names the field.
 
-The file is JSON: ``{"format": "aide-de-camp/campaign", "version": 2, "campaign": {name, scenario,
+The file is JSON: ``{"format": "aide-de-camp/campaign", "version": 3, "campaign": {name, scenario,
 language}, "state": ..., "log": [...], "roll_log": {...}}``; the state as :mod:`bot.campaign.codec`
-writes it. Version 1 files (the rows) are read too.
+writes it. Version 2 files are read too (their state is a document of version 2), and version 1 files
+(the rows).
 """
 
 from __future__ import annotations
@@ -97,8 +98,8 @@ def check_export(data: Any) -> dict[str, Any]:
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise ImportRejected("The file is not a campaign export: \"format\" must be \"{format}\".", format=FORMAT)
     version = data.get("version")
-    if version not in (1, VERSION) or isinstance(version, bool):
-        raise ImportRejected("Unsupported export version {get!r}: this bot reads versions 1 and 2.",
+    if version not in (1, *codec.READ_VERSIONS) or isinstance(version, bool):
+        raise ImportRejected("Unsupported export version {get!r}: this bot reads versions 1, 2 and 3.",
                              get=version if isinstance(version, int) else str(version)[:40])
     return data
 

@@ -25,10 +25,10 @@ from bot.engine.phases import Phase
 from bot.engine.seasons import turn_date
 from bot.engine.tables import RuleBook, default_rulebook
 
-from .reported import OUTCOMES, battle_outcomes
+from .reported import battle_outcomes
 from .rulebook import rules_for
 from .sight import record_sightings
-from .state import Battle, BattleStatus, CampaignState, ForceState, UnitState
+from .state import Aftermath, Battle, BattleStatus, CampaignState, ForceState, UnitState
 
 FRAME_FORMAT = 2
 """The version of a stored frame's JSON (``"v"``); version 1 (no outcomes, no retreats) is still read."""
@@ -107,7 +107,7 @@ def end_of_turn(before: CampaignState, after: CampaignState, rules: RuleBook | N
     forces = tuple(FrameForce(f.key, f.side, f.name, f.square, f.sp) for f in after.active() if f.square)
     fought = [b for _, b in sorted(after.battles.items()) if b.turn == turn]
     results = tuple(FrameBattle(b.number, b.square, tuple(battle_outcomes(b).items()),
-                                tuple((str(k), str(sq)) for k, sq in (b.aftermath.get("retreats") or {}).items() if sq))
+                                tuple((str(k), str(sq)) for k, sq in b.aftermath.retreats.items() if sq))
                     for b in fought)
     return Frame(turn, date.isoformat(), before.weather, forces, tuple(b.square for b in fought),
                  dict(after.holdings), results)
@@ -133,9 +133,8 @@ def _battle(turn: int, kept: FrameBattle, forces: Mapping[str, ForceState]) -> B
     """A frame's battle as the state holds one: its sides are those of its outcomes, its Forces those that
     retreated (and are still in the frame), each retreat where it went."""
     retreats = {k: sq for k, sq in kept.retreats if k in forces}
-    aftermath: dict[str, Any] = {"retreats": retreats, OUTCOMES: {k: o.value for k, o in kept.outcomes}}
     return Battle(kept.number, turn, kept.square, tuple(retreats), tuple(k for k, _ in kept.outcomes),
-                  BattleStatus.DONE, aftermath=aftermath)
+                  BattleStatus.DONE, aftermath=Aftermath(retreats=retreats, outcomes=dict(kept.outcomes)))
 
 
 def _on_map(state: CampaignState, square: str) -> bool:

@@ -30,11 +30,12 @@ from bot.engine.rolls import BatchRoll, Roll
 from bot.engine.text import Msg
 
 from . import sight
-from .aftermath import battle_forces, report_for
+from .aftermath import battle_forces
 from .authority import Acting, require_in_play
 from .dice import Context, turn_dice
 from .errors import NotFound, WrongPhase
 from .events import Journal, battle_visibility
+from .reported import kept_report
 from .scouting import find_battle
 from .state import Battle, BattleStatus, CampaignState, CampaignStatus, GloryEntry, UnitState
 
@@ -48,8 +49,9 @@ def ledger(state: CampaignState, side: str) -> GloryLedger:
 
 def outcomes(battle: Battle) -> dict[str, Outcome]:
     """Each side's outcome in a reported battle, from its report."""
-    return {str(e.get("side")): parse_enum(Outcome, e.get("outcome"), "battle outcome")
-            for e in ((battle.report or {}).get("sides", []) if battle.status is not BattleStatus.PENDING else [])}
+    if battle.status is BattleStatus.PENDING or battle.report is None:
+        return {}
+    return {s.side: s.outcome for s in battle.report.sides}
 
 
 def spend_battle_of(state: CampaignState, battle: Battle) -> SpendBattle:
@@ -64,7 +66,7 @@ def spend_battle_of(state: CampaignState, battle: Battle) -> SpendBattle:
 def as_fought(state: CampaignState, battle: Battle, unit: UnitState) -> Unit:
     """``unit`` with the SP it had left at the end of a reported battle (its SP before, less what the report
     says it lost), or as it is now if it did not fight there."""
-    validated = validate_report(report_for(battle, battle.report), battle_forces(state, battle).values(),
+    validated = validate_report(kept_report(battle), battle_forces(state, battle).values(),
                                 camps=state.camps)  # RU-19, RU-23: allies share their camp's outcome
     if unit.key not in validated.force_of_unit:
         return unit.engine()

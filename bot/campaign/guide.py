@@ -65,11 +65,11 @@ def _player(state: CampaignState, side: str) -> list[Step]:
         case Phase.BATTLE:
             for b in state.turn_battles(status=BattleStatus.PENDING):
                 if side in b.sides:
-                    if side not in b.scouting:
+                    if side not in b.scouting.scores:
                         out.append(Step("battle scout", Msg("scout before battle {number} (MC-6.1, RU-5)",
                                                             number=b.number)))
                     out.append(Step("battle brief", Msg("the brief of battle {number} for the table", number=b.number)))
-                    if side not in b.aftermath.get("claims", {}):
+                    if side not in b.aftermath.claims:
                         out.append(Step("battle report", Msg("report your camp's result of battle {number} once "
                                                              "it is fought (BR)", number=b.number)))
         case Phase.AFTERMATH:
@@ -93,22 +93,21 @@ def _aftermath(state: CampaignState, side: str) -> list[Step]:
     for b in state.turn_battles(status=BattleStatus.REPORTED):
         if side not in b.sides:
             continue
-        if not b.aftermath.get("rolled", {}).get(side):
+        if not b.aftermath.rolled.get(side):
             out.append(Step("battle aftermath", Msg("roll your wounded and deserter checks of battle {number} (MC-7.1, "
                                                     "MC-7.2)", number=b.number)))
-        for fk, where in b.aftermath.get("retreats", {}).items():
+        for fk, where in b.aftermath.retreats.items():
             f = state.forces.get(fk)
             if where is None and f is not None and f.side == side and f.status is ForceStatus.ACTIVE:
                 out.append(Step("battle retreat", Msg("{force} must leave the square of battle {number} (MC-7.3)",
                                                       force=f.name, number=b.number)))
-        led = b.aftermath.get("commanders", {})
-        for name, fate in b.aftermath.get("fates", {}).items():
-            mine = any(c.get("name") == name and state.forces[k].side == side for k, c in led.items()
+        led = b.aftermath.commanders or {}
+        for name, fate in b.aftermath.fates.items():
+            mine = any(c.name == name and state.forces[k].side == side for k, c in led.items()
                        if k in state.forces)
             if fate is None and mine:
                 out.append(Step("leader fate", Msg("roll the fate of {leader} (CC-1)", leader=name)))
-        for key, taken in b.aftermath.get("trophies", {}).items():
-            unit = key.split(">", 1)[0]
+        for (unit, _), taken in b.aftermath.trophies.items():
             owner = next((f for f in state.forces.values() for u in f.units if u.key == unit), None)
             if taken is None and owner is not None and owner.side == side:
                 out.append(Step("trophy roll", Msg("try for a trophy in battle {number} (CC-3)", number=b.number)))

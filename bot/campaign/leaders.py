@@ -28,7 +28,7 @@ from .authority import Acting, is_gm, require_in_play, require_phase, side_of
 from .dice import Context, turn_dice
 from .errors import NotFound
 from .events import Journal, battle_visibility
-from .reported import commanders, plan, report_for
+from .reported import commanders, kept_report, plan
 from .scouting import find_battle
 from .state import Battle, BattleStatus, CampaignState, ForceStatus, GloryEntry, LeaderEvent, LeaderKind, LeaderState
 
@@ -109,13 +109,13 @@ class FateOutcome:
 def fate_due(state: CampaignState, battles: list[Battle], leader: str) -> tuple[Battle, str, Circumstance]:
     """The reported battle where ``leader`` fell and is still awaiting his fate roll."""
     for b in battles:
-        fates = b.aftermath.get("fates", {})
+        fates = b.aftermath.fates
         for name in fates:
             if name.lower() == leader.strip().lower() and fates[name] is None:
-                for side in (b.report or {}).get("sides", []):
-                    for c in side.get("leader_casualties", []) or []:
-                        if str(c.get("leader", "")).lower() == name.lower():
-                            return b, name, parse_enum(Circumstance, c.get("fell", "other"), "circumstance")
+                for side in b.report.sides if b.report is not None else ():
+                    for c in side.leader_casualties:
+                        if c.leader.lower() == name.lower():
+                            return b, name, c.circumstance
     raise NoFateDue(leader)
 
 
@@ -127,8 +127,8 @@ def fallen(state: CampaignState, battle: Battle, name: str) -> tuple[CampaignSta
     """The Force a fallen leader led in the battle and the leader, whoever commands it now (RU-18)."""
     state, battle, led = commanders(state, battle)
     for fkey, c in led.items():
-        if c["name"] == name:
-            ld = state.leaders.get(c["key"])
+        if c.name == name:
+            ld = state.leaders.get(c.key)
             if ld is not None:
                 return state, battle, fkey, ld
     raise NoFateDue(name)
@@ -181,14 +181,13 @@ def apply_fate(state: CampaignState, number: int, name: str, circumstance: Circu
         lines.append(Msg("{leader} commands from an open carriage until the campaign ends (CC-2).", leader=name))
     state = state.with_leaders([changed, *new_leaders])
     if fate.status is LeaderStatus.CAPTURED:  # RU-23: the winning camp's when an enemy camp won
-        side = plan(state, battle, report_for(battle, battle.report))[0].captor_of(force.side)
+        side = plan(state, battle, kept_report(battle))[0].captor_of(force.side)
         state = state.plus_glory(GloryEntry(side, state.turn, 1, Msg("enemy leader {name} captured", name=name), "award", "CC-4",
                                             battle.number))
         lines.append(Msg("{side} gains 1 Glory for capturing {leader} (CC-4).", side=state.sides[side].name, leader=name))
     battle = state.battles[number]
-    state = state.with_battle(replace(battle, aftermath={**battle.aftermath,
-                                                         "fates": {**battle.aftermath.get("fates", {}),
-                                                                   name: fate.status.value}}))
+    state = state.with_battle(replace(battle, aftermath=replace(battle.aftermath,
+                                                                fates={**battle.aftermath.fates, name: fate.status})))
     return state, FateOutcome(name, fate, replacement, tuple(lines), number)
 
 
@@ -206,10 +205,10 @@ class NoMelee(LookupError):
     """The report has no melee in which the unit eliminated the target."""
 
 
-def attempt(battle: Battle, unit: str, target: str) -> tuple[str, dict[str, bool]]:
-    for m in (battle.report or {}).get("melee_eliminations", []) or []:
-        if str(m.get("by")) == unit and str(m.get("unit")) == target:
-            return f"{unit}>{target}", {"ordered": bool(m.get("ordered")), "took_ground": bool(m.get("took_ground"))}
+def attempt(battle: Battle, unit: str, target: str) -> tuple[tuple[str, str], dict[str, bool]]:
+    for m in battle.report.melee_eliminations if battle.report is not None else ():
+        if m.by == unit and m.unit_id == target:
+            return (unit, target), {"ordered": m.ordered, "took_ground": m.took_ground}
     raise NoMelee(unit, target)
 
 
@@ -219,7 +218,7 @@ def _unit_name(state: CampaignState, key: str) -> str:
 
 def require_trophy_due(state: CampaignState, battle: Battle, unit: str, target: str) -> None:
     key, _ = attempt(battle, unit, target)
-    pending = battle.aftermath.get("trophies", {})
+    pending = battle.aftermath.trophies
     named = {"unit": _unit_name(state, unit), "target": _unit_name(state, target)}  # names, never keys
     if key not in pending:
         raise RuleViolation("{unit} cannot take a trophy from {target}: see the battle report's summary (CC-3).",
@@ -258,24 +257,24 @@ def trophy(state: CampaignState, number: int, unit: str, target: str, journal: J
                                             battle.number))
         text = Msg.join(" ", [text, Msg("{side} gains 1 Glory (CC-4).", side=state.sides[side].name)])
     battle = state.battles[number]
-    state = state.with_battle(replace(battle, aftermath={**battle.aftermath,
-                                                         "trophies": {**battle.aftermath.get("trophies", {}),
-                                                                      key: result.taken}}))
+    state = state.with_battle(replace(battle, aftermath=replace(battle.aftermath,
+                                                                trophies={**battle.aftermath.trophies,
+                                                                          key: result.taken})))
     return state, TrophyOutcome(battle.number, result, text)
 
 
 def rolls_due(state: CampaignState, battle: Battle) -> list[tuple[str, str]]:
     """The fates (CC-1) and trophy attempts (CC-3) of a reported battle nobody rolled yet, as (side, rule)."""
     due: list[tuple[str, str]] = []
-    for name, status in battle.aftermath.get("fates", {}).items():
+    for name, status in battle.aftermath.fates.items():
         if status is None:
             try:
                 _, _, force_key, _ = fallen(state, battle, name)
             except NoFateDue:
                 continue
             due.append((state.forces[force_key].side, "CC-1"))
-    for key, taken in battle.aftermath.get("trophies", {}).items():
-        owner = unit_owner(state, key.split(">", 1)[0]) if taken is None else None
+    for (captor, _), taken in battle.aftermath.trophies.items():
+        owner = unit_owner(state, captor) if taken is None else None
         if owner is not None:
             due.append((state.forces[owner].side, "CC-3"))
     return due
@@ -285,14 +284,13 @@ def roll_pending_fates_and_trophies(state: CampaignState, number: int, journal: 
                                     ctx: Context) -> tuple[CampaignState, list[str]]:
     """End of Phase 4: the bot rolls fates and trophies nobody rolled (same keyed dice)."""
     lines: list[str] = []
-    for name, status in list(state.battles[number].aftermath.get("fates", {}).items()):
+    for name, status in list(state.battles[number].aftermath.fates.items()):
         if status is None:
             _, _, circ = fate_due(state, [state.battles[number]], name)
             state, out = apply_fate(state, number, name, circ, journal, ctx)
             lines.append(Msg("Rolled by the bot: {what}", what=Msg.join(" ", out.lines)))
-    for key, taken in list(state.battles[number].aftermath.get("trophies", {}).items()):
+    for (unit, target), taken in list(state.battles[number].aftermath.trophies.items()):
         if taken is None:
-            unit, target = key.split(">", 1)
             state, out2 = trophy(state, number, unit, target, journal, ctx)
             lines.append(Msg("Rolled by the bot: {what}", what=out2.text))
     return state, lines

@@ -46,7 +46,15 @@ from .events import Journal, side_visibility
 from .odds import Odds, move_result, path_odds, table_odds
 from .rulebook import rules_for
 from .sight import own_force
-from .state import CampaignState, CampaignStatus, Declaration, DeclarationKind, ForceState
+from .state import (
+    CampaignState,
+    CampaignStatus,
+    Declaration,
+    DeclarationKind,
+    ForceState,
+    MovePayload,
+    OrderPayload,
+)
 
 
 @dataclass(frozen=True)
@@ -172,7 +180,7 @@ def give_order(state: CampaignState, member_id: int, force: str, order: Order, j
     state, dice = turn_dice(state, journal, ctx)
     roll = order_check(state, engine_force, ctx.rules).roll(dice, order_key(state.turn, row.key))
     state = _with_declaration(state, Declaration(state.turn, state.phase, row.key, row.side, DeclarationKind.ORDER,
-                                                 {"order": order.value, "roll": roll.to_dict()}))
+                                                 OrderPayload(order, roll)))
     journal.roll(state, roll, visibility=side_visibility(row.side))
     return state, OrderOutcome(row.name, order, roll, roll.label, reroll_scouts(state, row.key))
 
@@ -240,7 +248,7 @@ def supply_forced_march(state: CampaignState, force: str, rules: RuleBook, *, by
 def _rerolled(d: Declaration) -> bool:
     """Whether the declaration's roll is a scout's re-roll (FC-3): its key is not the phase's own."""
     own = order_key(d.turn, d.force) if d.kind is DeclarationKind.ORDER else move_key(d.turn, d.force)
-    return str(d.payload["roll"]["key"]) != own
+    return d.payload.roll.key != own
 
 
 def move_check(state: CampaignState, force: Force, terms: MoveTerms, rules: RuleBook, *,
@@ -308,21 +316,20 @@ def declare_move(state: CampaignState, member_id: int, force: str, path: str, jo
                        horse_rafts=horse_rafts)
     state, dice = turn_dice(state, journal, ctx)
     existing = declaration(state, row.key)
-    key = str(existing.payload["roll"]["key"]) if existing is not None else move_key(state.turn, row.key)
+    key = existing.payload.roll.key if existing is not None else move_key(state.turn, row.key)
     move = _roll_move(state, engine_force, terms, dice, key, ctx.rules)
     roll = move.roll
-    payload = {"start": str(engine_force.square), "path": [str(sq) for sq in terms.steps], "allowance": move.allowance,
-               "by_water": by_water, "roll": roll.to_dict()}
-    if by_water:  # what the move's check depends on, for a scout's re-roll (FC-3): the Force's own craft included
-        boats, rafts = water_craft(row, small_boats=small_boats, horse_rafts=horse_rafts)
-        payload |= {"small_boats": boats, "horse_rafts": rafts}
+    # By water, what the move's check depends on, for a scout's re-roll (FC-3): the Force's own craft included.
+    boats, rafts = water_craft(row, small_boats=small_boats, horse_rafts=horse_rafts) if by_water else (False, False)
+    payload = MovePayload(tuple(str(sq) for sq in terms.steps), move.allowance, roll, str(engine_force.square),
+                          by_water, boats, rafts)
     if existing is None:
         state = _with_declaration(state, Declaration(state.turn, state.phase, row.key, row.side, DeclarationKind.MOVE,
                                                      payload))
         journal.roll(state, roll, visibility=side_visibility(row.side))
     else:
         state = _with_declaration(state, replace(existing, payload=payload))
-    return state, MoveOutcome(row.name, tuple(payload["path"]), move.allowance, tuple(str(sq) for sq in move.reach),
+    return state, MoveOutcome(row.name, payload.path, move.allowance, tuple(str(sq) for sq in move.reach),
                               roll, by_water, reroll_scouts(state, row.key), start=str(engine_force.square))
 
 
@@ -354,24 +361,25 @@ def reroll(state: CampaignState, member_id: int, force: str, journal: Journal,
         raise RuleViolation("{name} has nothing to re-roll in {title}: take its Force test (Phase 1) or declare its "
                             "move (Phase 2) first (FC-3).", name=row.name, title=state.phase.spec.title)
     engine_force = state.engine_force(row.key)
-    original = Roll.from_dict(existing.payload["roll"])
+    original = existing.payload.roll
     state, dice = turn_dice(state, journal, ctx)
     allowance: int | None = None
     reach: tuple[str, ...] = ()
     path: tuple[str, ...] = ()
     if existing.kind is DeclarationKind.ORDER:
         done = reroll_with_scout(order_check(state, engine_force, ctx.rules), original, dice, scouts=row.scouts)
-        payload = {**existing.payload, "roll": done.reroll.to_dict()}
+        payload: OrderPayload | MovePayload = replace(existing.payload, roll=done.reroll)
     else:
         p = existing.payload
-        terms = move_terms(state, engine_force, " ".join(p["path"]), ctx.rules, by_water=bool(p.get("by_water")),
-                           small_boats=bool(p.get("small_boats")), horse_rafts=bool(p.get("horse_rafts")))
+        assert isinstance(p, MovePayload)
+        terms = move_terms(state, engine_force, " ".join(p.path), ctx.rules, by_water=p.by_water,
+                           small_boats=p.small_boats, horse_rafts=p.horse_rafts)
         done = reroll_with_scout(move_check(state, engine_force, terms, ctx.rules, declared=True), original, dice,
                                  scouts=row.scouts)
         allowance = _allowance(done.reroll, terms, ctx.rules)
         reach = tuple(str(sq) for sq in terms.steps[:allowance])
         path = tuple(str(sq) for sq in terms.steps)
-        payload = {**p, "allowance": allowance, "roll": done.reroll.to_dict()}
+        payload = replace(p, allowance=allowance, roll=done.reroll)
     state = _with_declaration(state, replace(existing, payload=payload))
     state = state.with_force(row.key, scouts=done.scouts_left)
     side = side_visibility(row.side)

@@ -37,9 +37,6 @@ from .scouting import camp_in_battle, find_battle
 from .settings import BattleMode
 from .state import Battle, BattleStatus, CampaignState
 
-AGREED = "quick_agreed"
-"""The pending battle's ``aftermath`` key: the sides that agreed to resolve it quickly (``ask``)."""
-
 
 @dataclass(frozen=True)
 class QuickReport:
@@ -161,14 +158,14 @@ def agree_by(state: CampaignState, actor: Acting, battle: int | str, journal: Jo
     if side is None or is_gm(state, actor.member_id, actor.roles):  # the GM decides alone
         state, lines = settle(state, b.number, journal, ctx)
         return state, Agreement(b.number, applied=lines)
-    agreed = [*b.aftermath.get(AGREED, [])]
+    agreed = [*b.aftermath.agreed]
     if side not in agreed:
         agreed.append(side)
     waiting = waiting_camps(state, b, agreed)
     if not waiting:
         state, lines = settle(state, b.number, journal, ctx)
         return state, Agreement(b.number, applied=lines)
-    state = state.with_battle(replace(b, aftermath={**b.aftermath, AGREED: agreed}))
+    state = state.with_battle(replace(b, aftermath=replace(b.aftermath, agreed=tuple(agreed))))
     journal.say(state, Msg("{camp} agrees to resolve battle {number} quickly (RU-27).",
                            camp=camp_in_battle(state, b, side), number=b.number),
                 visibility=battle_visibility(b.number), data={"battle": b.number})

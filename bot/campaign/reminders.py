@@ -56,10 +56,10 @@ def missing(state: CampaignState, side: str) -> Missing:
         for b in state.turn_battles(status=BattleStatus.PENDING):
             if side not in b.sides:
                 continue
-            if side not in b.scouting:
+            if side not in b.scouting.scores:
                 lines.append(Msg("battle {number} at {square}: your scouting test (MC-6.1)", number=b.number,
                                  square=b.square))
-            if side not in b.aftermath.get("claims", {}):
+            if side not in b.aftermath.claims:
                 lines.append(Msg("battle {number} at {square}: your camp's report, once it is fought (BR)",
                                  number=b.number, square=b.square))
     elif phase is Phase.AFTERMATH:

@@ -7,7 +7,7 @@ from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
 
-from bot.engine.errors import EngineError
+from bot.engine.errors import InvalidInput
 from bot.engine.model import Force, Leader, Outcome, Square
 from bot.engine.reports import (
     AftermathPlan,
@@ -18,31 +18,32 @@ from bot.engine.reports import (
     validate_report,
 )
 
-from .state import Battle, BattleStatus, CampaignState, ForceStatus
-
-OUTCOMES = "outcomes"
-"""The key of a past turn's battle outcomes in its ``aftermath`` (:func:`bot.campaign.frames.at`): the
-frame of a turn keeps each battle's outcomes, not its report."""
+from .state import Battle, BattleStatus, CampaignState, Commander, ForceStatus
 
 
 def report_for(battle: Battle, data: Any) -> BattleReport:
+    """A report as a member gave it (a form's or a file's document), read for ``battle`` (BR)."""
     if isinstance(data, Mapping):
         data = {"battle": str(battle.number), **data}
     return parse_report(data)
 
 
+def kept_report(battle: Battle) -> BattleReport:
+    """A reported battle's report (BR), or the refusal of one that has none."""
+    if battle.report is None:
+        raise InvalidInput("Battle {number} has no report yet (BR).", number=battle.number)
+    return battle.report
+
+
 def battle_outcomes(battle: Battle) -> dict[str, Outcome]:
     """A reported battle's outcome for each side, in report order (public news); empty when it has no
     readable report. A past turn's battle (a frame's) has its outcomes as the frame kept them."""
-    kept = battle.aftermath.get(OUTCOMES)
+    kept = battle.aftermath.outcomes
     if kept is not None:
-        return {str(k): Outcome(v) for k, v in kept.items()}
+        return dict(kept)
     if battle.status is BattleStatus.PENDING or battle.report is None:
         return {}
-    try:
-        return {s.side: s.outcome for s in report_for(battle, battle.report).sides}
-    except EngineError:
-        return {}
+    return {s.side: s.outcome for s in battle.report.sides}
 
 
 def winner(battle: Battle) -> str | None:
@@ -55,16 +56,16 @@ def battle_forces(state: CampaignState, battle: Battle) -> dict[str, Force]:
     """The Forces as they fought: once reported, units keep the SP they had in the battle and each
     Force the leader who led it (RU-18: a replacement who took command since does not change who
     fell), so the report still validates after the aftermath has changed them."""
-    before = battle.aftermath.get("sp_before", {})
-    led = battle.aftermath.get("commanders", {})
+    before = battle.aftermath.sp_before
+    led = battle.aftermath.commanders or {}
     forces = {}
     for k in battle.forces:
         if state.forces[k].status is not ForceStatus.ACTIVE and not before:
             continue
         f = state.engine_force(k)
         f = replace(f, units=tuple(u.with_sp(before.get(u.id, u.sp)) for u in f.units))
-        if k in led and led[k]["name"] != f.leader.name:
-            f = replace(f, leader=Leader(led[k]["name"], f.leader.cv))
+        if k in led and led[k].name != f.leader.name:
+            f = replace(f, leader=Leader(led[k].name, f.leader.cv))
         forces[k] = f
     return forces
 
@@ -82,23 +83,22 @@ def plan(state: CampaignState, battle: Battle, report: BattleReport) -> tuple[Af
     return p, validated
 
 
-def commanders_now(state: CampaignState, battle: Battle) -> dict[str, dict[str, str]]:
-    return {k: {"key": ld.key, "name": ld.name} for k in battle.forces if (ld := state.commander(k)) is not None}
+def commanders_now(state: CampaignState, battle: Battle) -> dict[str, Commander]:
+    return {k: Commander(ld.key, ld.name) for k in battle.forces if (ld := state.commander(k)) is not None}
 
 
-def commanders(state: CampaignState, battle: Battle) -> tuple[CampaignState, Battle, dict[str, dict[str, str]]]:
-    """Who led each Force of a reported battle, by Force key (``{"key", "name"}`` of the leader), as
-    kept with the report. A battle reported before they were kept gets them now: the Forces' leaders,
+def commanders(state: CampaignState, battle: Battle) -> tuple[CampaignState, Battle, dict[str, Commander]]:
+    """Who led each Force of a reported battle, by Force key, as kept with the report. A battle reported before they were kept gets them now: the Forces' leaders,
     except that a New Leader put in command by this battle's fate stands for the leader he replaced
     (his key was that leader's, followed by ``-new`` and the turn)."""
-    kept = battle.aftermath.get("commanders")
+    kept = battle.aftermath.commanders
     if kept is not None:
         return state, battle, dict(kept)
     led = commanders_now(state, battle)
-    fallen = set(battle.aftermath.get("fates", {}))
+    fallen = set(battle.aftermath.fates)
     for k, now in led.items():
         for ld in state.leaders.values():
-            if ld.name in fallen and now["key"] == f"{ld.key}-new{battle.turn}":
-                led[k] = {"key": ld.key, "name": ld.name}
-    battle = replace(battle, aftermath={**battle.aftermath, "commanders": led})
+            if ld.name in fallen and now.key == f"{ld.key}-new{battle.turn}":
+                led[k] = Commander(ld.key, ld.name)
+    battle = replace(battle, aftermath=replace(battle.aftermath, commanders=led))
     return state.with_battle(battle), battle, led

@@ -16,7 +16,7 @@ from .authority import require_in_play, require_phase
 from .dice import Context, turn_dice
 from .errors import NotFound, PermissionDenied
 from .events import Journal, side_visibility
-from .state import Battle, CampaignState
+from .state import Battle, CampaignState, Scouting
 
 
 @dataclass(frozen=True)
@@ -29,10 +29,6 @@ class ScoutingOutcome:
     winner: str | None
     """Decided once every side has scouted (RU-5): the side that deploys second and sees the enemy."""
     complete: bool
-
-
-WINNER = "_winner"
-"""The scouting record's key for the contest's winner (None: a tie), once every side has scouted."""
 
 
 def find_battle(state: CampaignState, number: int | str) -> Battle:
@@ -65,7 +61,7 @@ def scout(state: CampaignState, member_id: int, battle: int | str, journal: Jour
     row = find_battle(state, battle)
     if side not in row.sides:
         raise PermissionDenied("Your side does not fight battle {number}.", number=row.number)
-    if side in row.scouting:
+    if side in row.scouting.scores:
         raise RuleViolation("Your side has already scouted battle {number} (RU-5).", number=row.number)
     state, dice = turn_dice(state, journal, ctx)
     best, rolls, reasons = 0, [], []
@@ -81,12 +77,10 @@ def scout(state: CampaignState, member_id: int, battle: int | str, journal: Jour
         if ex.roll:
             rolls.append(ex.roll)
             journal.roll(state, ex.roll, visibility=side_visibility(side))
-    scouting = {**row.scouting, side: best}
-    complete = set(scouting) >= set(row.sides)
-    winner = scouting_winner(scouting, camps=state.camps) if complete else None  # RU-23: between camps
-    if complete:
-        scouting = {**scouting, WINNER: winner}
-    state = state.with_battle(replace(row, scouting=scouting))
+    scores = {**row.scouting.scores, side: best}
+    complete = set(scores) >= set(row.sides)
+    winner = scouting_winner(scores, camps=state.camps) if complete else None  # RU-23: between camps
+    state = state.with_battle(replace(row, scouting=Scouting(scores, complete, winner)))
     if complete:
         who = camp_in_battle(state, row, winner) if winner else Msg("nobody (a tie)")
         journal.say(state, Msg("Battle {number}: the scouting contest goes to {who} (RU-5).", number=row.number,

@@ -28,6 +28,7 @@ from bot.engine.model import (
     Leader,
     LeaderStatus,
     Order,
+    Outcome,
     Quality,
     Reaction,
     Square,
@@ -35,6 +36,8 @@ from bot.engine.model import (
     UnitType,
 )
 from bot.engine.phases import Phase, TurnPosition
+from bot.engine.reports import BattleReport
+from bot.engine.rolls import Roll
 from bot.engine.tables import NO_TABLES, ScenarioTables
 
 from .settings import Settings
@@ -191,6 +194,31 @@ class SideState:
 
 
 @dataclass(frozen=True, slots=True)
+class OrderPayload:
+    """A Force test taken in Phase 1 (MC-4): the order it tested for and its roll (a scout's re-roll, FC-3,
+    once made)."""
+
+    order: Order
+    roll: Roll
+
+
+@dataclass(frozen=True, slots=True)
+class MovePayload:
+    """A move declared in Phase 2 (MC-5.1, MC-5.3): its path, the squares its roll allows, the roll."""
+
+    path: tuple[str, ...]
+    allowance: int
+    roll: Roll
+    start: str | None = None
+    """Where the Force stood when it declared (None: declared by a bot that did not keep it)."""
+    by_water: bool = False
+    small_boats: bool = False
+    """By water: it sails in boats smaller than ships (MC-5.3), for a scout's re-roll (FC-3)."""
+    horse_rafts: bool = False
+    """By water: it carries its horses on rafts (MC-5.3)."""
+
+
+@dataclass(frozen=True, slots=True)
 class Declaration:
     """An order or move declared this phase (private until the phase resolves)."""
 
@@ -199,7 +227,71 @@ class Declaration:
     force: str
     side: str
     kind: DeclarationKind
-    payload: Mapping[str, Any]
+    payload: OrderPayload | MovePayload
+
+
+@dataclass(frozen=True, slots=True)
+class Scouting:
+    """Phase 3 scouting of a battle (MC-6.1, RU-5): each side's best exploration score, and the contest's
+    winner once every side has scouted."""
+
+    scores: Mapping[str, int] = field(default_factory=dict)
+    decided: bool = False
+    """Every side has scouted and the contest is decided."""
+    winner: str | None = None
+    """The side that deploys second and sees the enemy (None: a tie, or not decided)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Commander:
+    """The leader who led a Force in a battle (RU-18)."""
+
+    key: str
+    name: str
+
+
+@dataclass(frozen=True, slots=True)
+class DisputeChoices:
+    """The GM's choices so far in a disputed report (BR): for the claims whose fingerprint is ``of``, the
+    camp taken for each differing field (by the field's index)."""
+
+    of: str
+    fields: Mapping[int, str] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
+class Aftermath:
+    """What a battle keeps between its report and its end: the camps' claims and the GM's draft while it is
+    pending (BR), then Phase 4's progress (:mod:`bot.campaign.aftermath`)."""
+
+    sp_before: Mapping[str, int] = field(default_factory=dict)
+    """The units' SP as they fought, by unit key (empty: not reported)."""
+    commanders: Mapping[str, Commander] | None = None
+    """Who led each Force, by Force key (None: reported before they were kept, RU-18)."""
+    rolled: Mapping[str, bool] = field(default_factory=dict)
+    """Each side's wounded and deserter checks made (MC-7.1, MC-7.2)."""
+    retreats: Mapping[str, str | None] = field(default_factory=dict)
+    """Forces that must leave the square, and where they went (MC-7.3)."""
+    fates: Mapping[str, LeaderStatus | None] = field(default_factory=dict)
+    """Fallen leaders by name and their fate (None: still to roll, CC-1)."""
+    trophies: Mapping[tuple[str, str], bool | None] = field(default_factory=dict)
+    """Eligible trophy attempts, (captor, victim) unit keys, and whether the trophy was taken (None: still to
+    roll, CC-3)."""
+    claims: Mapping[str, BattleReport] = field(default_factory=dict)
+    """Each side's own part of the report (:mod:`bot.campaign.claims`), while the battle is pending."""
+    draft: BattleReport | None = None
+    """The GM's report, previewed and waiting for "Confirm the report"."""
+    taken: DisputeChoices | None = None
+    """The GM's choices in a disputed report (:mod:`bot.campaign.disputes`)."""
+    agreed: tuple[str, ...] = ()
+    """The sides that agreed to resolve the battle quickly (RU-27)."""
+    outcomes: Mapping[str, Outcome] | None = None
+    """A past turn's battle (a frame's, :func:`bot.campaign.frames.at`): its outcomes as the frame kept them,
+    in place of its report. Never stored."""
+
+
+NO_AFTERMATH = Aftermath()
+NOT_SCOUTED = Scouting()
 
 
 @dataclass(frozen=True, slots=True)
@@ -210,10 +302,10 @@ class Battle:
     forces: tuple[str, ...]
     sides: tuple[str, ...]
     status: BattleStatus = BattleStatus.PENDING
-    report: Mapping[str, Any] | None = None
-    scouting: Mapping[str, Any] = field(default_factory=dict)
-    aftermath: Mapping[str, Any] = field(default_factory=dict)
-    """Phase 4 bookkeeping: see :mod:`bot.services.aftermath`."""
+    report: BattleReport | None = None
+    scouting: Scouting = NOT_SCOUTED
+    aftermath: Aftermath = NO_AFTERMATH
+    """The claims, then Phase 4's progress: see :class:`Aftermath`."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -37,7 +37,16 @@ from .authority import require_in_play, require_phase, require_player
 from .errors import NotFound
 from .events import Journal, side_visibility
 from .orders import declaration, playable_force
-from .state import CampaignState, CampaignStatus, DeclarationKind, ForceState, ForceStatus, SupplyPurchase, UnitState
+from .state import (
+    CampaignState,
+    CampaignStatus,
+    DeclarationKind,
+    ForceState,
+    ForceStatus,
+    OrderPayload,
+    SupplyPurchase,
+    UnitState,
+)
 
 SUPPLY_PHASE = Phase.ORDERS
 """The turn's supply phase: Phase 1 (FC-2)."""
@@ -211,7 +220,7 @@ def _purchase(state: CampaignState, force: ForceState, kind: PurchaseKind, unit:
         raise RuleViolation("{force} already force-marches this turn (FC-2).", force=force.name)
     decl = declaration(state, force.key)
     changing = decl is not None and decl.kind is DeclarationKind.ORDER \
-        and decl.payload.get("order") != Order.FORCED_MARCH.value
+        and isinstance(decl.payload, OrderPayload) and decl.payload.order is not Order.FORCED_MARCH
     if force.order is Order.FORCED_MARCH and not changing:
         raise RuleViolation("{force} holds the Forced March order: its movement roll has the bonus already "
                             "(MC-1, FC-2).", force=force.name)

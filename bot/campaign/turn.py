@@ -13,10 +13,9 @@ from bot.engine.attrition import force_attrition
 from bot.engine.dice import roll_key
 from bot.engine.field_commander import overwhelm_check
 from bot.engine.force_test import apply_force_test
-from bot.engine.model import Order, Square
+from bot.engine.model import Square
 from bot.engine.movement import DeclaredMove, resolve_movement, roll_initiative
 from bot.engine.phases import Phase, PhaseFacts, TurnPosition, next_position, pending, require_can_end
-from bot.engine.rolls import Roll
 from bot.engine.seasons import Reinforcement, reinforcement_arrivals, roll_event, roll_weather, season_of, turn_date
 from bot.engine.text import Msg
 from bot.engine.will import Holding, Tallies, WillTriggers, all_forces_lost, stronghold_holder, will_to_fight
@@ -37,6 +36,8 @@ from .state import (
     CampaignStatus,
     DeclarationKind,
     ForceStatus,
+    MovePayload,
+    OrderPayload,
 )
 from .supply import credit_income
 
@@ -69,19 +70,19 @@ def phase_facts(state: CampaignState) -> PhaseFacts:
     for b in battles:
         if b.status is not BattleStatus.REPORTED:
             continue
-        rolled = b.aftermath.get("rolled", {})
+        rolled = b.aftermath.rolled
         aftermath_due += [(side, str(b.number)) for side in b.sides if not rolled.get(side) and side in sides]
-        for fkey, dest in b.aftermath.get("retreats", {}).items():
+        for fkey, dest in b.aftermath.retreats.items():
             f = state.forces.get(fkey)
             if dest is None and f is not None and f.status is ForceStatus.ACTIVE and f.side in sides:
                 retreats_due.append((f.side, f.name))
         rolls_due += [(side, rule) for side, rule in leaders.rolls_due(state, b) if side in sides]
-    battle_due = tuple((side, str(b.number), side in b.scouting) for b in battles
+    battle_due = tuple((side, str(b.number), side in b.scouting.scores) for b in battles
                        if b.status is BattleStatus.PENDING for side in b.sides
-                       if side in sides and side not in b.aftermath.get("claims", {}))
+                       if side in sides and side not in b.aftermath.claims)
     camps_report = tuple(str(b.number) for b in battles if b.status is BattleStatus.PENDING
                          and all(side in sides for side in b.sides)
-                         and set(b.sides) - set(b.aftermath.get("claims", {})))
+                         and set(b.sides) - set(b.aftermath.claims))
     return PhaseFacts(sides, done, unreported, tuple(aftermath_due), tuple(retreats_due), battle_due=battle_due,
                       camps_report=camps_report, rolls_due=tuple(rolls_due))
 
@@ -181,7 +182,9 @@ def _orders(state: CampaignState, journal: Journal, ctx: Context, _battles: list
         f = state.forces.get(d.force)
         if f is None or f.status is not ForceStatus.ACTIVE:
             continue
-        result = apply_force_test(state.engine_force(f.key), Order(d.payload["order"]), Roll.from_dict(d.payload["roll"]))
+        p = d.payload
+        assert isinstance(p, OrderPayload)
+        result = apply_force_test(state.engine_force(f.key), p.order, p.roll)
         if not result.removed:
             state = state.with_force(f.key, order=result.force.order, reaction=result.force.reaction)
             continue
@@ -210,11 +213,10 @@ def _movement(state: CampaignState, journal: Journal, ctx: Context, battles: lis
     for d in state.declarations_of(Phase.MOVEMENT, DeclarationKind.MOVE):
         if d.force not in active:
             continue
-        f = active[d.force]
-        moves[d.force] = DeclaredMove(
-            f.id, f.side, f.square, tuple(Square.parse(p) for p in d.payload["path"]), int(d.payload["allowance"]),
-            Roll.from_dict(d.payload["roll"]), bool(d.payload.get("by_water")),
-        )
+        f, p = active[d.force], d.payload
+        assert isinstance(p, MovePayload)
+        moves[d.force] = DeclaredMove(f.id, f.side, f.square, tuple(Square.parse(sq) for sq in p.path), p.allowance,
+                                      p.roll, p.by_water)
     order = None
     if state.settings.movement_order is MovementOrder.INITIATIVE and active:  # RU-4: nobody on the map, nothing to order
         highest: dict[str, int] = {}

@@ -21,13 +21,12 @@ from bot.engine.seasons import season_of, turn_date
 from bot.engine.tables import RuleBook, default_rulebook
 from bot.engine.text import Msg
 
-from .aftermath import report_for
 from .ending import summary
 from .events import PUBLIC, battle_visibility, side_visibility
 from .glory import ledger, spend_battle_of
 from .leaders import leader_command
 from .odds import move_result
-from .reported import battle_outcomes, winner
+from .reported import battle_outcomes, kept_report, winner
 from .rulebook import rules_for
 from .scouting import camp_in_battle
 from .sight import GM, Reader, a_force, seers, visible_force_keys, visible_squares
@@ -40,6 +39,7 @@ from .state import (
     ForceState,
     LeaderKind,
     LeaderState,
+    MovePayload,
 )
 from .turn import phase_facts
 
@@ -107,9 +107,9 @@ def losses_to_roll(state: CampaignState, side: str) -> dict[str, int]:
     rolled yet (MC-7): the report's killed, routed and withdrawn SP (BR)."""
     out: dict[str, int] = {}
     for b in state.turn_battles(status=BattleStatus.REPORTED):
-        if side not in b.sides or b.aftermath.get("rolled", {}).get(side):
+        if side not in b.sides or b.aftermath.rolled.get(side):
             continue
-        for part in report_for(b, b.report).sides:
+        for part in kept_report(b).sides:
             if part.side == side:
                 for ul in part.units:
                     out[ul.unit_id] = out.get(ul.unit_id, 0) + ul.killed + ul.rout + ul.other_order
@@ -145,10 +145,8 @@ def todo(phase: Phase, force: ForceState, declaration: Declaration | None) -> st
     if phase is Phase.MOVEMENT:
         if force.order is Order.DEFEND:
             return Msg("holds the Defend order: does not move")
-        if declaration:  # where its roll takes it along its path, in plain words (MC-5)
-            p = declaration.payload
-            return move_result(str(p.get("start", force.square)), tuple(str(sq) for sq in p.get("path", ())),
-                               int(p.get("allowance", 0)))
+        if declaration and isinstance(p := declaration.payload, MovePayload):  # where its roll takes it (MC-5)
+            return move_result(p.start or str(force.square), p.path, p.allowance)
         return Msg("may move (/order move)")
     return ""
 
@@ -363,9 +361,8 @@ def brief(state: CampaignState, battle: Battle, *, rules: RuleBook | None = None
             ld = state.commander(fkey)
             if ld is not None:
                 lines.append(leader_line(ld))
-    scouting = battle.scouting
-    if "_winner" in scouting:
-        winner = scouting["_winner"]
+    if battle.scouting.decided:
+        winner = battle.scouting.winner
         lines.append(Msg("Scouting (RU-5): {side} wins: deploys second and sees the enemy deployment",
                          side=camp_in_battle(state, battle, winner)) if winner
                      else Msg("Scouting (RU-5): a tie: nobody gains the advantage"))
@@ -489,8 +486,7 @@ def trophy_attempts(state: CampaignState, side: str) -> tuple[TrophyAttempt, ...
     units = {u.key: (f, u.name) for f in state.forces.values() for u in f.units}
     out = []
     for b in sorted(state.turn_battles(status=BattleStatus.REPORTED), key=lambda b: b.number):
-        for key, taken in (b.aftermath or {}).get("trophies", {}).items():
-            unit, _, target = key.partition(">")
+        for (unit, target), taken in b.aftermath.trophies.items():
             if taken is not None or not target or unit not in units or target not in units:
                 continue
             if units[unit][0].side == side:
@@ -572,8 +568,9 @@ def map_view(state: CampaignState, reader: Reader) -> MapView:
         for d in state.declarations_of(Phase.MOVEMENT, DeclarationKind.MOVE):
             if not (reader.gm or d.side == reader.side):
                 continue
-            path = tuple(d.payload.get("path", []))[: int(d.payload.get("allowance", 0))]
-            start = d.payload.get("start")
+            p = d.payload
+            path = p.path[: p.allowance] if isinstance(p, MovePayload) else ()
+            start = p.start if isinstance(p, MovePayload) else None
             if path and start:
                 moves.append(MoveLine(d.side, start, path))
     fought = sorted(state.turn_battles(), key=lambda b: b.number)
@@ -591,7 +588,7 @@ def retreat_lines(state: CampaignState, reader: Reader, battles: list[Battle]) -
         told = seers(state, b.square, also=b.sides)
         if not (reader.gm or everyone <= told or (reader.side is not None and reader.side in told)):
             continue
-        for fk, dest in (b.aftermath.get("retreats") or {}).items():
+        for fk, dest in b.aftermath.retreats.items():
             f = state.forces.get(fk)
             if dest and f is not None and dest != b.square:
                 out.append(MoveLine(f.side, b.square, (dest,)))

@@ -801,3 +801,36 @@ def parse_report(data: Any) -> BattleReport:
         melee_eliminations=tuple(elims),
         lost_block=tuple(x.text() for x in root.opt("lost_block").list()),
     )
+
+
+def report_data(report: BattleReport) -> dict[str, Any]:
+    """A report as plain data, :func:`parse_report`'s inverse (``parse_report({"battle": id, **data})`` gives
+    ``report`` back), without its battle id: what a battle keeps of its report, its camps' claims and the
+    GM's draft (their number is the battle's). Parts a report leaves empty are left out."""
+    doc: dict[str, Any] = {"system": report.system.value}
+    if report.banners_required is not None:
+        doc["banners_required"] = report.banners_required
+    doc["sides"] = [_side_data(s) for s in report.sides]
+    if report.melee_eliminations:
+        doc["melee_eliminations"] = [{"unit": m.unit_id, "by": m.by, "ordered": m.ordered,
+                                      "took_ground": m.took_ground} for m in report.melee_eliminations]
+    if report.lost_block:
+        doc["lost_block"] = list(report.lost_block)
+    return doc
+
+
+def _side_data(side: SideReport) -> dict[str, Any]:
+    out: dict[str, Any] = {"side": side.side, "outcome": side.outcome.value}
+    if side.forces:
+        out["forces"] = list(side.forces)
+    if side.units:
+        out["units"] = [{"unit": u.unit_id, "killed": u.killed, **({"rout": u.rout} if u.rout else {}),
+                         **({"other_order": u.other_order} if u.other_order else {}),
+                         **({"dissolved": True} if u.unit_id in side.dissolved else {})} for u in side.units]
+    if side.leader_casualties:
+        out["leader_casualties"] = [{"leader": c.leader, "fell": c.circumstance.value} for c in side.leader_casualties]
+    if side.leaders_captured:
+        out["leaders_captured"] = list(side.leaders_captured)
+    if side.banners is not None:
+        out["banners"] = side.banners
+    return out

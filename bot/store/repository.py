@@ -19,6 +19,7 @@ from sqlalchemy import delete, insert, update
 from sqlmodel import SQLModel, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
+from bot.campaign import plain
 from bot.campaign.events import Event, EventKind, Journal
 from bot.campaign.seats import GENERALS
 from bot.campaign.settings import Settings
@@ -46,6 +47,7 @@ from bot.engine.field_commander import PurchaseKind
 from bot.engine.grid import CampaignMap
 from bot.engine.model import Cell, Climate, Feature, LeaderStatus, Order, Quality, Reaction, Square, Terrain, UnitType
 from bot.engine.phases import Phase
+from bot.engine.reports import report_data
 from bot.engine.tables import NO_TABLES, default_rulebook, read_scenario_tables
 from bot.engine.text import Msg
 
@@ -194,13 +196,15 @@ async def load(s: AsyncSession, campaign: Campaign | int, *, lock: bool = False)
     declarations = []
     for r in await _rows(s, DeclarationRow, cid, DeclarationRow.turn == campaign.turn, skip=("created_at",)):
         ids["declaration"][(r.turn, r.phase, r.force_key)] = r.id
-        declarations.append(Declaration(r.turn, Phase(r.phase), r.force_key, r.side_key, DeclarationKind(r.kind),
-                                        r.payload))
+        kind = DeclarationKind(r.kind)
+        declarations.append(Declaration(r.turn, Phase(r.phase), r.force_key, r.side_key, kind,
+                                        plain.payload_from(kind, r.payload)))
     battles: dict[int, Battle] = {}
     for r in await _rows(s, BattleRow, cid, skip=("thread_id",)):
         ids["battle"][r.number] = r.id
         battles[r.number] = Battle(r.number, r.turn, r.square, tuple(r.force_keys), tuple(r.side_keys),
-                                   BattleStatus(r.state), r.report, r.scouting or {}, r.aftermath or {})
+                                   BattleStatus(r.state), plain.report_from(r.report, r.number),
+                                   plain.scouting_from(r.scouting), plain.aftermath_from(r.aftermath, r.number))
     glory = tuple(GloryEntry(r.side_key, r.turn, r.amount, r.reason, r.kind, r.rule, r.battle, r.subject)
                   for r in await _rows(s, GloryRow, cid, skip=("created_at",)))
     events = tuple(LeaderEvent(r.leader_key, r.turn, LeaderStatus(r.status), r.reason)
@@ -283,13 +287,13 @@ def _leader_row(v: LeaderState) -> dict[str, Any]:
 
 def _declaration_row(v: Declaration) -> dict[str, Any]:
     return {"turn": v.turn, "phase": int(v.phase), "force_key": v.force, "side_key": v.side, "kind": v.kind.value,
-            "payload": dict(v.payload)}
+            "payload": plain.payload_data(v.payload)}
 
 
 def _battle_row(v: Battle) -> dict[str, Any]:
     return {"number": v.number, "turn": v.turn, "square": v.square, "force_keys": list(v.forces),
-            "side_keys": list(v.sides), "state": v.status.value, "report": v.report, "scouting": dict(v.scouting),
-            "aftermath": dict(v.aftermath)}
+            "side_keys": list(v.sides), "state": v.status.value, "report": None if v.report is None else report_data(v.report),
+            "scouting": plain.scouting_data(v.scouting), "aftermath": plain.aftermath_data(v.aftermath)}
 
 
 def _seed_row(v: TurnSeed) -> dict[str, Any]:

@@ -14,7 +14,7 @@ from bot.campaign import aftermath, claims, glory, leaders, scouting
 from bot.campaign.dice import Context
 from bot.campaign.events import Journal
 from bot.campaign.new import from_scenario
-from bot.campaign.state import Battle, CampaignState
+from bot.campaign.state import Battle, CampaignState, Scouting
 from bot.engine.errors import RuleViolation
 from bot.engine.model import Reaction
 from bot.engine.phases import Phase
@@ -54,7 +54,7 @@ def test_mc_7_3_ru_19_after_a_draw_at_an_allys_stronghold_the_ally_stays_and_onl
     state = state_with_battle("beaulieu", "massena")
     state, _ = aftermath.report(state, 1, {"system": "miniatures", "sides": [
         {"side": "au", "outcome": "draw"}, {"side": "fr", "outcome": "draw"}]}, Journal())
-    assert set(state.battles[1].aftermath["retreats"]) == {"massena"}  # the Austrians hold Piedmont's stronghold
+    assert set(state.battles[1].aftermath.retreats) == {"massena"}  # the Austrians hold Piedmont's stronghold
 
 
 CC_VICTORY = {"system": "cc", "banners_required": 6, "sides": [
@@ -92,7 +92,7 @@ def test_cc_4_ru_17_ru_23_heroic_after_an_allied_victory_is_accepted() -> None:
 def test_mc_6_1_ru_5_ru_23_the_scouting_contest_is_between_camps() -> None:
     state = state_with_battle("beaulieu", "colli", "massena")
     state = state.with_force("massena", reaction=Reaction.UNSTEADY)  # no exploration at all: scores 0 (MC-6.1)
-    state = state.with_battle(replace(state.battles[1], scouting={"au": 5, "pi": 5}))
+    state = state.with_battle(replace(state.battles[1], scouting=Scouting({"au": 5, "pi": 5})))
     state, out = scouting.scout(state, FRENCH, 1, Journal(), CTX)
     assert out.complete and out.score == 0
     assert out.winner in ("au", "pi") and state.camps.camp_of(out.winner) == state.camps.camp_of("au")

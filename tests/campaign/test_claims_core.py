@@ -15,6 +15,7 @@ from bot.campaign.new import from_scenario
 from bot.campaign.state import Battle, BattleStatus, CampaignState
 from bot.engine.errors import InvalidInput, RuleViolation
 from bot.engine.phases import Phase
+from bot.engine.reports import report_data
 from bot.scenario import load_bundled
 
 GM_ID, FRENCH, AUSTRIAN, OUTSIDER = 1, 2001, 2002, 2003
@@ -65,8 +66,8 @@ def test_br_agreeing_camps_make_the_report_without_the_gm() -> None:
     assert out.applied is not None and not out.differences
     battle = state.battles[1]
     assert battle.status is BattleStatus.REPORTED
-    assert [s["side"] for s in battle.report["sides"]] == ["au", "fr"]  # the battle's side order
-    assert "claims" not in battle.aftermath  # applied: the claims made the report
+    assert [s.side for s in battle.report.sides] == ["au", "fr"]  # the battle's side order
+    assert not battle.aftermath.claims  # applied: the claims made the report
     assert state.sides["au"].battles_lost == 1 and state.sides["fr"].battles_won == 1
 
 
@@ -92,7 +93,7 @@ def test_br_camps_that_differ_leave_the_battle_to_the_gm(fr: dict, au: dict, nee
     assert out.applied is None and out.differences
     assert any(needle in str(d) for d in out.differences), out.differences
     assert state.battles[1].status is BattleStatus.PENDING
-    assert set(state.battles[1].aftermath["claims"]) == {"fr", "au"}
+    assert set(state.battles[1].aftermath.claims) == {"fr", "au"}
 
 
 def test_br_the_gms_report_decides_a_disputed_battle() -> None:
@@ -185,7 +186,7 @@ def test_br_the_gm_takes_a_camps_account_per_field_and_the_merged_report_is_the_
     for i in range(3):
         state, out = take(state, i, 0)
     assert out.dispute.complete and out.draft and out.problem is None
-    doc = state.battles[1].aftermath["draft"]
+    doc = report_data(state.battles[1].aftermath.draft)
     assert [(s["side"], s["outcome"], s["banners"]) for s in doc["sides"]] == [("fr", "won", 6), ("au", "lost", 5)]
     art = next(u for u in doc["sides"][1]["units"] if u["unit"] == "art-res")
     sp = next(u.sp for f in state.forces.values() for u in f.units if u.key == "art-res")
@@ -200,7 +201,7 @@ def test_br_taking_the_other_camps_account_drops_the_melee_elimination_and_a_cha
     found = disputes.dispute_by(state, Member(GM_ID), 1)
     assert [f.field for f in found.fields] == [disputes.Field.UNIT]
     state, out = take(state, 0, 1)
-    assert out.draft and state.battles[1].aftermath["draft"]["melee_eliminations"] == []
+    assert out.draft and state.battles[1].aftermath.draft.melee_eliminations == ()
     old = found.fingerprint
     state, _ = claims.claim_by(state, Member(AUSTRIAN), 1, part("au", "won", banners=6), Journal())
     with pytest.raises(RuleViolation, match="changed their reports"):

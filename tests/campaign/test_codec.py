@@ -15,6 +15,7 @@ import hashlib
 import json
 import random
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -25,19 +26,25 @@ from bot.campaign.settings import Settings
 from bot.campaign.state import (
     Battle,
     CampaignState,
+    Commander,
     Declaration,
+    DisputeChoices,
     ForceState,
     GloryEntry,
     LeaderEvent,
     LeaderState,
+    OrderPayload,
+    Scouting,
     SideState,
     SupplyPurchase,
     TurnSeed,
     UnitState,
 )
+from bot.engine.cc_model import BattleSystem
 from bot.engine.errors import InvalidInput
-from bot.engine.model import LeaderStatus
+from bot.engine.model import LeaderStatus, Order
 from bot.engine.phases import Phase
+from bot.engine.reports import BattleReport
 from tests.databases import migrated_sqlite
 
 SEEDS = iter(hashlib.sha256(f"codec-seed-{i}".encode()).digest() for i in range(1, 1_000))
@@ -105,7 +112,8 @@ def test_the_played_states_hold_what_the_round_trip_must_carry(in_aftermath: Cam
                                                                 at_turn_2: CampaignState) -> None:
     assert (in_aftermath.turn, in_aftermath.phase) == (1, Phase.AFTERMATH)
     battle = in_aftermath.battles[1]
-    assert battle.report and set(battle.aftermath) >= {"sp_before", "commanders", "rolled", "retreats", "fates"}
+    a = battle.aftermath
+    assert battle.report and a.sp_before and a.commanders is not None and a.rolled and a.retreats and a.fates
     assert in_aftermath.declarations and in_aftermath.glory and in_aftermath.players
     assert in_aftermath.leaders["mack-leader"].status is not LeaderStatus.FIT  # his fate was rolled
     assert in_aftermath.seeds[1].revealed is False  # turn 1 is still being played
@@ -183,6 +191,40 @@ def test_an_export_file_of_version_2_is_read_from_its_state() -> None:
         codec.decode({"format": codec.FORMAT, "version": 7, "state": doc})
 
 
+def test_an_export_made_before_version_3_decodes_typed_and_round_trips() -> None:
+    """Issue 22, item 1: a version-2 export (written by the bot before the battle's parts and the declarations'
+    payloads were typed) reads into typed parts, and is written back as version 3."""
+    old = json.loads((EXPORTS / "v2-aftermath.json").read_text(encoding="utf-8"))
+    assert old["version"] == old["state"]["version"] == 2
+    state = codec.decode(old)
+    assert state == codec.decode(json.loads((EXPORTS / "v1-aftermath.json").read_text(encoding="utf-8")))
+    battle = state.battles[1]
+    assert isinstance(battle.report, BattleReport) and battle.report.system is BattleSystem.CC
+    assert battle.aftermath.trophies == {("hussars", "jaegers"): None} and battle.aftermath.fates == {"Mack": None}
+    assert battle.aftermath.commanders == {"lannes": Commander("lannes-leader", "Lannes"),
+                                           "mack": Commander("mack-leader", "Mack")}
+    assert battle.scouting == Scouting() and not battle.scouting.decided
+    order = state.declarations[0].payload
+    assert isinstance(order, OrderPayload) and order.order is Order.FORCED_MARCH and order.roll.dice == (6,)
+    doc = codec.encode(state)
+    assert doc["version"] == codec.VERSION == 3
+    assert doc["battles"][0]["aftermath"] == old["state"]["battles"][0]["aftermath"]  # the same shape
+    assert codec.decode(doc) == state
+
+
+def test_version_3_carries_a_disputes_choices_and_a_quick_battles_agreements(in_aftermath: CampaignState) -> None:
+    """What version 2 could not carry (its reader refused them): the GM's taps on a disputed report (BR)
+    and the camps that agreed to a quick battle (RU-27)."""
+    battle = in_aftermath.battles[1]
+    waiting = replace(battle, aftermath=replace(battle.aftermath, taken=DisputeChoices("ab12", {0: "fr", 2: "au"}),
+                                                agreed=("au",)))
+    state = in_aftermath.with_battle(waiting)
+    doc = codec.encode(state)
+    assert doc["battles"][0]["aftermath"]["taken"] == {"of": "ab12", "fields": {"0": "fr", "2": "au"}}
+    assert doc["battles"][0]["aftermath"]["quick_agreed"] == ["au"]
+    assert codec.decode(json.loads(json.dumps(doc))) == without_secret_seeds(state)
+
+
 # --- hostile values ------------------------------------------------------------------------------------
 
 Doc = dict[str, Any]
@@ -243,7 +285,7 @@ HOSTILE: list[tuple[str, Callable[[Doc], None], str]] = [
     # the document itself
     ("an unknown field", _set("secrets", 1), "(top)"),
     ("a part left out", _set("players", _DROP), "players"),
-    ("another version", _set("version", 3), "version"),
+    ("another version", _set("version", 4), "version"),
     # the campaign's values
     ("an empty name", _set("name", " "), "name"),
     ("an invisible name", _set("name", "\u200b\u200b"), "name"),
@@ -387,6 +429,12 @@ HOSTILE: list[tuple[str, Callable[[Doc], None], str]] = [
     ("a member id 0", _set("players[0].member", 0), "players[0].member"),
     ("a holding where no stronghold stands", _set("holdings", {"A1": "fr"}), "holdings.A1"),
     ("a holding off the map", _set("holdings", {"Z99": "fr"}), "holdings.Z99"),
+    ("a dispute's choices of no fingerprint", _set("battles[0].aftermath.taken", {"of": "zz", "fields": {}}),
+     "battles[0].aftermath.taken.of"),
+    ("a dispute's choice of no field", _set("battles[0].aftermath.taken", {"of": "ab12", "fields": {"x": "fr"}}),
+     "battles[0].aftermath.taken.fields"),
+    ("a quick battle agreed by a side not in it", _set("battles[0].aftermath.quick_agreed", ["prussia"]),
+     "battles[0].aftermath.quick_agreed"),
 ]
 
 

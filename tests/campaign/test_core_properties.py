@@ -487,7 +487,7 @@ class CoreCampaign(RuleBasedStateMachine):
         check_rolls(state, rolls, before.chain_end)
         afloat = set(before.afloat)
         moved_by_water = {d.force for d in before.state.declarations_of(Phase.MOVEMENT, DeclarationKind.MOVE)
-                          if d.payload.get("by_water")}
+                          if getattr(d.payload, "by_water", False)}
         for k, f in state.forces.items():
             on_water = f.active and state.map.cell(Square.parse(f.square)).terrain.is_water
             if not on_water:
@@ -651,7 +651,7 @@ class CoreCampaign(RuleBasedStateMachine):
         side = data.draw(st.sampled_from(battle.sides))
 
         def command(state: CampaignState, journal: Journal) -> CampaignState:
-            if battle.aftermath.get("rolled", {}).get(side):
+            if battle.aftermath.rolled.get(side):
                 raise Refused  # the service: "Your side has already rolled the aftermath"
             return aftermath.roll_side(state, battle.number, side, journal, self.ctx)[0]
 
@@ -661,7 +661,7 @@ class CoreCampaign(RuleBasedStateMachine):
     @rule(data=st.data())
     def retreat(self, data: st.DataObject) -> None:
         battle = data.draw(st.sampled_from(self.reported_battles()))
-        due = sorted(k for k, dest in battle.aftermath.get("retreats", {}).items()
+        due = sorted(k for k, dest in battle.aftermath.retreats.items()
                      if dest is None and self.state.forces[k].active)
         key = data.draw(st.sampled_from(due or list(battle.forces)))
         here = Square.parse(battle.square)
@@ -691,8 +691,7 @@ class CoreCampaign(RuleBasedStateMachine):
     @precondition(lambda self: self.in_phase(Phase.AFTERMATH) and self.trophies_due())
     @rule(data=st.data())
     def trophy(self, data: st.DataObject) -> None:
-        number, key = data.draw(st.sampled_from(self.trophies_due()))
-        unit, target = key.split(">", 1)
+        number, (unit, target) = data.draw(st.sampled_from(self.trophies_due()))
 
         def command(state: CampaignState, journal: Journal) -> CampaignState:
             try:
@@ -927,12 +926,12 @@ class CoreCampaign(RuleBasedStateMachine):
         return sorted(self.state.turn_battles(status=BattleStatus.REPORTED), key=lambda b: b.number)
 
     def fates_due(self) -> list[str]:
-        return sorted(name for b in self.reported_battles() for name, status in b.aftermath.get("fates", {}).items()
+        return sorted(name for b in self.reported_battles() for name, status in b.aftermath.fates.items()
                       if status is None)
 
-    def trophies_due(self) -> list[tuple[int, str]]:
+    def trophies_due(self) -> list[tuple[int, tuple[str, str]]]:
         return sorted((b.number, key) for b in self.reported_battles()
-                      for key, taken in b.aftermath.get("trophies", {}).items() if taken is None)
+                      for key, taken in b.aftermath.trophies.items() if taken is None)
 
     # --- the invariants ---------------------------------------------------------------------------------
 
@@ -1076,7 +1075,7 @@ def check_can_go_on(state: CampaignState) -> None:
         assert len({state.camps.camp_of(s) for s in b.sides}) >= 2, b  # RU-19: allies never fight
         aftermath.plan(state, b, aftermath.report_for(b, quiet_report(state, b)))  # validate_report, and its plan
     for b in state.turn_battles(status=BattleStatus.REPORTED):
-        assert set(b.aftermath.get("retreats", {})) <= set(b.forces), b
+        assert set(b.aftermath.retreats) <= set(b.forces), b
     if state.phase is not Phase.BATTLE:
         assert can_end(state.phase, phase_facts(state), forced=True)
     play_on(state, Journal(), SPARE)

@@ -7,6 +7,7 @@ import re
 from dataclasses import replace
 
 from bot.campaign import gazette
+from bot.campaign.plain import report_from
 from bot.campaign.sight import GM, Reader
 from bot.campaign.state import Battle, BattleStatus, TurnSeed
 from bot.engine.text import Msg
@@ -34,8 +35,10 @@ LOG = [
 def _turn_two():
     state = _state()
     battles = {1: state.battles[1],
-               2: Battle(2, 2, "J9", ("mack", "kutuzov"), ("au", "ru"), BattleStatus.DONE, report=DRAWN),
-               3: Battle(3, 2, "C4", ("soult", "ferdinand"), ("fr", "au"), BattleStatus.DONE, report=REPORT)}
+               2: Battle(2, 2, "J9", ("mack", "kutuzov"), ("au", "ru"), BattleStatus.DONE,
+                         report=report_from(DRAWN, 2)),
+               3: Battle(3, 2, "C4", ("soult", "ferdinand"), ("fr", "au"), BattleStatus.DONE,
+                         report=report_from(REPORT, 3))}
     return replace(state, battles=battles, seeds={2: TurnSeed(2, "cd" * 32, "ef" * 32, revealed=True)})
 
 

@@ -19,7 +19,16 @@ from bot.campaign import edits, lifecycle, orders, scouting
 from bot.campaign.dice import Context
 from bot.campaign.events import PUBLIC, EventKind, Journal
 from bot.campaign.odds import move_result
-from bot.campaign.state import Battle, CampaignState, CampaignStatus, Declaration, DeclarationKind
+from bot.campaign.state import (
+    Battle,
+    CampaignState,
+    CampaignStatus,
+    Declaration,
+    DeclarationKind,
+    MovePayload,
+    OrderPayload,
+    Scouting,
+)
 from bot.engine.battle import explore
 from bot.engine.dice import SeededDice, seed_commitment
 from bot.engine.errors import InvalidInput, RuleViolation
@@ -114,7 +123,7 @@ def test_a_force_test_is_rolled_with_its_key_and_kept_for_its_side(in_orders: Ca
     assert (out.force, out.order, out.summary) == ("IV Corps", Order.DEFEND, expected.label)
     [decl] = after.declarations_of(Phase.ORDERS, DeclarationKind.ORDER)
     assert (decl.force, decl.side, decl.turn) == ("soult", "fr", 1)
-    assert decl.payload == {"order": "defend", "roll": expected.to_dict()}
+    assert decl.payload == OrderPayload(Order.DEFEND, expected)
     [event] = journal.events
     assert event.kind is EventKind.ROLL and event.visibility == "side:fr"
     assert event.data["prev"] == GENESIS and journal.chain_end == record_hash(event.data)
@@ -197,8 +206,7 @@ def test_a_land_move_is_rolled_when_declared_and_kept_private(in_movement: Campa
     assert out.roll == expected and out.allowance == (expected.value or 0)
     assert out.path == ("D4", "E4") and out.reach == out.path[: out.allowance] and not out.by_water
     [decl] = after.declarations_of(Phase.MOVEMENT, DeclarationKind.MOVE)
-    assert decl.payload == {"start": "C4", "path": ["D4", "E4"], "allowance": out.allowance, "by_water": False,
-                            "roll": expected.to_dict()}
+    assert decl.payload == MovePayload(("D4", "E4"), out.allowance, expected, "C4", by_water=False)
     [event] = journal.events
     assert event.visibility == "side:fr" and event.roll == expected
     assert after.forces["soult"].square == "C4"  # it moves when the phase resolves
@@ -210,7 +218,7 @@ def test_a_new_path_replaces_the_old_with_the_same_dice(in_movement: CampaignSta
     second, out2 = orders.declare_move(first, FRENCH.member_id, "soult", "C5 C6", journal, ctx())
     assert out2.roll == out1.roll and out2.path == ("C5", "C6")
     [decl] = second.declarations
-    assert decl.payload["path"] == ["C5", "C6"]
+    assert decl.payload.path == ("C5", "C6")
     assert journal.events == []  # the roll was logged once, when first declared
 
 
@@ -280,8 +288,7 @@ def test_a_move_declared_under_the_old_reading_stands_for_its_phase(in_movement:
 
 def _old_move(state: CampaignState, roll: Roll) -> Declaration:
     return Declaration(state.turn, state.phase, "lannes", "fr", DeclarationKind.MOVE,
-                       {"start": "A9", "path": ["B8"], "allowance": roll.value or 0, "by_water": False,
-                        "roll": roll.to_dict()})
+                       MovePayload(("B8",), roll.value or 0, roll, "A9", by_water=False))
 
 
 def test_a_river_move_loses_squares_to_embarking_and_landing_in_the_odds_and_the_roll(
@@ -299,7 +306,7 @@ def test_a_river_move_loses_squares_to_embarking_and_landing_in_the_odds_and_the
     assert out.roll == check.roll(dice(on_river), "t1/p2/force:soult/movement")
     assert out.by_water and out.allowance == water_allowance(out.roll, route, RULES)
     assert odds[out.allowance] > 0 and sum(odds.values()) == 1
-    assert after.declarations[0].payload["by_water"] is True
+    assert after.declarations[0].payload.by_water is True
 
 
 def test_moves_belong_to_phase_2(in_orders: CampaignState) -> None:
@@ -520,7 +527,7 @@ def test_each_side_scouts_once_and_the_contest_is_decided_when_all_have(battle: 
     journal = Journal()
     one, fr = scouting.scout(battle, FRENCH.member_id, "#1", journal, ctx())
     assert (fr.battle, fr.side, fr.complete, fr.winner) == (1, "fr", False, None)
-    assert one.battles[1].scouting == {"fr": fr.score}
+    assert one.battles[1].scouting == Scouting({"fr": fr.score})
     ex = explore(battle.engine_force("soult"), battle.map.cell(Square.parse("D4")), dice(battle),
                  "t1/p3/force:soult/battle1-exploration", rules=RULES)
     assert fr.rolls == (ex.roll,) and fr.score == ex.score > 0
@@ -530,9 +537,9 @@ def test_each_side_scouts_once_and_the_contest_is_decided_when_all_have(battle: 
         scouting.scout(one, FRENCH.member_id, 1, Journal(), ctx())
     journal = Journal()
     both, au = scouting.scout(one, AUSTRIAN.member_id, "1", journal, ctx())
-    assert au.complete and both.battles[1].scouting["au"] == au.score
+    assert au.complete and both.battles[1].scouting.scores["au"] == au.score
     expected = None if au.score == fr.score else ("fr" if fr.score > au.score else "au")
-    assert au.winner == expected and both.battles[1].scouting["_winner"] == expected
+    assert au.winner == expected and both.battles[1].scouting.decided and both.battles[1].scouting.winner == expected
     last = journal.events[-1]
     assert last.visibility == PUBLIC and "scouting contest goes to" in str(last.text)
 

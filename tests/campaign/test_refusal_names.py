@@ -15,12 +15,13 @@ from babel.messages.pofile import read_po
 
 from bot.campaign import claims, hints, leaders, turn
 from bot.campaign.events import Journal
-from bot.campaign.state import BattleStatus
+from bot.campaign.state import Aftermath, BattleStatus
 from bot.engine.errors import EngineError, InvalidInput, RuleViolation
 from bot.engine.grid import CampaignMap
 from bot.engine.model import Cell, Square, Terrain
 from bot.engine.movement import check_land_path
 from bot.engine.phases import Phase
+from bot.engine.reports import parse_report
 from bot.i18n.catalogues import pot_path
 from bot.i18n.text import tr
 from bot.services.errors import NotFound
@@ -70,8 +71,8 @@ def test_a_trophy_refusal_names_both_units() -> None:
               "sides": [{"side": "au", "outcome": "lost", "banners": 2, "units": [{"unit": "riesch", "killed": 2}]},
                         {"side": "fr", "outcome": "won", "banners": 6, "units": []}],
               "melee_eliminations": [{"unit": "riesch", "by": "vandamme"}]}
-    battle = replace(state.battles[1], status=BattleStatus.REPORTED, report=report,
-                     aftermath={"trophies": {"vandamme>riesch": False}})
+    battle = replace(state.battles[1], status=BattleStatus.REPORTED, report=parse_report(report),
+                     aftermath=Aftermath(trophies={("vandamme", "riesch"): False}))
     state = state.with_battle(battle).evolve(phase=Phase.AFTERMATH)
     with pytest.raises(RuleViolation) as refused:
         leaders.require_trophy_due(state, battle, "vandamme", "riesch")

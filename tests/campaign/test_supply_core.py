@@ -15,7 +15,15 @@ import pytest
 
 from bot.campaign import orders, supply, turn
 from bot.campaign.events import EventKind, Journal
-from bot.campaign.state import CampaignState, DeclarationKind, ForceStatus, Recruit, SupplyPurchase, UnitState
+from bot.campaign.state import (
+    CampaignState,
+    DeclarationKind,
+    ForceStatus,
+    OrderPayload,
+    Recruit,
+    SupplyPurchase,
+    UnitState,
+)
 from bot.engine.dice import SeededDice
 from bot.engine.errors import RuleViolation
 from bot.engine.field_commander import PurchaseKind
@@ -23,7 +31,7 @@ from bot.engine.force_test import force_test_check
 from bot.engine.model import Order, Quality, Square
 from bot.engine.movement import movement_check
 from bot.engine.phases import Phase
-from bot.engine.rolls import Modifier, Roll
+from bot.engine.rolls import Modifier
 from bot.services.errors import NotFound, WrongPhase
 from tests.campaign.test_orders_core import AUSTRIAN, FRENCH, RULES, SEED, _tutorial, ctx
 from tests.databases import migrated_sqlite
@@ -295,7 +303,7 @@ def test_fc3_a_force_test_is_rerolled_for_a_scout_and_the_reroll_stands(phase1: 
     assert out.original == first.roll and out.roll == expected and out.kind is DeclarationKind.ORDER
     assert out.scouts == 0 and after.forces["soult"].scouts == 0 and out.dropped == () and out.allowance is None
     [decl] = after.declarations_of(Phase.ORDERS, DeclarationKind.ORDER)
-    assert decl.payload == {"order": "forced_march", "roll": expected.to_dict()}
+    assert decl.payload == OrderPayload(Order.FORCED_MARCH, expected)
     roll, line = journal.events
     assert roll.kind is EventKind.ROLL and roll.roll == expected and roll.visibility == "side:fr"
     assert line.visibility == "side:fr" and "IV Corps spends a scout to re-roll its Force test (FC-3): 3 is now 4" \
@@ -321,7 +329,7 @@ def test_fc3_a_move_reroll_drops_the_forced_march_bought_and_recomputes_the_allo
     assert out.dropped == (FC2_MARCH,) and out.scouts == 1 and after.forces["soult"].scouts == 1
     assert out.allowance == (expected.value or 0) and out.reach == ("D4", "E4", "F4")[: out.allowance]
     [decl] = after.declarations_of(Phase.MOVEMENT, DeclarationKind.MOVE)
-    assert decl.payload["allowance"] == out.allowance and Roll.from_dict(decl.payload["roll"]) == expected
+    assert decl.payload.allowance == out.allowance and decl.payload.roll == expected
     assert journal.events[0].roll == expected and journal.events[0].visibility == "side:fr"
 
     # A second scout re-rolls again, off the original key; nothing is left to drop.

@@ -10,7 +10,7 @@ from bot.campaign import aftermath, orders
 from bot.campaign.dice import Context
 from bot.campaign.events import Journal
 from bot.campaign.new import from_scenario
-from bot.campaign.state import Battle, BattleStatus, CampaignState
+from bot.campaign.state import Battle, BattleStatus, CampaignState, Scouting
 from bot.campaign.turn import phase_facts, resolve
 from bot.engine.phases import Phase, pending
 from bot.engine.tables import default_rulebook
@@ -64,7 +64,7 @@ def test_phase_4_waits_only_for_the_played_side_and_the_bot_rolls_the_other() ->
     assert not pending(Phase.AFTERMATH, phase_facts(state))
     done = resolve(state, Journal(), CTX)  # nothing is pending: no force needed
     assert done.state.battles[1].status is BattleStatus.DONE
-    assert done.state.battles[1].aftermath["rolled"] == {"au": True, "fr": True}  # the bot rolled Austria's
+    assert done.state.battles[1].aftermath.rolled == {"au": True, "fr": True}  # the bot rolled Austria's
 
 
 def test_once_nothing_is_pending_the_turn_flows_on_to_the_next_turns_orders() -> None:
@@ -87,7 +87,7 @@ def test_phase_3_shows_each_camp_it_may_scout_and_report_until_the_battle_is_rep
     waits = {(p.who, str(p.what)) for p in pending(Phase.BATTLE, phase_facts(state))}
     assert waits == {("gm", "report battle 1"),
                      ("fr", "scout battle 1 (MC-6.1), then report its camp's result (BR)")}  # nobody plays Austria
-    state = state.with_battle(replace(state.battles[1], scouting={"fr": 4}))
+    state = state.with_battle(replace(state.battles[1], scouting=Scouting({"fr": 4})))
     assert ("fr", "report its camp's result of battle 1 (BR)") in {
         (p.who, str(p.what)) for p in pending(Phase.BATTLE, phase_facts(state))}
     state, _ = aftermath.report(state, 1, {"system": "miniatures", "sides": [

@@ -10,6 +10,7 @@ from dataclasses import replace
 from bot.campaign import announce, gazette, views
 from bot.campaign.frames import Frame, at, end_of_turn
 from bot.campaign.sight import GM, Reader
+from bot.campaign.state import Aftermath
 from bot.engine.grid import CampaignMap
 from bot.engine.model import Cell, Outcome, Place, Square
 from bot.engine.phases import Phase
@@ -23,7 +24,7 @@ def ended_turn_two():
     """Turn 2 over: France beat Austria at C4 (Ferdinand retreated to D4), Austria and Russia drew at J9;
     the campaign stands in turn 3."""
     before = _turn_two().evolve(phase=Phase.EVENTS, weather="RAIN")
-    won = replace(before.battles[3], aftermath={"retreats": {"ferdinand": "D4"}})
+    won = replace(before.battles[3], aftermath=Aftermath(retreats={"ferdinand": "D4"}))
     after = before.evolve(turn=3, phase=Phase.ORDERS, weather="FINE", battles={**before.battles, 3: won}) \
         .with_force("ferdinand", square="D4")
     return before, after

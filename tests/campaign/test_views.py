@@ -15,6 +15,7 @@ from bot.campaign.glory import ledger
 from bot.campaign.settings import Settings, UnmannedSides
 from bot.campaign.sight import GM, Reader, within_sight
 from bot.campaign.state import (
+    Aftermath,
     Battle,
     BattleStatus,
     CampaignState,
@@ -25,6 +26,8 @@ from bot.campaign.state import (
     ForceStatus,
     GloryEntry,
     LeaderState,
+    MovePayload,
+    OrderPayload,
     SideState,
     UnitState,
 )
@@ -32,8 +35,13 @@ from bot.engine.cc_model import GloryKind
 from bot.engine.grid import CampaignMap
 from bot.engine.model import Climate, LeaderStatus, Order, Reaction, Square, UnitType
 from bot.engine.phases import Phase
+from bot.engine.rolls import Roll
 
 FRENCH, AUSTRIAN, RUSSIAN, OUTSIDER = Reader(side="fr"), Reader(side="au"), Reader(side="ru"), Reader()
+
+
+ROLL = Roll("MC-5.1", "Movement roll", "t2/p2/force:lannes/movement", (2,), (), 2, "ok", "1 square", value=1)
+"""A declaration's roll, where what it rolled does not matter."""
 
 
 def _state(phase: Phase = Phase.ORDERS) -> CampaignState:
@@ -90,7 +98,7 @@ def test_the_status_shows_own_forces_in_full_enemies_in_sight_by_name_only_and_n
 def test_a_retreat_due_names_its_force_only_to_readers_who_see_it() -> None:
     state = _state(Phase.AFTERMATH)
     state = state.with_battle(replace(state.battles[2], status=BattleStatus.REPORTED,
-                                      aftermath={"rolled": {"au": True, "ru": True}, "retreats": {"mack": None}}))
+                                      aftermath=Aftermath(rolled={"au": True, "ru": True}, retreats={"mack": None})))
     assert [w.what for w in views.waiting(state, GM)] == ["choose a retreat square for Army of Mack"]
     assert [w.what for w in views.waiting(state, FRENCH)] == ["choose a retreat square for a Force"]
     assert [w.what for w in views.waiting(state, AUSTRIAN)] == ["choose a retreat square for Army of Mack"]
@@ -117,8 +125,8 @@ def test_a_side_reads_the_dice_of_the_battles_it_fought_and_no_other() -> None:
 def test_what_each_force_still_has_to_do_follows_its_declarations() -> None:
     state = _state(Phase.MOVEMENT)
     state = state.evolve(declarations=(
-        Declaration(2, Phase.MOVEMENT, "lannes", "fr", DeclarationKind.MOVE, {"path": ["C2", "D2"], "allowance": 1}),
-        Declaration(2, Phase.ORDERS, "soult", "fr", DeclarationKind.ORDER, {}),
+        Declaration(2, Phase.MOVEMENT, "lannes", "fr", DeclarationKind.MOVE, MovePayload(("C2", "D2"), 1, ROLL)),
+        Declaration(2, Phase.ORDERS, "soult", "fr", DeclarationKind.ORDER, OrderPayload(Order.DEFEND, ROLL)),
     ))
     todo = {f.key: f.todo for f in views.side_forces(state, "fr")}
     assert todo == {"soult": "holds the Defend order: does not move", "lannes": "moves 1 square and stops at C2, short of D2"}
@@ -142,7 +150,7 @@ def test_glory_balances_add_each_sides_entries() -> None:
 def test_trophy_attempts_are_those_of_the_sides_own_units_not_yet_rolled() -> None:
     state = _state(Phase.AFTERMATH)
     state = state.with_battle(replace(state.battles[2], status=BattleStatus.REPORTED,
-                                      aftermath={"trophies": {"m1>k1": None, "k1>m1": True}}))
+                                      aftermath=Aftermath(trophies={("m1", "k1"): None, ("k1", "m1"): True})))
     assert views.trophy_attempts(state, "au") == (views.TrophyAttempt(2, "m1", "Jaegers", "k1", "Musketeers"),)
     assert views.trophy_attempts(state, "ru") == ()  # already rolled
     assert views.trophy_attempts(state, "fr") == ()
@@ -154,9 +162,9 @@ def test_the_map_shows_enemies_in_sight_without_detail_and_where_others_were_las
     state = state.with_side("fr", last_seen={"mack": "F5", "kienmayer": "A1"})
     state = state.evolve(declarations=(
         Declaration(2, Phase.MOVEMENT, "lannes", "fr", DeclarationKind.MOVE,
-                    {"start": "A2", "path": ["B2", "C2"], "allowance": 1}),
+                    MovePayload(("B2", "C2"), 1, ROLL, "A2")),
         Declaration(2, Phase.MOVEMENT, "mack", "au", DeclarationKind.MOVE,
-                    {"start": "J7", "path": ["J8"], "allowance": 1}),
+                    MovePayload(("J8",), 1, ROLL, "J7")),
     ))
     french = views.map_view(state, FRENCH)
     markers = {m.force: m for m in french.markers}

@@ -194,7 +194,7 @@ async def test_export_then_import_gives_the_same_campaign_with_fresh_dice_for_th
     await advance(db, cid)
     await orders.give_order(db, cid, FRENCH, "soult", "forced_march")
     exported = await exchange.export_campaign(db, cid, GM)
-    assert exported["version"] == 2 and exported["state"]["seeds"] == []  # never an unrevealed seed...
+    assert exported["version"] == 3 and exported["state"]["seeds"] == []  # never an unrevealed seed...
     live = hashlib.sha256(b"test-seed-1").hexdigest()  # turn 1's seed (fixed_seeds)
     assert live not in exchange.export_bytes(exported).decode()  # ...anywhere in the file, not even for the GM
     new_id = (await exchange.import_campaign(db, exchange.export_bytes(exported), guild_id=10, channel_id=99,
@@ -267,7 +267,7 @@ async def test_an_export_of_the_previous_format_imports_and_exports_anew(db, nam
     old = old_export(name)
     done = await exchange.import_campaign(db, exchange.export_bytes(old), guild_id=10, channel_id=99, gm=GM)
     new = await exchange.export_campaign(db, done.campaign_id, GM)
-    assert new["version"] == 2 and new["log"][: len(old["log"])] == old["log"]
+    assert new["version"] == 3 and new["log"][: len(old["log"])] == old["log"]
     state = new["state"]
     assert [(s["key"], s["name"]) for s in state["sides"]] == [(s["key"], s["name"]) for s in old["tables"]["side"]]
     assert {u["key"]: u["sp"] for f in state["forces"] for u in f["units"]} == \

@@ -145,7 +145,7 @@ class Player:
 
                     state = (await repository.load(s, self.cid)).state
                     _, _, led = commanders(state, state.battles[b.number])
-                names = [c["name"] for key, c in led.items() if by_force[key].side_key == side]
+                names = [c.name for key, c in led.items() if by_force[key].side_key == side]
                 if names:
                     entry["leader_casualties"] = [{"leader": names[0], "fell": "melee"}]
             report["sides"].append(entry)

@@ -9,6 +9,7 @@ import pytest
 
 from bot.engine.errors import RuleViolation
 from bot.engine.phases import Phase
+from bot.engine.reports import report_data
 from bot.engine.verify import verify_log
 from bot.services import aftermath, campaigns, orders, quick, views
 from bot.services.errors import PermissionDenied
@@ -48,8 +49,8 @@ async def to_battle(db, battles: str = "table", channel: int = 7) -> tuple[int, 
 def steps(state, number: int) -> dict:
     """What Phase 4 must do for a battle, and what the report did to the sides (tallies, Glory)."""
     b = state.battles[number]
-    return {"status": b.status, "rolled": dict(b.aftermath["rolled"]), "retreats": dict(b.aftermath["retreats"]),
-            "fates": dict(b.aftermath["fates"]), "trophies": dict(b.aftermath["trophies"]),
+    return {"status": b.status, "rolled": dict(b.aftermath.rolled), "retreats": dict(b.aftermath.retreats),
+            "fates": dict(b.aftermath.fates), "trophies": dict(b.aftermath.trophies),
             "sides": {k: (s.battles_won, s.battles_lost, bool(s.must_test)) for k, s in state.sides.items()},
             "glory": sorted((g.side, g.amount, g.rule) for g in state.glory)}
 
@@ -72,7 +73,7 @@ async def test_every_human_camp_agrees_then_the_report_is_a_table_report(db) -> 
     with pytest.raises(RuleViolation, match="already reported"):
         await quick.resolve_quickly(db, cid, GM, number)
     quick_state = await campaign_state(db, cid)
-    document = dict(quick_state.battles[number].report)
+    document = report_data(quick_state.battles[number].report)
     assert document["system"] == "cc" and document["banners_required"] == 6
 
     # The same battle in a twin campaign, reported by the GM from the table with the same document.
@@ -119,4 +120,4 @@ async def test_with_battles_quick_a_battle_goes_straight_to_phase_4(db) -> None:
     st = await views.status(db, created, GM)
     assert st.position.phase is Phase.AFTERMATH
     state = await campaign_state(db, created)
-    assert state.battles[1].report is not None and state.battles[1].report["system"] == "cc"
+    assert state.battles[1].report is not None and state.battles[1].report.system.value == "cc"

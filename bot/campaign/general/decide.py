@@ -28,12 +28,9 @@ from bot.engine.text import Msg
 
 from ..glory import outcomes
 from ..odds import table_odds
-from ..scouting import WINNER
 from ..state import BattleStatus, ForceState
 from .policy import Stance, policy
 from .view import SideView
-
-CLAIMS = "claims"
 
 # --- the decisions ---------------------------------------------------------------------------------
 
@@ -479,9 +476,9 @@ def battle(view: SideView, reporting: bool) -> list[Decision]:
     for b in view.battles:
         if b.status is not BattleStatus.PENDING:
             continue
-        if view.side not in b.scouting and WINNER not in b.scouting:
+        if view.side not in b.scouting.scores and not b.scouting.decided:
             out.append(Scout(b.number))
-        if reporting and view.side not in b.aftermath.get(CLAIMS, {}):
+        if reporting and view.side not in b.aftermath.claims:
             out.append(Claim(b.number))
     return out
 
@@ -501,9 +498,9 @@ def aftermath(view: SideView) -> list[Decision]:
     for b in view.battles:
         if b.status is not BattleStatus.REPORTED:
             continue
-        if not b.aftermath.get("rolled", {}).get(view.side):
+        if not b.aftermath.rolled.get(view.side):
             out.append(RollAftermath(b.number))
-        retreats = b.aftermath.get("retreats", {})
+        retreats = b.aftermath.retreats
         draw = outcomes(b).get(view.side) is Outcome.DRAW  # MC-7.3: apart from the opposing camps' retreats
         for fkey, dest in sorted(retreats.items()):
             if dest is not None or fkey not in own:

@@ -140,7 +140,7 @@ def _fates(state: CampaignState, side: str, battles: tuple[Battle, ...]) -> tupl
     """The side's own fallen leaders whose fate nobody rolled yet (CC-1)."""
     out: list[FateDue] = []
     for b in battles:
-        for name, status in b.aftermath.get("fates", {}).items():
+        for name, status in b.aftermath.fates.items():
             if status is not None:
                 continue
             try:
@@ -156,8 +156,7 @@ def _trophies(state: CampaignState, side: str, battles: tuple[Battle, ...]) -> t
     """The side's own units' trophy attempts nobody rolled yet (CC-3)."""
     out: list[TrophyDue] = []
     for b in battles:
-        for key, taken in b.aftermath.get("trophies", {}).items():
-            unit, target = key.split(">", 1)
+        for (unit, target), taken in b.aftermath.trophies.items():
             owner = unit_owner(state, unit) if taken is None else None
             if owner is not None and state.forces[owner].side == side:
                 out.append(TrophyDue(b.number, unit, target))
