@@ -17,7 +17,7 @@ from typing import Any
 import discord
 
 from bot.campaign.odds import Odds
-from bot.engine.rolls import BatchRoll, Roll
+from bot.engine.rolls import LABELS, BatchRoll, Roll, composed
 from bot.i18n import locale, t
 from bot.i18n.text import tr, tr_lines
 from bot.services.views import ForceView, Gazette, StatusView, Waiting
@@ -171,7 +171,7 @@ def roll_embed(record: Roll | BatchRoll, lang: str, *, private: bool = False) ->
         if record.multiplier != 1:
             e.add_field(name=t(lang, "roll.multiplier"), value=f"x{record.multiplier}", inline=True)
         e.add_field(name=t(lang, "roll.total"), value=f"**{record.total}**", inline=True)
-        outcome = tr(lang, record.label)
+        outcome = tr(lang, composed(record.label, LABELS))
         if record.natural:
             outcome = t(lang, "roll.natural", face=record.dice[0]) + " " + outcome
         e.add_field(name=t(lang, "roll.outcome"), value=outcome, inline=False)
@@ -180,17 +180,15 @@ def roll_embed(record: Roll | BatchRoll, lang: str, *, private: bool = False) ->
                     inline=False)
         e.add_field(name=t(lang, "roll.modifiers"), value=mods, inline=True)
         labels = dict(record.labels)
-        tally = "\n".join(f"**{n}** {tr(lang, labels.get(r, r))}" for r, n in record.counts) or "-"
+        tally = "\n".join(t(lang, "roll.tally", label=tr(lang, labels.get(r, r)), n=n) for r, n in record.counts) or "-"
         e.add_field(name=t(lang, "roll.outcome"), value=tally, inline=True)
     e.set_footer(text=t(lang, "roll.key", key=record.key))
     return fit(e)
 
 
-def percent(p: Fraction) -> str:
-    value = float(p) * 100
-    if 0 < value < 0.1:
-        return "<0.1%"
-    return f"{value:.1f}%"
+def percent(p: Fraction, lang: str = "en") -> str:
+    """A chance as ``lang`` writes it (``16.7%``, ``16,7 %``; Babel), one decimal."""
+    return locale.percent(lang, p)
 
 
 def odds_embed(title: str, odds: Odds, lang: str) -> discord.Embed:
@@ -198,9 +196,9 @@ def odds_embed(title: str, odds: Odds, lang: str) -> discord.Embed:
     modifiers and the face its best outcome needs, then each outcome that can happen with its chance and
     the faces of the die that give it, the best first; a warning when the worst outcome is a danger."""
     lines = [f"{tr(lang, odds.expression)}: {tr(lang, odds.needs)}", ""]
-    lines += [f"**{percent(row.chance)}** {tr(lang, row.label)} ({tr(lang, row.die)})" for row in odds.rows]
+    lines += [f"**{percent(row.chance, lang)}** {tr(lang, row.label)} ({tr(lang, row.die)})" for row in odds.rows]
     if odds.danger:
-        lines += ["", t(lang, "odds.danger", chance=percent(odds.worst_chance), worst=tr(lang, odds.worst))]
+        lines += ["", t(lang, "odds.danger", chance=percent(odds.worst_chance, lang), worst=tr(lang, odds.worst))]
     e = discord.Embed(title=t(lang, "odds.title", what=tr(lang, title)), description="\n".join(lines), colour=PRIVATE)
     e.set_footer(text=t(lang, "odds.footer"))
     return fit(e)
@@ -284,7 +282,7 @@ def waiting_lines(waiting: Sequence[Waiting], lang: str) -> str:
 
 def status_force_line(f: ForceView, lang: str) -> str:
     """One of the reader's own Forces on one short line, with what it still has to do."""
-    parts = [f"**{f.name}** {f.square}", f"{f.sp} SP", word(lang, f.order)]
+    parts = [f"**{f.name}** {f.square}", t(lang, "force.sp_count", sp=f.sp), word(lang, f.order)]
     if f.reaction:
         parts.append(word(lang, f.reaction))
     todo = f" — {tr(lang, f.todo)}" if f.todo else ""
@@ -368,12 +366,14 @@ def force_embed(f: ForceView, lang: str) -> discord.Embed:
     e.add_field(name=t(lang, "force.sp"), value=str(f.sp), inline=True)
     if f.leader:
         e.add_field(name=t(lang, "force.leader"),
-                    value=f"{f.leader} (CV {f.leader_cv}, {word(lang, f.leader_status or 'fit')})", inline=False)
+                    value=t(lang, "force.leader_line", leader=f.leader, cv=f.leader_cv,
+                            status=word(lang, f.leader_status or "fit")), inline=False)
     units = []
     for u in f.units:
         marks = [word(lang, u.quality), word(lang, u.type)] + ([t(lang, "unit.mercenary")] if u.mercenary else []) \
             + ([t(lang, "unit.heroic")] if u.heroic else []) + ([] if u.flag else [t(lang, "unit.no_flag")])
-        line = f"`{u.key}` {u.name}: {u.sp}/{u.original_sp} SP ({', '.join(marks)})"
+        line = t(lang, "unit.line", key=u.key, unit=u.name, sp=u.sp, original=u.original_sp,
+                 marks=", ".join(marks))
         if u.out_of_ranks:  # the report's losses, whose fate the aftermath still has to roll (MC-7)
             line += " " + t(lang, "unit.out_of_ranks", sp=u.out_of_ranks)
         units.append(line)

@@ -170,9 +170,21 @@ def _weather(state: CampaignState, journal: Journal, ctx: Context, _battles: lis
     state = state.evolve(weather=w.kind.name)
     journal.roll(state, w.roll)
     mod = Msg(", movement {value:+d}", value=w.kind.movement) if w.kind.movement else ""
-    journal.say(state, Msg("Weather (house rule RU-10): {weather}{mod}, wind {wind}.", weather=w.kind.label, mod=mod,
-                           wind=w.kind.wind))
+    journal.say(state, Msg("Weather (house rule RU-10): {weather}{mod}; {wind}.", weather=w.kind.label, mod=mod,
+                           wind=wind_words(w.kind.wind)))
     return state
+
+
+def wind_words(wind: str) -> Msg:
+    """The wind at sea (MC-5.3) as a whole phrase, so each language makes its own agreement ("no wind",
+    "pas de vent", "kein Wind"), not "wind none" (issue 23)."""
+    if wind == "favourable":
+        return Msg("a favourable wind")
+    if wind == "contrary":
+        return Msg("a contrary wind")
+    if wind == "calm":
+        return Msg("a dead calm")
+    return Msg("no wind")
 
 
 def _orders(state: CampaignState, journal: Journal, ctx: Context, _battles: list[int]) -> CampaignState:

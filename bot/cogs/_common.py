@@ -13,7 +13,7 @@ from discord import app_commands
 
 from bot.engine.errors import EngineError, InvalidInput
 from bot.engine.model import Square
-from bot.i18n import lang_of, t
+from bot.i18n import lang_of, t, versus
 from bot.services import battles, campaigns, views
 from bot.services.actors import Actor
 
@@ -159,12 +159,15 @@ async def _sides(interaction: discord.Interaction, cid: int, actor: Actor, typed
 
 async def _battles(interaction: discord.Interaction, cid: int, actor: Actor, typed: str):
     rows = await battles.list_battles(bot_of(interaction).db, cid)
-    return [(f"{b.number}: {b.square}, {' v '.join(b.sides)} ({b.state})", str(b.number)) for b in rows]
+    lc = lang(interaction)
+    return [(t(lc, "battle.choice", number=b.number, square=b.square, sides=versus(lc, b.sides),
+               state=t(lc, f"battle.state_{b.state}")), str(b.number)) for b in rows]
 
 
 async def _own_units(interaction: discord.Interaction, cid: int, actor: Actor, typed: str):
     st = await status_of(interaction, cid, actor)
-    return [(f"{u.name} ({f.name}, {u.sp} SP)", u.key) for f in st.forces if f.own for u in f.units]
+    lc = lang(interaction)
+    return [(t(lc, "unit.choice", unit=u.name, force=f.name, sp=u.sp), u.key) for f in st.forces if f.own for u in f.units]
 
 
 async def _own_leaders(interaction: discord.Interaction, cid: int, actor: Actor, typed: str):

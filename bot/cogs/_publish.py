@@ -19,7 +19,7 @@ from bot.campaign.announce import What
 from bot.campaign.frames import Frame
 from bot.engine.errors import EngineError
 from bot.engine.phases import Phase
-from bot.i18n import locale, t
+from bot.i18n import locale, t, versus
 from bot.i18n.text import tr, tr_lines
 from bot.services import battles, resolution, sight, views
 from bot.services import bookkeeping as state
@@ -374,7 +374,7 @@ async def post_turn_summary(bot: AideBot, campaign_id: int, turn: int, lang: str
     as the turn left it, not the next turn's), the clickable commands that check its dice and show the
     whole log, the next phase card (who it waits for, pinged), and the turn's dice behind a button."""
     g = await views.gazette(bot.db, campaign_id, PUBLIC, turn, rules=bot.rules)
-    embed = fmt.gazette_embed(g, lang, verify=mention(bot, "campaign verify"), log=mention(bot, "campaign log"))
+    embed = fmt.gazette_embed(g, lang, verify=mention(bot, "campaign verify", lang), log=mention(bot, "campaign log", lang))
     files: list[discord.File] = []
     try:
         rendered = await render_turn(bot, campaign_id, frame, lang) if frame is not None else None
@@ -428,7 +428,7 @@ async def post_aftermath_prompt(bot: AideBot, campaign_id: int, number: int, lan
     line = next((b for b in await battles.list_battles(bot.db, campaign_id) if b.number == number), None)
     if line is None:
         return
-    embed = discord.Embed(description=t(lang, "aftermath.prompt", number=number, sides=" v ".join(line.sides)),
+    embed = discord.Embed(description=t(lang, "aftermath.prompt", number=number, sides=versus(lang, line.sides)),
                           colour=fmt.COLOUR)
     make = PROMPT_VIEWS.get(What.AFTERMATH_PROMPT)
     view = make(campaign_id, number, lang) if make is not None else None

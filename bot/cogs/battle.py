@@ -17,9 +17,9 @@ from bot import formatting as fmt
 from bot.campaign import disputes
 from bot.engine import uploads
 from bot.engine.errors import EngineError, InvalidInput
-from bot.engine.rolls import BatchRoll, Roll
+from bot.engine.rolls import LABELS, BatchRoll, Roll, composed
 from bot.engine.text import Msg
-from bot.i18n import t
+from bot.i18n import locale, t, versus
 from bot.i18n.text import tr, tr_lines
 from bot.services import aftermath, battles, cc, quick, views
 from bot.services import bookkeeping as state
@@ -73,10 +73,10 @@ def record_text(record: Roll | BatchRoll, lc: str) -> str:
     dice = " ".join(str(f) for f in record.dice[:40]) + (" …" if len(record.dice) > 40 else "")
     mods = "; ".join(f"{m.value:+d} {tr(lc, m.reason)} ({m.rule})" for m in record.modifiers)
     if isinstance(record, Roll):
-        outcome = f"= **{record.total}** → {tr(lc, record.label)}"
+        outcome = f"= **{record.total}** → {tr(lc, composed(record.label, LABELS))}"
     else:
         labels = dict(record.labels)
-        outcome = "→ " + ", ".join(f"**{n}** {tr(lc, labels.get(r, r))}" for r, n in record.counts)
+        outcome = "→ " + "; ".join(t(lc, "roll.tally", label=tr(lc, labels.get(r, r)), n=n) for r, n in record.counts)
     return "\n".join(x for x in (f"d{record.sides}: {dice or '-'}", mods, outcome) if x)
 
 
@@ -480,8 +480,8 @@ class Battle(commands.Cog):
         lc = lang(interaction)
         cid = await campaign_id(interaction)
         rows = await battles.list_battles(bot_of(interaction).db, cid, actor=actor_of(interaction))
-        lines = [t(lc, "battle.line", number=b.number, square=b.square, sides=" v ".join(b.sides),
-                   forces=", ".join(b.forces), state=b.state) for b in rows] or [t(lc, "battle.none")]
+        lines = [t(lc, "battle.line", number=b.number, square=b.square, sides=versus(lc, b.sides),
+                   forces=locale.listing(lc, b.forces), state=t(lc, f"battle.state_{b.state}")) for b in rows] or [t(lc, "battle.none")]
         await reply(interaction, embeds=fmt.paged_embeds(t(lc, "battle.list_title"), lines)[:1])
 
     @battle.command(name="brief", description="The battle brief for the tabletop (sides in the battle and the GM)")

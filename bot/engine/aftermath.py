@@ -14,6 +14,7 @@ from .grid import CampaignMap
 from .model import Force, Order, Outcome, Quality, Reaction, Square, Territory, Unit
 from .rolls import BatchRoll, Check, Modifier
 from .tables import RuleBook, default_rulebook
+from .text import Msg
 
 MercenaryRule = Literal["check_all", "lose_all"]
 
@@ -116,14 +117,14 @@ def deserter_duty(
         if mercenary == "lose_all":
             return DeserterDuty((), lost_outright=survivors)
         if losses.rout:
-            pools.append(DeserterPool(losses.rout, True, "left in rout (mercenary)"))
+            pools.append(DeserterPool(losses.rout, True, Msg("left in rout (mercenary)")))
         if rest := survivors - losses.rout:
-            pools.append(DeserterPool(rest, False, "mercenary unit on a lost battle (RU-6)"))
+            pools.append(DeserterPool(rest, False, Msg("mercenary unit on a lost battle (RU-6)")))
         return DeserterDuty(tuple(pools))
     if losses.rout:
-        pools.append(DeserterPool(losses.rout, True, "left in rout"))
+        pools.append(DeserterPool(losses.rout, True, Msg("left in rout")))
     if outcome is Outcome.LOST and losses.other_order:
-        pools.append(DeserterPool(losses.other_order, False, "left under another order on a lost battle"))
+        pools.append(DeserterPool(losses.other_order, False, Msg("left under another order on a lost battle")))
     return DeserterDuty(tuple(pools))
 
 
@@ -178,7 +179,7 @@ def unit_aftermath(
     for pool in duty.pools:
         check = _cached_check(rules, "deserters", unit.quality, pool.routed)
         roll = check.roll_many(
-            dice, f"{key}/deserters/{'rout' if pool.routed else 'other'}", pool.sp, subject=f"{unit.name} ({pool.reason})"
+            dice, f"{key}/deserters/{'rout' if pool.routed else 'other'}", pool.sp, subject=Msg("{unit} ({reason})", unit=unit.name, reason=pool.reason)
         )
         rolls.append(roll)
         deserted += roll.count("deserted")
@@ -226,14 +227,14 @@ def post_battle_duty(
     ``both_defending``: every Force in the battle held the Defend order before it.
     """
     if outcome is Outcome.WON:
-        return RetreatDuty(False, "the winner holds the field", "MC-7.3")
+        return RetreatDuty(False, Msg("the winner holds the field"), "MC-7.3")
     if outcome is Outcome.LOST:
-        return RetreatDuty(True, "the beaten Force moves one square out of the battle square", "MC-7.3")
+        return RetreatDuty(True, Msg("the beaten Force moves one square out of the battle square"), "MC-7.3")
     if both_defending:
-        return RetreatDuty(False, "draw, and both Forces held the Defend order: neither moves", "MC-7.3")
+        return RetreatDuty(False, Msg("draw, and both Forces held the Defend order: neither moves"), "MC-7.3")
     if holds_stronghold:
-        return RetreatDuty(False, "draw, and this side holds its stronghold here: it does not move", "MC-7.3")
-    return RetreatDuty(True, "draw: both Forces leave for adjacent squares, one square apart", "MC-7.3")
+        return RetreatDuty(False, Msg("draw, and this side holds its stronghold here: it does not move"), "MC-7.3")
+    return RetreatDuty(True, Msg("draw: both Forces leave for adjacent squares, one square apart"), "MC-7.3")
 
 
 def _apart(cmap: CampaignMap, squares: Iterable[Square], opposing: Iterable[Square]) -> tuple[Square, ...]:

@@ -7,6 +7,7 @@ from __future__ import annotations
 import datetime as dt
 import re
 from collections.abc import Iterable, Mapping
+from fractions import Fraction
 from functools import cache
 from typing import Any
 
@@ -67,6 +68,20 @@ def date(lang: str, value: dt.date | str | None, *, form: str = "medium") -> str
         except ValueError:
             return value
     return format_date(value, format=form, locale=locale_of(lang))
+
+
+def percent(lang: str, value: Fraction | float) -> str:
+    """A chance (0 to 1) as ``lang`` writes it, one decimal: ``16.7%``, ``16,7 %`` (French and German put a
+    narrow space before the sign; Babel's pattern of the language, with one decimal). Below 0.1%: ``<0.1%``
+    in the same way."""
+    loc = locale_of(lang)
+    pattern = loc.percent_formats[None].pattern
+    head, _, tail = pattern.rpartition("0")
+    pattern = f"{head}0.0{tail}"
+    share = float(value)
+    if 0 < share < 0.001:
+        return "<" + format_percent(0.001, format=pattern, locale=loc)
+    return format_percent(share, format=pattern, locale=loc)
 
 
 def listing(lang: str, items: Iterable[str], *, style: str = "standard") -> str:

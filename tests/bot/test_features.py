@@ -154,7 +154,7 @@ async def test_the_gm_changes_rule_options_and_bot_settings(table) -> None:
     pick = await table.gm.select(rules.response, ["weather"], custom_id=f"adc:setk:{_cid(r)}:rules")
     assert pick.ephemeral and "`weather` = **true**" in shown(pick)
     done = await table.gm.select(pick.response, ["false"], custom_id=f"adc:setv:{_cid(r)}:weather")
-    assert "The GM set **weather** to **false**." in shown(done) and not done.ephemeral
+    assert "The GM set `weather` to **false**." in shown(done) and not done.ephemeral
     names = await table.gm.autocomplete(table.channel, "campaign settings", "name", "chan")
     assert {c["value"] for c in names} == {"channel:fr", "channel:au"}
     await advance(table)

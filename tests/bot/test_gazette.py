@@ -51,7 +51,7 @@ async def test_the_turn_ends_with_a_short_gazette_with_the_outcome_the_map_and_t
         assert "Turn 1 gazette" in said and len(said) < 900, said
         assert "Phase 1" in embed_text(gazette.embeds[-1]) and "turn 2" in embed_text(gazette.embeds[-1])
         assert not HASH.search(said) and "{" not in said, said
-        assert "Weather: Overcast, wind none." in said
+        assert "Weather: Overcast; no wind." in said
         assert "Battle 1 at E4: France beat Austria." in said  # the outcome is public news
         assert "Austria tests its Will to Fight" in said
         assert re.search(r"The dice of turn 1 can now be checked: (</campaign verify:\d+>|`/campaign verify`)", said)
