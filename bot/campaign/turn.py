@@ -328,7 +328,7 @@ def _aftermath(state: CampaignState, journal: Journal, ctx: Context, _battles: l
         for text in lines:
             sight.say(journal, state, sight.tell(before, text, seen_by=seen_by), battle=b.number)
     state = update_holdings(state, journal)
-    journal.say(state, "Phase 4 resolved.")
+    journal.say(state, Msg("Phase 4 resolved."))
     return state
 
 

@@ -47,7 +47,7 @@ def how_to_play_embed(client: discord.Client, lc: str, sv: views.StatusView, set
     for stage in core_guide.how_to_play(settings):
         spec = stage.phase.spec
         if not stage.steps:
-            by_bot.append(f"**{int(stage.phase)}. {spec.name}** ({spec.rule}): {tr(lc, spec.needs)}")
+            by_bot.append(f"**{int(stage.phase)}. {tr(lc, spec.name)}** ({spec.rule}): {tr(lc, spec.needs)}")
             continue
         lines = [f"*{tr(lc, spec.needs)}*"] + [f"{mention(client, s.command, lc)} {tr(lc, s.why)}" for s in stage.steps]
         e.add_field(name=tr(lc, spec.title), value="\n".join(lines), inline=False)

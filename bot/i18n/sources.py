@@ -133,7 +133,7 @@ def phase_texts() -> dict[str, list[str]]:
 
     found: dict[str, list[str]] = {}
     for spec in PHASES.values():
-        for text in (spec.title, spec.needs, spec.ends):
+        for text in (spec.title, spec.name, spec.needs, spec.ends):
             found.setdefault(text, []).append(f"MC-3 phase {int(spec.phase)}")
     return found
 

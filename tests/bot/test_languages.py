@@ -234,7 +234,8 @@ async def play_a_turn(table, lang: str) -> dict[str, list[str]]:
                              file=("bridge.yaml", SCENARIO.encode())))
     await act("gm", gm.slash(ch, "campaign settings", name="language", value=lang))
     await act("fr", fr.slash(ch, "campaign join", side="fr"))
-    await act("au", au.slash(ch, "campaign join", side="au"))
+    joined = await act("au", au.slash(ch, "campaign join", side="au"))
+    await act("au", au.click(joined.response, label=t(lang, "howto.button")))
 
     async def resolve(label_key: str = "gm.resolve"):
         card = await act("gm", gm.slash(ch, "gm advance"))
