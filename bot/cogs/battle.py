@@ -231,6 +231,18 @@ class ReportModal(discord.ui.Modal):
 
 
 SYSTEMS = ("cc", "epic", "murat", "miniatures")
+SELECT_OPTIONS = 25
+"""Discord's limit on a select's options: past it, the form's last box is typed (in the reader's words)."""
+
+
+def form_words(lc: str) -> aftermath.FormWords:
+    """The words a member may type in the report form, in their language with the glossary's synonyms
+    (each catalogue entry a comma-separated list, the first the one shown); English is understood too."""
+    def said(key: str) -> tuple[str, ...]:
+        return tuple(w.strip().casefold() for w in t(lc, key).split(",") if w.strip())
+
+    return aftermath.FormWords(said("report.word_melee"), said("report.word_other"), said("report.word_by"),
+                               said("report.word_ordered"), said("report.word_took_ground"))
 
 
 class CampReportModal(discord.ui.Modal):
@@ -249,31 +261,49 @@ class CampReportModal(discord.ui.Modal):
             for o in ("won", "lost", "draw")])
         system = typed.system if typed else doc.get("system", "cc")
         self.system: discord.ui.Select[Any] = discord.ui.Select(custom_id="system", options=[
-            discord.SelectOption(label=s, value=s, default=s == system) for s in SYSTEMS])
+            discord.SelectOption(label=t(lc, f"report.system_{s}"), value=s, default=s == system) for s in SYSTEMS])
         self.banners: discord.ui.TextInput[Any] = discord.ui.TextInput(
             custom_id="banners", required=False, max_length=9, placeholder="4/7",
             default=(typed.banners if typed else form.banners_text()) or None)
         self.losses: discord.ui.TextInput[Any] = discord.ui.TextInput(
             custom_id="losses", style=discord.TextStyle.paragraph, required=False, max_length=MODAL_TEXT,
             default=fmt.clip(typed.losses if typed else form.losses_text(), MODAL_TEXT) or None)
-        self.more: discord.ui.TextInput[Any] = discord.ui.TextInput(
-            custom_id="more", style=discord.TextStyle.paragraph, required=False, max_length=1000,
-            default=fmt.clip(typed.more if typed else form.more_text(), 1000) or None)
+        # the last box: a select of how each leader fell and who took whom in melee (issue 23, item 2), or,
+        # past Discord's 25 options, a box typed in the reader's words
+        offered = form.choices()
+        self.pick: discord.ui.Select[Any] | None = None
+        self.more: discord.ui.TextInput[Any] | None = None
+        if 0 < len(offered) <= SELECT_OPTIONS:
+            chosen = set(typed.chosen if typed and typed.chosen is not None else form.chosen())
+            self.pick = discord.ui.Select(custom_id="more", required=False, min_values=0, max_values=len(offered),
+                                          placeholder=fmt.clip(t(lc, "report.form_more_pick"), 150), options=[
+                discord.SelectOption(label=fmt.clip(tr(lc, label), 100), value=value, default=value in chosen)
+                for value, label in offered])
+        elif offered:
+            self.more = discord.ui.TextInput(
+                custom_id="more", style=discord.TextStyle.paragraph, required=False, max_length=1000,
+                default=fmt.clip(typed.more if typed else form.more_text(form_words(lc)), 1000) or None)
         self.add_item(discord.ui.Label(text=t(lc, "report.form_outcome"), component=self.outcome))
         self.add_item(discord.ui.Label(text=t(lc, "report.form_system"), component=self.system))
         self.add_item(discord.ui.Label(text=fmt.clip(t(lc, "report.form_banners"), 45), component=self.banners,
                                        description=fmt.clip(t(lc, "report.form_banners_help"), 100)))
         self.add_item(discord.ui.Label(text=fmt.clip(t(lc, "report.form_losses"), 45), component=self.losses,
                                        description=fmt.clip(t(lc, "report.form_losses_help"), 100)))
-        self.add_item(discord.ui.Label(text=fmt.clip(t(lc, "report.form_more"), 45), component=self.more,
-                                       description=fmt.clip(t(lc, "report.form_more_help"), 100)))
+        if self.pick is not None:
+            self.add_item(discord.ui.Label(text=fmt.clip(t(lc, "report.form_more"), 45), component=self.pick,
+                                           description=fmt.clip(t(lc, "report.form_more_pick_help"), 100)))
+        elif self.more is not None:
+            self.add_item(discord.ui.Label(text=fmt.clip(t(lc, "report.form_more"), 45), component=self.more,
+                                           description=fmt.clip(t(lc, "report.form_more_help"), 100)))
 
     async def on_submit(self, interaction: discord.Interaction) -> None:
         typed = Typed(self.outcome.values[0], self.system.values[0], self.banners.value, self.losses.value,
-                      self.more.value)
+                      self.more.value if self.more is not None else "",
+                      tuple(self.pick.values) if self.pick is not None else None)
         try:
             data = aftermath.part_from_form(self.form, outcome=typed.outcome, system=typed.system,
-                                            banners=typed.banners, losses=typed.losses, more=typed.more)
+                                            banners=typed.banners, losses=typed.losses, more=typed.more,
+                                            chosen=typed.chosen, words=form_words(self.lc))
             await record_claim(interaction, self.cid, str(self.form.battle), data)
         except EngineError as exc:  # refused: the form reopens with what the member typed (issue 22, item 4)
             await bot_of(interaction).report_error(interaction, exc, view=reopen_view(self.cid, self.form, self.lc,
@@ -292,6 +322,8 @@ class Typed:
     banners: str
     losses: str
     more: str
+    chosen: tuple[str, ...] | None = None
+    """What was picked in the last box's select (None: it was typed)."""
 
 
 def reopen_view(cid: int, form: aftermath.Form, lc: str, typed: Typed) -> discord.ui.View:

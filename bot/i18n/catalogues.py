@@ -185,9 +185,11 @@ _NOT_WORDS = re.compile(r"\{[^{}]*\}|`[^`]*`|</[^>]*>|\b[A-Z]{2,3}-\d+(?:\.\d+)*
 def is_sentence(text: str) -> bool:
     """Whether ``text`` says something in words (three words in a row, once placeholders, code, rule IDs and
     links are set aside): a translation identical to such an English text was not translated (issue 23,
-    item 7), while a name (``Aide-de-Camp``), a rule ID, a file's keys (``outcome: won``) or
-    ``{unit} ({reason})`` may well read the same in every language."""
-    return _SENTENCE.search(_NOT_WORDS.sub(" ", text)) is not None
+    item 7), one of them at least not capitalised; while a name (``Aide-de-Camp``, ``C&C Napoleonics Epic``),
+    a rule ID, a file's keys (``outcome: won``) or ``{unit} ({reason})`` may well read the same in every
+    language."""
+    runs = _SENTENCE.findall(_NOT_WORDS.sub(" ", text))
+    return any(any(w[:1].islower() for w in re.split(r"[ ,']", run)) for run in runs)
 
 
 def check(langs: Iterable[str] = TRANSLATED) -> list[str]:

@@ -186,6 +186,7 @@ def test_the_check_catches_an_english_sentence_left_as_its_translation(tmp_path,
     assert "the English sentence itself" in "\n".join(problems("fr", "engine"))
     assert is_sentence("the beaten Force moves one square") and not is_sentence("Aide-de-Camp {version}")
     assert not is_sentence("{unit} ({reason})") and not is_sentence("Roll anyway (MC-4)")
+    assert not is_sentence("C&C Napoleonics Epic") and is_sentence("Phase 4 resolved and done.")
     assert not is_sentence("system: miniatures\nsides: [{side: fr, outcome: won}]")
 
 
