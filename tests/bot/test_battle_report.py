@@ -14,8 +14,8 @@ from bot.i18n import t
 from tests.store.test_battle_flow import REPORT
 
 from .conftest import domain_errors_only, make_bot, refused, shown, texts
-from .test_features import locales  # noqa: F401 - the fixture
 from .test_battle import to_battle
+from .test_features import locales  # noqa: F401 - the fixture
 from .test_turn_flows import cards
 
 
