@@ -19,6 +19,7 @@ import discord
 from bot.campaign.odds import Odds
 from bot.engine.rolls import LABELS, BatchRoll, Roll, composed
 from bot.i18n import locale, t
+from bot.i18n import names as local_names
 from bot.i18n.text import tr, tr_lines
 from bot.services.views import ForceView, Gazette, StatusView, Waiting
 
@@ -257,7 +258,7 @@ def status_embed(sv: StatusView, lang: str, *, public: bool = False) -> discord.
         groups: dict[str, list[ForceView]] = {}
         for f in seen:
             groups.setdefault(f.side, []).append(f)
-        lines = [seen_group(names.get(side, side), fs, lang) for side, fs in groups.items()]
+        lines = [seen_group(local_names.said(lang, names.get(side, side)), fs, lang) for side, fs in groups.items()]
         e.add_field(name=t(lang, "status.forces_all" if sv.gm else "status.in_sight"),
                     value="\n".join(lines) or t(lang, "status.none_in_sight"), inline=False)
     others = [w for w in sv.waiting if sv.gm or w.who != names.get(sv.reader_side or "")]
@@ -277,12 +278,14 @@ def waiting_lines(waiting: Sequence[Waiting], lang: str) -> str:
         whos = by_what.setdefault(tr(lang, w.what), [])
         if w.who not in whos:
             whos.append(w.who)
-    return "\n".join(locale.listing(lang, [f"**{who}**" for who in whos]) + f": {what}" for what, whos in by_what.items())
+    return "\n".join(locale.listing(lang, [f"**{local_names.said(lang, who)}**" for who in whos]) + f": {what}"
+                     for what, whos in by_what.items())
 
 
 def status_force_line(f: ForceView, lang: str) -> str:
     """One of the reader's own Forces on one short line, with what it still has to do."""
-    parts = [f"**{f.name}** {f.square}", t(lang, "force.sp_count", sp=f.sp), word(lang, f.order)]
+    parts = [f"**{local_names.said(lang, f.name)}** {f.square}", t(lang, "force.sp_count", sp=f.sp),
+             word(lang, f.order)]
     if f.reaction:
         parts.append(word(lang, f.reaction))
     todo = f" — {tr(lang, f.todo)}" if f.todo else ""
@@ -291,10 +294,10 @@ def status_force_line(f: ForceView, lang: str) -> str:
 
 def seen_group(side: str, forces: Sequence[ForceView], lang: str) -> str:
     """A side's Forces the reader sees: the side's name, how many, and the first few (with squares)."""
-    shown = ", ".join(f"{f.name} {f.square}" for f in forces[:STATUS_NAMES])
+    shown = ", ".join(f"{local_names.said(lang, f.name)} {f.square}" for f in forces[:STATUS_NAMES])
     if len(forces) > STATUS_NAMES:
         shown += " " + t(lang, "status.and_more", count=len(forces) - STATUS_NAMES)
-    return f"**{side}** ({len(forces)}): {shown}"
+    return f"**{local_names.said(lang, side)}** ({len(forces)}): {shown}"
 
 
 def phase_card(sv: StatusView, lang: str, *, news: Sequence[str] = ()) -> discord.Embed:
@@ -317,10 +320,11 @@ def phase_card(sv: StatusView, lang: str, *, news: Sequence[str] = ()) -> discor
         [t(lang, "status.defeated", sides=locale.listing(lang, list(sv.defeated)))] if sv.defeated else [])
     if standing:
         e.add_field(name=t(lang, "status.state"), value="\n".join(standing), inline=False)
-    waiting = "\n".join(f"**{w.who}**: {tr(lang, w.what)}" for w in sv.waiting) or t(lang, "status.waiting_nobody")
+    waiting = "\n".join(f"**{local_names.said(lang, w.who)}**: {tr(lang, w.what)}" for w in sv.waiting) \
+        or t(lang, "status.waiting_nobody")
     e.add_field(name=t(lang, "status.waiting"), value=waiting, inline=False)
     if sv.done and sv.status == "active":
-        e.add_field(name=t(lang, "card.done"), value=locale.listing(lang, [f"✅ {name}" for name in sv.done]),
+        e.add_field(name=t(lang, "card.done"), value=locale.listing(lang, [f"✅ {local_names.said(lang, name)}" for name in sv.done]),
                     inline=False)
     e.add_field(name=t(lang, "status.needs"), value=tr(lang, spec.needs), inline=False)
     e.set_footer(text=t(lang, "status.footer", version=sv.version))
@@ -333,7 +337,7 @@ def checklist(sv: StatusView, players: Sequence[Any], lang: str) -> str:
     playing: dict[str, list[str]] = {}
     for p in players:
         playing.setdefault(p.side, []).append(f"<@{p.member_id}>")
-    sides = "\n".join(f"• **{name}**: " + (locale.listing(lang, playing[key]) if key in playing
+    sides = "\n".join(f"• **{local_names.said(lang, name)}**: " + (locale.listing(lang, playing[key]) if key in playing
                                            else t(lang, "start.nobody")) for key, name, _ in sv.sides)
     return "\n".join([t(lang, "start.invite"), sides, t(lang, "start.when_ready")])
 

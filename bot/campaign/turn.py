@@ -277,7 +277,7 @@ def _movement(state: CampaignState, journal: Journal, ctx: Context, battles: lis
         number += 1
         state = state.with_battle(Battle(number, state.turn, str(contact.square), force_ids, sides))
         battles.append(number)
-        names = ", ".join(state.forces[k].name for k in force_ids)
+        names = Msg.join(", ", (state.forces[k].name for k in force_ids))  # each name said in the reader's words
         camps = Msg.join(", ", (state.sides[k].name for k in sides))
         # A battle's square and camps are public news; its Forces go to those who see it (its camps among them).
         sight.say(journal, state, sight.tell(

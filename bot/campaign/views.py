@@ -352,7 +352,7 @@ def brief(state: CampaignState, battle: Battle, *, rules: RuleBook | None = None
     weather = rules.weather.kinds.get(state.weather_now or "")
     lines: list[str] = []
     for side in battle.sides:
-        lines.append(f"**{state.sides[side].name}**")
+        lines.append(Msg("**{side}**", side=state.sides[side].name))  # the name in the reader's words
         for fkey in battle.forces:
             f = state.forces[fkey]
             if f.side != side:

@@ -13,7 +13,7 @@ from discord import app_commands
 
 from bot.engine.errors import EngineError, InvalidInput
 from bot.engine.model import Square
-from bot.i18n import lang_of, t, versus
+from bot.i18n import lang_of, names, t, versus
 from bot.services import battles, campaigns, views
 from bot.services.actors import Actor
 
@@ -60,9 +60,11 @@ async def campaign_id(interaction: discord.Interaction) -> int:
     cached = bot.channel_campaigns.get(channel_id)
     now = time.monotonic()
     if cached is not None and cached[1] > now:
+        names.use(cached[0])  # its names said in the reader's language (issue 23)
         return cached[0]
     cid = await campaigns.campaign_of_channel(bot.db, channel_id)
     bot.channel_campaigns[channel_id] = (cid, now + CHANNEL_TTL)
+    names.use(cid)
     return cid
 
 
@@ -142,19 +144,22 @@ def suggest(fn: Callable[[discord.Interaction, int, Actor, str], Awaitable[Itera
 
 async def _own_forces(interaction: discord.Interaction, cid: int, actor: Actor, typed: str):
     st = await status_of(interaction, cid, actor)
+    lc = lang(interaction)
     if st.gm:
-        return [(f"{f.name} ({f.square})", f.key) for f in st.forces]
-    return [(f"{f.name} ({f.square})", f.key) for f in st.forces if f.own]
+        return [(f"{names.said(lc, f.name)} ({f.square})", f.key) for f in st.forces]
+    return [(f"{names.said(lc, f.name)} ({f.square})", f.key) for f in st.forces if f.own]
 
 
 async def _visible_forces(interaction: discord.Interaction, cid: int, actor: Actor, typed: str):
     st = await status_of(interaction, cid, actor)
-    return [(f"{f.name} ({f.square})", f.key) for f in st.forces]
+    lc = lang(interaction)
+    return [(f"{names.said(lc, f.name)} ({f.square})", f.key) for f in st.forces]
 
 
 async def _sides(interaction: discord.Interaction, cid: int, actor: Actor, typed: str):
     st = await status_of(interaction, cid, actor)
-    return [(name, key) for key, name, _ in st.sides]
+    lc = lang(interaction)
+    return [(names.said(lc, name), key) for key, name, _ in st.sides]
 
 
 async def _battles(interaction: discord.Interaction, cid: int, actor: Actor, typed: str):
@@ -172,7 +177,8 @@ async def _own_units(interaction: discord.Interaction, cid: int, actor: Actor, t
 
 async def _own_leaders(interaction: discord.Interaction, cid: int, actor: Actor, typed: str):
     st = await status_of(interaction, cid, actor)
-    return [(f"{f.leader} ({f.name})", f.leader) for f in st.forces if f.own and f.leader]
+    lc = lang(interaction)
+    return [(f"{f.leader} ({names.said(lc, f.name)})", f.leader) for f in st.forces if f.own and f.leader]
 
 
 own_forces = suggest(_own_forces)

@@ -19,7 +19,7 @@ from bot.engine import uploads
 from bot.engine.errors import EngineError, InvalidInput
 from bot.engine.rolls import LABELS, BatchRoll, Roll, composed
 from bot.engine.text import Msg
-from bot.i18n import locale, t, versus
+from bot.i18n import locale, names, t, versus
 from bot.i18n.text import tr, tr_lines
 from bot.services import aftermath, battles, cc, quick, views
 from bot.services import bookkeeping as state
@@ -143,7 +143,7 @@ async def publish_report(bot: Any, cid: int, number: int, lines: tuple[str, ...]
     m = await state.meta(bot.db, cid)
     embeds = fmt.paged_embeds(t(m.language, "report.public_title", number=number), tr_lines(m.language, lines))
     line = next((b for b in await battles.list_battles(bot.db, cid) if b.number == number), None)
-    glory = [f"**{g.name}**: {g.balance}" for g in await cc.glory_balance(bot.db, cid)
+    glory = [f"**{names.said(m.language, g.name)}**: {g.balance}" for g in await cc.glory_balance(bot.db, cid)
              if line is None or g.name in line.sides]
     if glory:
         embeds.append(fmt.fit(discord.Embed(title=t(m.language, "report.glory_title"), description="\n".join(glory),

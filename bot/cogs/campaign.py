@@ -17,6 +17,7 @@ from bot import generate, limits, paint
 from bot import scenario as scenarios
 from bot.engine.errors import InvalidInput
 from bot.engine.model import Climate, Season
+from bot.i18n import names as local_names
 from bot.i18n.text import tr
 from bot.scenario import bundled_scenarios
 from bot.services import bookkeeping as state
@@ -358,7 +359,8 @@ class Campaign(commands.Cog):
         embed = discord.Embed(title=t(lc, "campaign.created", name=created.name),
                               description=t(lc, "campaign.created_text", scenario=created.scenario,
                                             gm=interaction.user.mention), colour=fmt.COLOUR)
-        embed.add_field(name=t(lc, "campaign.sides"), value="\n".join(f"`{k}` {n}" for k, n in created.sides))
+        embed.add_field(name=t(lc, "campaign.sides"),
+                        value="\n".join(f"`{k}` {local_names.said(lc, n)}" for k, n in created.sides))
         embed.add_field(name=t(lc, "campaign.seed"), value=f"`{created.seed_sha256}`", inline=False)
         await self._opening(interaction, created.campaign_id, fmt.fit(embed))
 

@@ -21,7 +21,7 @@ from typing import Any
 import discord
 from discord import app_commands
 
-from . import en
+from . import en, names
 from .catalogues import translations
 from .locale import render_in
 
@@ -62,7 +62,9 @@ def t(lang: str, key: str, /, **values: Any) -> str:
     from .text import localise_commands  # text imports this package's modules
 
     template = localise_commands(lang, message(lang, key, int(values.get("n", 0))))
-    return render_in(lang, template, values) if values else template
+    if not values:
+        return template
+    return render_in(lang, template, {k: names.said(lang, v) for k, v in values.items()})
 
 
 def versus(lang: str, names: list[str] | tuple[str, ...]) -> str:

@@ -19,7 +19,7 @@ from typing import Any
 from bot.engine.errors import EngineError
 from bot.engine.text import Msg
 
-from . import locale
+from . import locale, names
 from .catalogues import TRANSLATED, plural_forms, po_path, pot_path, read, translations
 from .locale import render_in
 
@@ -105,6 +105,8 @@ COMPOSED_NAMES = ("New Leader ({kind}) of {force}",)
 def _param(lang: str, value: Any) -> Any:
     if isinstance(value, str) and _ISO_DATE.fullmatch(value):  # a campaign date: the reader's way
         return locale.date(lang, value)
+    if isinstance(value, str) and not isinstance(value, Msg):
+        value = names.said(lang, value)  # a scenario's name given in the reader's language (issue 23)
     if isinstance(value, str) and not isinstance(value, Msg) and value.startswith("New Leader ("):
         composed = Msg.reparse(value, COMPOSED_NAMES)
         if composed is not None:

@@ -219,6 +219,39 @@ def vocabulary_leaks(lang: str, texts: list[str], names: str = "") -> list[str]:
     return sorted(set(found))
 
 
+LOCAL_NAMES = {  # issue 23, item 4: the scenario names its title, sides and Forces in five languages
+    "Skirmish at the bridge": {"it": "Scaramuccia al ponte", "es": "Escaramuza en el puente", "fr": "Escarmouche au pont",
+                               "de": "Gefecht an der Brücke"},
+    "France": {"it": "Francia", "es": "Francia", "fr": "France", "de": "Frankreich"},
+    "Austria": {"it": "Austria", "es": "Austria", "fr": "Autriche", "de": "Österreich"},
+    "V Corps": {"it": "V Corpo", "es": "V Cuerpo", "fr": "Ve Corps", "de": "V. Korps"},
+    "Army of Mack": {"it": "Armata di Mack", "es": "Ejército de Mack", "fr": "Armée de Mack", "de": "Armee Mack"},
+}
+
+
+def localised_scenario() -> str:
+    """The test's scenario with its title, sides and Forces named in every language."""
+    text = SCENARIO
+    for english, said in LOCAL_NAMES.items():
+        flow = "{" + ", ".join(f"{lang}: {name}" for lang, name in {"en": english, **said}.items()) + "}"
+        text = text.replace(f"name: {english}", f"name: {flow}")
+    assert text.count("{en: ") == len(LOCAL_NAMES)
+    return text
+
+
+def english_names(lang: str, texts: list[str]) -> list[str]:
+    """The scenario's names shown in English where it names them in ``lang``."""
+    found = []
+    for english, said in LOCAL_NAMES.items():
+        if said[lang] == english or english in said[lang]:
+            continue
+        for text in texts:
+            plain = _DATA.sub(" ", text)
+            if re.search(rf"(?<!\w){re.escape(english)}(?!\w)", plain):
+                found.append(f"name {english!r} in {plain[:140]!r}")
+    return sorted(set(found))
+
+
 async def play_a_turn(table, lang: str) -> dict[str, list[str]]:
     """Create, join, order, move into a battle, report it, roll its aftermath, fate, trophy, retreat,
     Glory, and end the turn, every member in ``lang``. Returns what each member saw."""
@@ -231,7 +264,7 @@ async def play_a_turn(table, lang: str) -> dict[str, list[str]]:
 
     gm, fr, au, ch = table.gm, table.fr, table.au, table.channel
     await act("gm", gm.slash(ch, "campaign create", name="Bridge", scenario="bridge",
-                             file=("bridge.yaml", SCENARIO.encode())))
+                             file=("bridge.yaml", localised_scenario().encode())))
     await act("gm", gm.slash(ch, "campaign settings", name="language", value=lang))
     await act("fr", fr.slash(ch, "campaign join", side="fr"))
     joined = await act("au", au.slash(ch, "campaign join", side="au"))
@@ -281,7 +314,8 @@ async def test_a_full_turn_with_a_battle_speaks_only_the_members_language(table,
         locales[member.id] = discord_locale
     seen_by = await play_a_turn(table, lang)
     assert sum(len(v) for v in seen_by.values()) > 100  # the turn really was played and shown
-    found = {who: leaks(lang, texts) + vocabulary_leaks(lang, texts, SCENARIO + " karl pierre")
+    names = SCENARIO + " karl pierre " + " ".join(said[lang] for said in LOCAL_NAMES.values())
+    found = {who: leaks(lang, texts) + vocabulary_leaks(lang, texts, names) + english_names(lang, texts)
              for who, texts in seen_by.items()}
     assert not any(found.values()), "\n".join(f"{who}: {line}" for who, lines in found.items() for line in lines[:60])
 
