@@ -525,7 +525,8 @@ class Campaign(commands.Cog):
 
         await reply(interaction, content=t(lang(interaction), "export.done", size=len(raw)),
                     files=[discord.File(io.BytesIO(raw), filename=f"campaign-{cid}.json"),
-                           discord.File(io.BytesIO(logbook.verifier_page(data["roll_log"], data["campaign"]["name"])),
+                           discord.File(io.BytesIO(logbook.verifier_page(data["roll_log"], data["campaign"]["name"],
+                                                                         lang(interaction))),
                                         filename=f"campaign-{cid}-verify.html")])
 
     @campaign.command(name="save",
@@ -548,7 +549,7 @@ class Campaign(commands.Cog):
         cid = await campaign_id(interaction)
         import io
 
-        files = await logbook.verifier_files(bot_of(interaction).db, cid)
+        files = await logbook.verifier_files(bot_of(interaction).db, cid, lang(interaction))
         await reply(interaction, content=t(lang(interaction), "verify.files"),
                     files=[discord.File(io.BytesIO(raw), filename=name) for name, raw in files])
 
