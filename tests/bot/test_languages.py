@@ -7,8 +7,11 @@ on any internal key (``status.turn``, ``forced_march``) and on a weather or orde
 
 Issue 23, item 7: it also fails on any English word of the game's vocabulary (every word of the
 English catalogue templates that the reader's catalogues never use: built from the catalogues, not a
-hand list), on any ``{placeholder}`` left unfilled, on a count of one said in a plural form, and on a
-number written the English way (``16.7%`` in French or German).
+hand list), on any ``{placeholder}`` left unfilled, on a count of one said in a plural form, on a
+number written the English way (``16.7%`` in French or German), on a command named in English, on the
+English "v" between sides, and on a scenario's name shown in English where it names it in the reader's
+language (item 4). The turn has a disputed report (the camps' forms differ, the GM is told by DM),
+autocomplete, the pictures' alt text, DMs and the verifier page (item 6).
 """
 
 from __future__ import annotations
@@ -25,6 +28,7 @@ from bot.i18n import en, t
 from bot.i18n.catalogues import TRANSLATED, po_path, pot_path, read
 from tests.store.test_battle_flow import REPORT, SCENARIO
 
+from .test_battle_report import AU_LOSSES, FR_LOSSES, filled
 from .test_features import locales  # noqa: F401 - the fixture
 
 pytestmark = pytest.mark.filterwarnings("ignore")
@@ -32,13 +36,17 @@ pytestmark = pytest.mark.filterwarnings("ignore")
 
 def words_of(value: Any, out: list[str]) -> list[str]:
     """Every text in a message, embed, component or modal payload."""
-    if isinstance(value, dict):
+    if isinstance(value, str):
+        out.append(value)
+    elif isinstance(value, dict):
         for k, v in value.items():
-            if k in ("content", "title", "description", "label", "placeholder", "name", "value", "text") and isinstance(v, str):
-                if k == "value" and "custom_id" in value:  # a select option's or a text input's value is data
+            if k in ("content", "title", "description", "label", "placeholder", "name", "value", "text", "line",
+                     "heading") and isinstance(v, str):
+                if k == "value" and ("custom_id" in value or "label" in value):  # a select option's or an input's value is data
                     continue
                 out.append(v)
-            elif k not in ("custom_id", "url", "icon_url", "proxy_url", "id", "type", "style", "emoji"):
+            elif k not in ("custom_id", "url", "icon_url", "proxy_url", "id", "type", "style", "emoji", "key",
+                           "fingerprint", "lang"):
                 words_of(v, out)
     elif isinstance(value, list):
         for v in value:
@@ -53,6 +61,21 @@ def seen_in(messages) -> list[str]:
         for e in m.embeds:
             words_of(e.to_dict(), out)
         words_of(getattr(m, "components", []) or [], out)
+        out += [a.description for a in getattr(m, "attachments", []) or [] if getattr(a, "description", None)]
+    return out
+
+
+async def page_texts(result) -> list[str]:
+    """What the verifier page (an HTML attachment) says: its words and each roll's line (issue 23, item 6)."""
+    out: list[str] = []
+    for a in result.response.attachments if result.response is not None else []:
+        if not a.filename.endswith(".html"):
+            continue
+        page = (await a.read()).decode("utf-8")
+        for ident in ("words", "shown"):
+            raw = re.search(rf'<script type="application/json" id="{ident}">(.*?)</script>', page, re.DOTALL)
+            assert raw is not None, ident
+            words_of({"value": json.loads(raw.group(1).replace("\\u003c", "<"))}, out)
     return out
 
 
@@ -286,6 +309,16 @@ async def play_a_turn(table, lang: str) -> dict[str, list[str]]:
     await act("au", au.slash(ch, "order done"))
     (thread,) = table.channel.threads
     await act("au", au.slash(thread, "battle scout", battle="1"))
+    # the camps report on their forms and differ (BR): the GM is told by DM, and reports the battle
+    form = await act("fr", fr.slash(thread, "battle report", battle="1"))
+    await act("fr", fr.submit_modal(form, filled(form.modal, outcome="won", banners="7/7", losses=FR_LOSSES)))
+    form = await act("au", au.slash(thread, "battle report", battle="1"))
+    await act("au", au.submit_modal(form, filled(form.modal, outcome="won", banners="4/7", losses=AU_LOSSES)))
+    for who, member, command, option in (("fr", fr, "order give", "force"), ("au", au, "battle retreat", "square"),
+                                          ("fr", fr, "trophy roll", "unit")):
+        suggested = await member.autocomplete(thread if who == "au" or command == "trophy roll" else ch, command,
+                                              option, "", **({"battle": "1"} if command != "order give" else {}))
+        seen_by[who] += [c["name"] for c in suggested]
     preview = await act("gm", gm.slash(ch, "battle report", battle="1",
                                        file=("report.json", json.dumps(REPORT).encode())))
     await act("gm", gm.click(preview.response, label=t(lang, "report.confirm")))
@@ -300,9 +333,15 @@ async def play_a_turn(table, lang: str) -> dict[str, list[str]]:
     await act("fr", fr.slash(ch, "campaign log"))
     await act("gm", gm.slash(ch, "help"))
     await resolve("gm.resolve_anyway")
+    page = await page_texts(await act("fr", fr.slash(ch, "campaign verify")))
+    assert len(page) > 10  # the page's words and its rolls' lines, in the reader's language
+    seen_by["fr"] += page
     for who, member in (("gm", gm), ("fr", fr), ("au", au)):
         seen_by[who] += seen_in(ch.history(viewer=member))
         seen_by[who] += seen_in(thread.history(viewer=member))
+        if member.user.dm_channel is not None:
+            seen_by[who] += seen_in(member.user.dm_channel.history())
+    assert gm.user.dm_channel is not None and gm.user.dm_channel.history()  # the GM was told the reports differ
     table.env.errors  # noqa: B018 - refusals are acknowledged; the words are what this test reads
     return seen_by
 
