@@ -38,6 +38,12 @@ def actor_of(interaction: discord.Interaction) -> Actor:
 
 
 def lang(interaction: discord.Interaction) -> str:
+    """The reader's language; and, as every answer asks it before it says anything, the campaign whose
+    names (issue 23, item 4) that answer says in it: the channel's, as last looked up (a button's task
+    did not look it up itself)."""
+    known = getattr(interaction.client, "channel_campaigns", {}).get(campaign_channel_id(interaction) or 0)
+    if known is not None:
+        names.use(known[0])
     return lang_of(interaction.locale)
 
 

@@ -356,6 +356,7 @@ class Campaign(commands.Cog):
         created = await campaigns.create_campaign(bot.db, guild_id=guild_id, channel_id=channel_id, gm=actor,
                                                   name=name, scenario=scenario, spec=spec, rules=bot.rules,
                                                   limits=limits, language=lc)
+        local_names.use(created.campaign_id)  # its names in the reader's language from now on (issue 23)
         embed = discord.Embed(title=t(lc, "campaign.created", name=created.name),
                               description=t(lc, "campaign.created_text", scenario=created.scenario,
                                             gm=interaction.user.mention), colour=fmt.COLOUR)

@@ -3,12 +3,10 @@
 A scenario may name its title, sides, Forces and places per language (``{en: Austria, fr: Autriche}``);
 the campaign keeps one name for each (the English, or else the first: what it compares and stores) and
 the others in ``CampaignState.names``. Every state read from the store hands them to :func:`remember`;
-the edge says which campaign it is speaking of where it knows (:func:`use`: a command, a post); and
-wherever a message is filled in (:func:`bot.i18n.t`, :func:`bot.i18n.text.tr`) or the bot writes a name
-itself, a name of that campaign is said in the reader's language (:func:`said`). Where the edge did not
-say (a button's task), the names of every campaign this process has read are looked up, the first
-campaign's first: a name given in several languages is the scenario author's, and the same in every
-campaign that plays it. Anything else is left as it is.
+the edge says which campaign it is speaking of (:func:`use`: a command, a button, a post); and wherever a
+message is filled in (:func:`bot.i18n.t`, :func:`bot.i18n.text.tr`) or the bot writes a name itself, a
+name of that campaign is said in the reader's language (:func:`said`). Anything else, and any name where
+no campaign was named, is left as it is: another campaign's "IV Corps" may be a GM's own name.
 """
 
 from __future__ import annotations
@@ -48,10 +46,7 @@ def said(lang: str, value: Any) -> Any:
     if not isinstance(value, str) or hasattr(value, "template"):  # a message is said by its template
         return value
     cid = _CURRENT.get()
-    if cid is not None:
-        return _BOOKS.get(cid, {}).get(lang, {}).get(value, value)
-    for book in _BOOKS.values():
-        if value in (said := book.get(lang, {})):
-            return said[value]
-    return value
+    if cid is None:
+        return value
+    return _BOOKS.get(cid, {}).get(lang, {}).get(value, value)
 

@@ -42,7 +42,7 @@ async def test_each_member_reads_the_bot_in_their_own_language(table, locales) -
     await start(table)
     it = await table.fr.slash(table.channel, "campaign status")
     es = await table.au.slash(table.channel, "campaign status")
-    assert "In attesa di" in shown(it) and "Giochi per France" in shown(it)
+    assert "In attesa di" in shown(it) and "Giochi per Francia" in shown(it)  # the scenario names it in Italian (issue 23)
     assert "Esperando a" in shown(es) and "Juegas con Austria" in shown(es)
     refusal = await table.fr.slash(table.channel, "order done")
     # The refusal comes from the services: said in Italian, the phase's rule name and ID as written.
@@ -64,7 +64,7 @@ async def test_each_member_reads_the_bot_in_their_own_language(table, locales) -
     assert "serve 2 o più per " + CATALOGUES["it"][possible[0]] in shown(odds)
     rolled = await table.fr.click(odds.response, label="Tira")
     text = shown(rolled)
-    assert "Test della Forza (MC-4)" in text and "IV Corps" in text and "Modificatori" in text
+    assert "Test della Forza (MC-4)" in text and "IV Corpo" in text and "Modificatori" in text
     assert "Command Value" not in text and CATALOGUES["it"]["{name}'s Command Value"].split("{")[0] in text
     assert any(CATALOGUES["it"][label] in text for label in labels)
     assert not any(label in text for label in labels)  # no outcome left in English
