@@ -17,8 +17,9 @@ from typing import Any
 import discord
 
 from bot.campaign.odds import Odds
-from bot.engine.rolls import BatchRoll, Roll
+from bot.engine.rolls import LABELS, BatchRoll, Roll, composed
 from bot.i18n import locale, t
+from bot.i18n import names as local_names
 from bot.i18n.text import tr, tr_lines
 from bot.services.views import ForceView, Gazette, StatusView, Waiting
 
@@ -171,7 +172,7 @@ def roll_embed(record: Roll | BatchRoll, lang: str, *, private: bool = False) ->
         if record.multiplier != 1:
             e.add_field(name=t(lang, "roll.multiplier"), value=f"x{record.multiplier}", inline=True)
         e.add_field(name=t(lang, "roll.total"), value=f"**{record.total}**", inline=True)
-        outcome = tr(lang, record.label)
+        outcome = tr(lang, composed(record.label, LABELS))
         if record.natural:
             outcome = t(lang, "roll.natural", face=record.dice[0]) + " " + outcome
         e.add_field(name=t(lang, "roll.outcome"), value=outcome, inline=False)
@@ -180,17 +181,15 @@ def roll_embed(record: Roll | BatchRoll, lang: str, *, private: bool = False) ->
                     inline=False)
         e.add_field(name=t(lang, "roll.modifiers"), value=mods, inline=True)
         labels = dict(record.labels)
-        tally = "\n".join(f"**{n}** {tr(lang, labels.get(r, r))}" for r, n in record.counts) or "-"
+        tally = "\n".join(t(lang, "roll.tally", label=tr(lang, labels.get(r, r)), n=n) for r, n in record.counts) or "-"
         e.add_field(name=t(lang, "roll.outcome"), value=tally, inline=True)
     e.set_footer(text=t(lang, "roll.key", key=record.key))
     return fit(e)
 
 
-def percent(p: Fraction) -> str:
-    value = float(p) * 100
-    if 0 < value < 0.1:
-        return "<0.1%"
-    return f"{value:.1f}%"
+def percent(p: Fraction, lang: str = "en") -> str:
+    """A chance as ``lang`` writes it (``16.7%``, ``16,7 %``; Babel), one decimal."""
+    return locale.percent(lang, p)
 
 
 def odds_embed(title: str, odds: Odds, lang: str) -> discord.Embed:
@@ -198,9 +197,9 @@ def odds_embed(title: str, odds: Odds, lang: str) -> discord.Embed:
     modifiers and the face its best outcome needs, then each outcome that can happen with its chance and
     the faces of the die that give it, the best first; a warning when the worst outcome is a danger."""
     lines = [f"{tr(lang, odds.expression)}: {tr(lang, odds.needs)}", ""]
-    lines += [f"**{percent(row.chance)}** {tr(lang, row.label)} ({tr(lang, row.die)})" for row in odds.rows]
+    lines += [f"**{percent(row.chance, lang)}** {tr(lang, row.label)} ({tr(lang, row.die)})" for row in odds.rows]
     if odds.danger:
-        lines += ["", t(lang, "odds.danger", chance=percent(odds.worst_chance), worst=tr(lang, odds.worst))]
+        lines += ["", t(lang, "odds.danger", chance=percent(odds.worst_chance, lang), worst=tr(lang, odds.worst))]
     e = discord.Embed(title=t(lang, "odds.title", what=tr(lang, title)), description="\n".join(lines), colour=PRIVATE)
     e.set_footer(text=t(lang, "odds.footer"))
     return fit(e)
@@ -259,7 +258,7 @@ def status_embed(sv: StatusView, lang: str, *, public: bool = False) -> discord.
         groups: dict[str, list[ForceView]] = {}
         for f in seen:
             groups.setdefault(f.side, []).append(f)
-        lines = [seen_group(names.get(side, side), fs, lang) for side, fs in groups.items()]
+        lines = [seen_group(local_names.said(lang, names.get(side, side)), fs, lang) for side, fs in groups.items()]
         e.add_field(name=t(lang, "status.forces_all" if sv.gm else "status.in_sight"),
                     value="\n".join(lines) or t(lang, "status.none_in_sight"), inline=False)
     others = [w for w in sv.waiting if sv.gm or w.who != names.get(sv.reader_side or "")]
@@ -279,12 +278,14 @@ def waiting_lines(waiting: Sequence[Waiting], lang: str) -> str:
         whos = by_what.setdefault(tr(lang, w.what), [])
         if w.who not in whos:
             whos.append(w.who)
-    return "\n".join(locale.listing(lang, [f"**{who}**" for who in whos]) + f": {what}" for what, whos in by_what.items())
+    return "\n".join(locale.listing(lang, [f"**{local_names.said(lang, who)}**" for who in whos]) + f": {what}"
+                     for what, whos in by_what.items())
 
 
 def status_force_line(f: ForceView, lang: str) -> str:
     """One of the reader's own Forces on one short line, with what it still has to do."""
-    parts = [f"**{f.name}** {f.square}", f"{f.sp} SP", word(lang, f.order)]
+    parts = [f"**{local_names.said(lang, f.name)}** {f.square}", t(lang, "force.sp_count", sp=f.sp),
+             word(lang, f.order)]
     if f.reaction:
         parts.append(word(lang, f.reaction))
     todo = f" — {tr(lang, f.todo)}" if f.todo else ""
@@ -293,10 +294,10 @@ def status_force_line(f: ForceView, lang: str) -> str:
 
 def seen_group(side: str, forces: Sequence[ForceView], lang: str) -> str:
     """A side's Forces the reader sees: the side's name, how many, and the first few (with squares)."""
-    shown = ", ".join(f"{f.name} {f.square}" for f in forces[:STATUS_NAMES])
+    shown = ", ".join(f"{local_names.said(lang, f.name)} {f.square}" for f in forces[:STATUS_NAMES])
     if len(forces) > STATUS_NAMES:
         shown += " " + t(lang, "status.and_more", count=len(forces) - STATUS_NAMES)
-    return f"**{side}** ({len(forces)}): {shown}"
+    return f"**{local_names.said(lang, side)}** ({len(forces)}): {shown}"
 
 
 def phase_card(sv: StatusView, lang: str, *, news: Sequence[str] = ()) -> discord.Embed:
@@ -319,10 +320,11 @@ def phase_card(sv: StatusView, lang: str, *, news: Sequence[str] = ()) -> discor
         [t(lang, "status.defeated", sides=locale.listing(lang, list(sv.defeated)))] if sv.defeated else [])
     if standing:
         e.add_field(name=t(lang, "status.state"), value="\n".join(standing), inline=False)
-    waiting = "\n".join(f"**{w.who}**: {tr(lang, w.what)}" for w in sv.waiting) or t(lang, "status.waiting_nobody")
+    waiting = "\n".join(f"**{local_names.said(lang, w.who)}**: {tr(lang, w.what)}" for w in sv.waiting) \
+        or t(lang, "status.waiting_nobody")
     e.add_field(name=t(lang, "status.waiting"), value=waiting, inline=False)
     if sv.done and sv.status == "active":
-        e.add_field(name=t(lang, "card.done"), value=locale.listing(lang, [f"✅ {name}" for name in sv.done]),
+        e.add_field(name=t(lang, "card.done"), value=locale.listing(lang, [f"✅ {local_names.said(lang, name)}" for name in sv.done]),
                     inline=False)
     e.add_field(name=t(lang, "status.needs"), value=tr(lang, spec.needs), inline=False)
     e.set_footer(text=t(lang, "status.footer", version=sv.version))
@@ -335,7 +337,7 @@ def checklist(sv: StatusView, players: Sequence[Any], lang: str) -> str:
     playing: dict[str, list[str]] = {}
     for p in players:
         playing.setdefault(p.side, []).append(f"<@{p.member_id}>")
-    sides = "\n".join(f"• **{name}**: " + (locale.listing(lang, playing[key]) if key in playing
+    sides = "\n".join(f"• **{local_names.said(lang, name)}**: " + (locale.listing(lang, playing[key]) if key in playing
                                            else t(lang, "start.nobody")) for key, name, _ in sv.sides)
     return "\n".join([t(lang, "start.invite"), sides, t(lang, "start.when_ready")])
 
@@ -368,12 +370,14 @@ def force_embed(f: ForceView, lang: str) -> discord.Embed:
     e.add_field(name=t(lang, "force.sp"), value=str(f.sp), inline=True)
     if f.leader:
         e.add_field(name=t(lang, "force.leader"),
-                    value=f"{f.leader} (CV {f.leader_cv}, {word(lang, f.leader_status or 'fit')})", inline=False)
+                    value=t(lang, "force.leader_line", leader=f.leader, cv=f.leader_cv,
+                            status=word(lang, f.leader_status or "fit")), inline=False)
     units = []
     for u in f.units:
         marks = [word(lang, u.quality), word(lang, u.type)] + ([t(lang, "unit.mercenary")] if u.mercenary else []) \
             + ([t(lang, "unit.heroic")] if u.heroic else []) + ([] if u.flag else [t(lang, "unit.no_flag")])
-        line = f"`{u.key}` {u.name}: {u.sp}/{u.original_sp} SP ({', '.join(marks)})"
+        line = t(lang, "unit.line", key=u.key, unit=u.name, sp=u.sp, original=u.original_sp,
+                 marks=", ".join(marks))
         if u.out_of_ranks:  # the report's losses, whose fate the aftermath still has to roll (MC-7)
             line += " " + t(lang, "unit.out_of_ranks", sp=u.out_of_ranks)
         units.append(line)

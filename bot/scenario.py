@@ -256,6 +256,57 @@ def fold_name(text: str) -> str:
     return "".join(ch for ch in text if unicodedata.category(ch) != "Cf").strip().casefold()
 
 
+NAME_LANGUAGES = ("en", "it", "es", "fr", "de")
+"""The languages a scenario may name its title, sides, Forces and places in (issue 23, item 4)."""
+
+
+class LocalName(str):
+    """A name as the scenario gives it (English, or its first language), remembering its names in other
+    languages (``{en: Austria, fr: Autriche, de: Österreich}``)."""
+
+    said: Mapping[str, str]
+
+    def __new__(cls, name: str, said: Mapping[str, str]) -> LocalName:
+        self = super().__new__(cls, name)
+        self.said = dict(said)
+        return self
+
+
+def _name(v: Any, at: _At, *, max_len: int = LIMITS.name) -> str:
+    """A name: text, or a mapping of languages to text (``{en: Austria, fr: Autriche}``), each checked as
+    a name is; the English one (or else the first) is the name the campaign keeps and compares."""
+    if not isinstance(v, dict):
+        return _str(v, at, max_len=max_len)
+    if not v:
+        raise at.fail("expected a name, or names by language (en: Austria, fr: Autriche)")
+    said: dict[str, str] = {}
+    for lang, text in v.items():
+        if lang not in NAME_LANGUAGES:
+            raise (at / str(lang)).fail("{lang!r} is not a language of the bot: {languages}", lang=_clip(lang),
+                                        languages=", ".join(NAME_LANGUAGES))
+        said[lang] = _str(text, at / lang, max_len=max_len)
+    return LocalName(said.get("en") or next(iter(said.values())), said)
+
+
+def names_of(scenario: Scenario) -> dict[str, dict[str, str]]:
+    """The scenario's names in other languages, by what they name: ``title``, ``side:KEY``, ``force:KEY``,
+    ``place:SQUARE`` -> language -> name (only names given in several languages)."""
+    out: dict[str, dict[str, str]] = {}
+
+    def add(slot: str, name: str) -> None:
+        if isinstance(name, LocalName) and name.said:
+            out[slot] = dict(name.said)
+
+    add("title", scenario.name)
+    for s in scenario.sides:
+        add(f"side:{s.key}", s.name)
+    for f in scenario.forces:
+        add(f"force:{f.key}", f.name)
+    for sq, place in scenario.map.places():
+        add(f"place:{sq}", place.name)
+    return out
+
+
 def _str(v: Any, at: _At, *, max_len: int = LIMITS.name) -> str:
     if not isinstance(v, str) or not v.strip():
         raise at.fail("expected text, got {v!r}", v=_clip(v))
@@ -385,7 +436,7 @@ def parse_scenario(data: Any, *, key: str = "uploaded") -> Scenario:
     top = _At()
     d = _map(data, top)
     _fields(d, top, TOP_FIELDS)
-    name = _str(d.get("name"), top / "name")
+    name = _name(d.get("name"), top / "name")
     climate = _enum(Climate, d.get("climate", "temperate"), top / "climate")
     theatre = _enum(Theatre, d.get("theatre", "other"), top / "theatre")
     start = d.get("start_date")
@@ -420,7 +471,7 @@ def parse_scenario(data: Any, *, key: str = "uploaded") -> Scenario:
         colour = _str(s.get("colour", "#808080"), at / "colour", max_len=7)
         if not COLOUR_RE.match(colour):
             raise (at / "colour").fail("{colour!r} is not a colour like #1f4e9c", colour=colour)
-        sides.append(SideSpec(_key(s.get("key"), at / "key"), _str(s.get("name"), at / "name"), colour,
+        sides.append(SideSpec(_key(s.get("key"), at / "key"), _name(s.get("name"), at / "name"), colour,
                               _str(s["nation"], at / "nation", max_len=LIMITS.nation) if s.get("nation") else ""))
     if len(sides) < 2:
         raise (top / "sides").fail("a campaign needs at least two sides")
@@ -631,7 +682,7 @@ def _parse_places(v: Any, at: _At, w: int, h: int) -> dict[Square, Place]:
                            other=(at / named[sq]).path)
         if isinstance(entry, dict):
             _fields(entry, pat, ("name", "kind"))
-            name = _str(entry.get("name"), pat / "name", max_len=LIMITS.place)
+            name = _name(entry.get("name"), pat / "name", max_len=LIMITS.place)
             kind = _enum(PlaceKind, entry.get("kind", PlaceKind.TOWN.value), pat / "kind")
         elif isinstance(entry, str):
             name, kind = _str(entry, pat, max_len=LIMITS.place), PlaceKind.TOWN
@@ -681,7 +732,8 @@ def _parse_force(v: Any, at: _At, w: int, h: int, sides: list[str], arrives: int
     if not units:
         raise (at / "units").fail("a Force needs at least one unit")
     return ForceSpec(
-        _key(f.get("key"), at / "key"), _str(f.get("name"), at / "name"), side, _square(w, h, f.get("square"), at / "square"),
+        _key(f.get("key"), at / "key"), _name(f.get("name"), at / "name"), side,
+        _square(w, h, f.get("square"), at / "square"),
         LeaderSpec(_str(leader.get("name"), at / "leader" / "name"), _int(leader.get("cv", 0), at / "leader" / "cv", -3, 10)),
         tuple(units), _enum(Order, f.get("order", "explore"), at / "order"), _int(f.get("scouts", 0), at / "scouts", 0, 20),
         arrives, _bool(f.get("small_boats", False), at / "small_boats"),

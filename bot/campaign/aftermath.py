@@ -39,14 +39,18 @@ def summarise(state: CampaignState, p: AftermathPlan) -> tuple[str, ...]:
     unit = {u.key: u.name for f in state.forces.values() for u in f.units}
     lines = [Msg.join(", ", (Msg("{side} {outcome}", side=name.get(s, s), outcome=o.value) for s, o in p.outcomes))]
     for w in p.wounded:
-        lines.append(Msg("{force}: {sp} SP killed in {unit} take the wounded check (MC-7.1)",
-                         force=state.forces[w.force_id].name, sp=w.sp, unit=unit.get(w.unit_id, w.unit_id)))
+        lines.append(Msg.plural(w.sp, "{force}: {n} SP killed in {unit} takes the wounded check (MC-7.1)",
+                                "{force}: {n} SP killed in {unit} take the wounded check (MC-7.1)",
+                                force=state.forces[w.force_id].name, unit=unit.get(w.unit_id, w.unit_id)))
     for d in p.deserters:
         sp = sum(x.sp for x in d.duty.pools)
-        args = {"force": state.forces[d.force_id].name, "sp": sp, "unit": unit.get(d.unit_id, d.unit_id)}
-        lines.append(Msg("{force}: {sp} SP of {unit} take the deserter check (MC-7.2), {outright} desert outright (RU-6)",
-                         outright=d.duty.lost_outright, **args) if d.duty.lost_outright
-                     else Msg("{force}: {sp} SP of {unit} take the deserter check (MC-7.2)", **args))
+        args = {"force": state.forces[d.force_id].name, "unit": unit.get(d.unit_id, d.unit_id)}
+        lines.append(Msg.plural(sp, "{force}: {n} SP of {unit} takes the deserter check (MC-7.2), {outright} desert "
+                                "outright (RU-6)", "{force}: {n} SP of {unit} take the deserter check (MC-7.2), "
+                                "{outright} desert outright (RU-6)", outright=d.duty.lost_outright, **args)
+                     if d.duty.lost_outright
+                     else Msg.plural(sp, "{force}: {n} SP of {unit} takes the deserter check (MC-7.2)",
+                                     "{force}: {n} SP of {unit} take the deserter check (MC-7.2)", **args))
     for f in p.leader_fates:
         lines.append(Msg("{leader} fell ({label}): fate roll due (CC-1)", leader=f.leader, label=f.circumstance.label))
     for a in p.trophy_attempts:
@@ -165,9 +169,14 @@ def _roll_side(state: CampaignState, number: int, side: str, journal: Journal,
             f = state.forces[fid]
             state = state.with_forces([replace(f, units=tuple(replace(u, sp=ua.unit.sp) if u.key == unit.id else u
                                                               for u in f.units))])
-            lines.append(Msg("{unit}: {dead} dead, {wounded} wounded return, {deserted} deserted, {returned} return to "
-                             "the ranks: {before} -> {after} SP", unit=unit.name, dead=ua.dead,
-                             wounded=ua.returned_wounded, deserted=ua.deserted, returned=ua.returned, before=unit.sp,
+            # each count a whole plural message of its own (issue 23: "1 dead", never "1 morts")
+            counts = Msg.join(", ", (
+                Msg.plural(ua.dead, "{n} dead", "{n} dead"),
+                Msg.plural(ua.returned_wounded, "{n} wounded returns", "{n} wounded return"),
+                Msg.plural(ua.deserted, "{n} deserted", "{n} deserted"),
+                Msg.plural(ua.returned, "{n} returns to the ranks", "{n} return to the ranks"),
+            ))
+            lines.append(Msg("{unit}: {counts}: {before} -> {after} SP", unit=unit.name, counts=counts, before=unit.sp,
                              after=ua.unit.sp))
     battle = state.battles[number]
     state = state.with_battle(replace(battle, aftermath=replace(battle.aftermath,

@@ -363,17 +363,68 @@ class Form:
             return ""
         return f"{self.part.get('banners', 0)}/{doc['banners_required']}"
 
-    def more_text(self) -> str:
+    def more_text(self, words: FormWords | None = None) -> str:
         """Leader casualties (``Ney: melee``) and melee eliminations (``jaegers by hussars ordered took
-        ground``), one a line, after two comment lines that say how."""
-        rows = [f"# {', '.join(self.leaders)}: melee | other (CC-1)",
-                f"# {self.enemies[0].key if self.enemies else 'enemy'} by "
-                f"{self.units[0].key if self.units else 'yours'} [ordered] [took ground] (CC-3)"]
-        rows += [f"{c['leader']}: {c['fell']}" for c in self.part.get("leader_casualties", [])]
+        ground``), one a line, after two comment lines that say how; in ``words`` (the reader's)."""
+        w = words or ENGLISH
+        rows = [f"# {', '.join(self.leaders)}: {w.melee[0]} | {w.other[0]} (CC-1)",
+                f"# {self.enemies[0].key if self.enemies else '?'} {w.by[0]} "
+                f"{self.units[0].key if self.units else '?'} [{w.ordered[0]}] [{w.took_ground[0]}] (CC-3)"]
+        rows += [f"{c['leader']}: {w.melee[0] if c['fell'] == 'melee' else w.other[0]}"
+                 for c in self.part.get("leader_casualties", [])]
         for m in (self.doc or {}).get("melee_eliminations", []):
-            rows.append(" ".join([m["unit"], "by", m["by"], *(["ordered"] if m.get("ordered") else []),
-                                  *(["took ground"] if m.get("took_ground") else [])]))
+            rows.append(" ".join([m["unit"], w.by[0], m["by"], *([w.ordered[0]] if m.get("ordered") else []),
+                                  *([w.took_ground[0]] if m.get("took_ground") else [])]))
         return "\n".join(rows)
+
+    def choices(self) -> tuple[tuple[str, Msg], ...]:
+        """What the last box offers as a select (issue 23, item 2: nothing to type): how each of the side's
+        leaders fell (CC-1) and which of its units took which enemy unit in melee, on orders and taking its
+        ground or not (CC-3). Each a value and its words."""
+        out: list[tuple[str, Msg]] = []
+        for i, leader in enumerate(self.leaders):
+            out.append((f"fell:{i}:melee", Msg("{leader} fell in melee against infantry or cavalry (CC-1)",
+                                                leader=leader)))
+            out.append((f"fell:{i}:other", Msg("{leader} fell in other circumstances (CC-1)", leader=leader)))
+        for u in self.units:
+            for e in self.enemies:
+                out.append((f"took:{u.key}:{e.key}:1", Msg("{unit} took {enemy} in melee, on orders, and took its "
+                                                           "ground (CC-3)", unit=u.name, enemy=e.name)))
+                out.append((f"took:{u.key}:{e.key}:0", Msg("{unit} took {enemy} in melee, not on orders or without "
+                                                           "taking its ground (CC-3)", unit=u.name, enemy=e.name)))
+        return tuple(out)
+
+    def chosen(self) -> tuple[str, ...]:
+        """The :meth:`choices` the stored claim makes (a reopened or merged form shows them)."""
+        index = {name: i for i, name in enumerate(self.leaders)}
+        out = [f"fell:{index[c['leader']]}:{c['fell']}" for c in self.part.get("leader_casualties", [])
+               if c.get("leader") in index]
+        out += [f"took:{m['by']}:{m['unit']}:{int(bool(m.get('ordered') and m.get('took_ground')))}"
+                for m in (self.doc or {}).get("melee_eliminations", [])]
+        return tuple(out)
+
+
+@dataclass(frozen=True)
+class FormWords:
+    """The words a member may type in the form's last box, casefolded, the first of each the one shown: the
+    edge gives the reader's (the catalogue's, with the glossary's synonyms), English is always understood
+    too (issue 23, item 2)."""
+
+    melee: tuple[str, ...] = ("melee",)
+    other: tuple[str, ...] = ("other",)
+    by: tuple[str, ...] = ("by",)
+    ordered: tuple[str, ...] = ("ordered",)
+    took_ground: tuple[str, ...] = ("took ground", "took_ground")
+
+    def with_english(self) -> FormWords:
+        def both(mine: tuple[str, ...], english: tuple[str, ...]) -> tuple[str, ...]:
+            return tuple(dict.fromkeys(w.casefold().strip() for w in (*mine, *english) if w.strip()))
+
+        return FormWords(both(self.melee, ENGLISH.melee), both(self.other, ENGLISH.other), both(self.by, ENGLISH.by),
+                         both(self.ordered, ENGLISH.ordered), both(self.took_ground, ENGLISH.took_ground))
+
+
+ENGLISH = FormWords()
 
 
 def form_for(state: CampaignState, actor: Acting, battle: int | str) -> Form:
@@ -411,6 +462,86 @@ def _on_line(box: str, n: int) -> Iterator[None]:
         raise InvalidInput("{box}, line {n}: {problem}", box=box, n=n, problem=exc.text) from None
 
 
+def _picked(form: Form, chosen: Sequence[str]) -> tuple[list[dict[str, str]], list[dict[str, Any]]]:
+    """The leaders fallen and the melee eliminations picked in the form's select (:meth:`Form.choices`)."""
+    offered = dict(form.choices())
+    fallen: dict[str, str] = {}
+    elims: list[dict[str, Any]] = []
+    for value in chosen:
+        if value not in offered:
+            raise InvalidInput("The form no longer offers that choice: open it again.")
+        kind, *rest = value.split(":")
+        if kind == "fell":
+            leader = form.leaders[int(rest[0])]
+            if leader in fallen and fallen[leader] != rest[1]:
+                raise InvalidInput("Fallen leaders and melee eliminations: {leader} fell once, in melee or in other "
+                                   "circumstances, not both (CC-1).", leader=leader)
+            fallen[leader] = rest[1]
+        else:
+            both = rest[2] == "1"
+            elims.append({"unit": rest[1], "by": rest[0], "ordered": both, "took_ground": both})
+    return [{"leader": k, "fell": v} for k, v in fallen.items()], elims
+
+
+def _typed(form: Form, more: str, w: FormWords) -> tuple[list[dict[str, str]], list[dict[str, Any]]]:
+    """The leaders fallen and the melee eliminations typed in the form's last box, one a line, in the
+    reader's words: ``Ney: mêlée``, ``jaegers par hussards ordonné a pris le terrain``."""
+    fallen: list[dict[str, str]] = []
+    elims: list[dict[str, Any]] = []
+    leaders = {n.casefold(): n for n in form.leaders}
+    ours = {u.key.casefold(): u for u in form.units} | {u.name.casefold(): u for u in form.units}
+    theirs = {u.key.casefold(): u for u in form.enemies} | {u.name.casefold(): u for u in form.enemies}
+    box = Msg("Fallen leaders and melee eliminations")
+    for n, raw in enumerate(more.splitlines(), 1):
+        line = raw.split("#", 1)[0].strip()
+        if not line:
+            continue
+        with _on_line(box, n):
+            name, colon, how = line.rpartition(":")
+            if colon and name.strip().casefold() in leaders:
+                said = how.strip().casefold()
+                if said not in w.melee + w.other:
+                    raise InvalidInput("{how!r} is not how a leader falls: write {melee} or {other} (CC-1).",
+                                       how=how.strip()[:30], melee=w.melee[0], other=w.other[0])
+                fallen.append({"leader": leaders[name.strip().casefold()], "fell": "melee" if said in w.melee else "other"})
+                continue
+            elim = _elimination(line, w, ours, theirs)
+            if elim is None:
+                raise InvalidInput("{line!r}: write \"{leader}: {melee}\" (or {other}) for a fallen leader (CC-1), or "
+                                   "\"{enemy} {by} {unit}\" for a melee elimination (CC-3).", line=line[:60],
+                                   leader=form.leaders[0] if form.leaders else "?", melee=w.melee[0], other=w.other[0],
+                                   enemy=form.enemies[0].key if form.enemies else "?", by=w.by[0],
+                                   unit=form.units[0].key if form.units else "?")
+            elims.append(elim)
+    return fallen, elims
+
+
+def _elimination(line: str, w: FormWords, ours: Mapping[str, FormUnit],
+                 theirs: Mapping[str, FormUnit]) -> dict[str, Any] | None:
+    """``enemy by yours [ordered] [took ground]`` in the reader's words (None: not that shape)."""
+    folded = " " + " ".join(line.replace(",", " ").casefold().split()) + " "
+    for by in w.by:
+        enemy, sep, rest = folded.partition(f" {by} ")
+        if not sep:
+            continue
+        ordered = took = False
+        for phrase in w.took_ground:
+            if f" {phrase} " in f" {rest} ":
+                took, rest = True, f" {rest} ".replace(f" {phrase} ", " ")
+        for word in w.ordered:
+            if f" {word} " in f" {rest} ":
+                ordered, rest = True, f" {rest} ".replace(f" {word} ", " ")
+        victim, captor = theirs.get(enemy.strip()), ours.get(rest.strip())
+        if victim is None:
+            raise InvalidInput("{unit!r} is not an enemy unit of this battle: {names}.", unit=enemy.strip()[:40],
+                               names=Msg.join(", ", (u.name for u in dict.fromkeys(theirs.values()))))
+        if captor is None:
+            raise InvalidInput("{unit!r} is not one of your units in this battle: {names}.", unit=rest.strip()[:40],
+                               names=Msg.join(", ", (u.name for u in dict.fromkeys(ours.values()))))
+        return {"unit": victim.key, "by": captor.key, "ordered": ordered, "took_ground": took}
+    return None
+
+
 def _losses_row(line: str, by_key: Mapping[str, FormUnit], form: Form) -> dict[str, Any] | None:
     """One line of the losses box: ``unit: killed rout other`` (None: no loss)."""
     key, colon, rest = line.partition(":")
@@ -429,8 +560,11 @@ def _losses_row(line: str, by_key: Mapping[str, FormUnit], form: Form) -> dict[s
     return {"unit": unit.key, "killed": counts[0], "rout": counts[1], "other_order": counts[2]}
 
 
-def part_from_form(form: Form, *, outcome: str, system: str, banners: str, losses: str, more: str) -> dict[str, Any]:
-    """A side's report document from its form's fields (BR); errors name the unit or the line."""
+def part_from_form(form: Form, *, outcome: str, system: str, banners: str, losses: str, more: str = "",
+                   chosen: Sequence[str] | None = None, words: FormWords | None = None) -> dict[str, Any]:
+    """A side's report document from its form's fields (BR); errors name the unit or the line, in the
+    reader's words. The last box is either ``chosen`` (the values of :meth:`Form.choices` picked in a
+    select) or ``more``, typed in ``words`` (the reader's, English understood too)."""
     by_key = {u.key: u for u in form.units} | {u.name.casefold(): u for u in form.units}
     units: list[dict[str, Any]] = []
     for n, raw in enumerate(losses.splitlines(), 1):
@@ -449,26 +583,10 @@ def part_from_form(form: Form, *, outcome: str, system: str, banners: str, losse
         if not (won.isdigit() and slash and required.isdigit()):
             raise InvalidInput("Victory Banners: write won/required, like 4/7; got {text!r}.", text=text[:20])
         doc["banners_required"], part["banners"] = int(required), int(won)
-    fallen: list[dict[str, str]] = []
-    elims: list[dict[str, Any]] = []
-    leaders = {n.casefold(): n for n in form.leaders}
-    for n, raw in enumerate(more.splitlines(), 1):
-        line = raw.split("#", 1)[0].strip()
-        if not line:
-            continue
-        name, colon, how = line.rpartition(":")
-        if colon and name.strip().casefold() in leaders:
-            fallen.append({"leader": leaders[name.strip().casefold()], "fell": how.strip().casefold()})
-            continue
-        words = line.replace(",", " ").split()
-        if len(words) >= 3 and words[1].casefold() == "by":
-            flags = " ".join(words[3:]).casefold()
-            elims.append({"unit": words[0], "by": words[2], "ordered": "ordered" in flags,
-                          "took_ground": "took ground" in flags or "took_ground" in flags})
-            continue
-        with _on_line(Msg("Fallen leaders and melee eliminations"), n):
-            raise InvalidInput("{line!r}: write \"leader: melee\" (or other) for a fallen leader (CC-1), or \"enemy "
-                               "unit by your unit\" for a melee elimination (CC-3).", line=line[:60])
+    if chosen is not None:
+        fallen, elims = _picked(form, chosen)
+    else:
+        fallen, elims = _typed(form, more, (words or ENGLISH).with_english())
     if fallen:
         part["leader_casualties"] = fallen
     doc["sides"] = [part]

@@ -35,7 +35,8 @@ The document, version 3 (:data:`VERSION`)::
      "seeds": [{"turn", "seed", "sha256", "chain_head", "reseeded_after"}],
      "players": [{"member", "side"}],
      "requests": [{"member", "side", "name"}],   # members asking to join, waiting for the GM
-     "tables": {"weather", "calendar", "events"}}  # the scenario's own RU-10 tables, each optional
+     "tables": {"weather", "calendar", "events"},  # the scenario's own RU-10 tables, each optional
+     "names": {"side:au": {"en": "Austria", "fr": "Autriche"}}}  # names in other languages (issue 23)
 
 Every field is written, every time (a battle's parts and a declaration's payload leave out what is
 empty, :mod:`.plain`); lists keep the state's order, so ``encode(decode(doc)) == doc``.
@@ -52,7 +53,8 @@ it names no place; and a Force's ``small_boats`` and ``horse_rafts`` (what its s
 moves by water, MC-5.3): a Force without them has no such statement; and ``tables``, the scenario's own
 weather, calendar and random-events tables (RU-10, each of its rules file's shape): a document without it
 plays the house rules; and a side's ``recruits``, the new units it may still buy (FC-2, RU-24): a side
-without it has none.
+without it has none; and ``names``, the scenario's title, sides, Forces and places in other languages
+(issue 23): a document without it names them in one language.
 
 **Fair play.** A turn's seed is written only once it is revealed (docs/dice.md): a document never holds
 the seed of a turn still being played, not even for the GM, and a seed a document gives for a turn not
@@ -105,7 +107,7 @@ from bot.engine.text import Msg, UnknownMessage
 from bot.engine.uploads import bad_character, bad_character_msg
 from bot.engine.verify import FORMAT as ROLL_LOG_FORMAT
 from bot.engine.verify import key_turn, verify_log
-from bot.scenario import COLOUR_RE, KEY_RE, LIMITS, START_DATE_RANGE, fold_name
+from bot.scenario import COLOUR_RE, KEY_RE, LIMITS, NAME_LANGUAGES, START_DATE_RANGE, fold_name
 
 from .events import EventKind
 from .plain import (
@@ -156,6 +158,8 @@ MAX_SP = 10_000
 MAX_COUNT = 100_000
 """Tallies (battles won, strongholds taken, supply points), battle numbers."""
 MAX_ROWS = 200_000
+MAX_LOCAL_NAMES = 2_000
+"""Names in other languages a campaign document may carry (its title, sides, Forces and places)."""
 """Entries a document (or a log) may hold in all."""
 MAX_LOG_TEXT = 4_000
 """A log entry's stored plain text, in characters."""
@@ -186,8 +190,8 @@ LOG_FIELDS = ("turn", "phase", "kind", "visibility", "text", "data", "roll_key",
 DOCUMENT = ("version", "id", "name", "turn", "phase", "status", "climate", "theatre", "start_date", "sight",
             "gm_id", "gm_role_id", "weather", "settings", "options", "holdings", "map", "sides", "forces",
             "leaders", "declarations", "battles", "glory", "leader_events", "seeds", "players", "requests",
-            "last_turn", "tables")
-DOCUMENT_OPTIONAL = ("requests", "last_turn", "tables")
+            "last_turn", "tables", "names")
+DOCUMENT_OPTIONAL = ("requests", "last_turn", "tables", "names")
 """Fields a document of version 2 written before them leaves out."""
 MAP = ("width", "height", "adjacency", "cells")
 CELL = ("square", "terrain", "features", "territory", "stronghold", "capital", "river_flow", "place")
@@ -278,6 +282,7 @@ def encode(state: CampaignState) -> dict[str, Any]:
         "players": [{"member": m, "side": side} for m, side in state.players.items()],
         "requests": [{"member": r.member, "side": r.side, "name": r.name} for r in state.requests.values()],
         "tables": state.tables.to_data(),
+        "names": {slot: dict(said) for slot, said in state.names.items()},
     }
 
 
@@ -615,7 +620,40 @@ class _Decoder:
             glory=self.glory(lists["glory"]), leader_events=self.leader_events(lists["leader_events"]),
             seeds=self.seeds(lists["seeds"]), players=(players := self.players(lists["players"])),
             requests=self.requests(lists["requests"], players), options=options, last_turn=last_turn, tables=tables,
+            names=self.local_names(doc.get("names", {}), sides, forces),
         )
+
+    def local_names(self, value: Any, sides: Mapping[str, Any], forces: Mapping[str, Any]) -> dict[str, dict[str, str]]:
+        """The scenario's names in other languages (issue 23, item 4): ``title``, ``side:KEY``, ``force:KEY`` and
+        ``place:SQUARE``, each of a side, Force or square of this campaign, to names by language."""
+        where = self.at("names")
+        if not isinstance(value, dict):
+            raise InvalidInput("{where}: expected an object, got {name}", where=where, name=_type_name(value))
+        if len(value) > MAX_LOCAL_NAMES:
+            raise fail(where, Msg("at most {limit:,} entries", limit=MAX_LOCAL_NAMES))
+        out: dict[str, dict[str, str]] = {}
+        for slot, said in value.items():
+            at = _at(where, str(slot)[:40])
+            kind, _, key = str(slot).partition(":")
+            known = (kind == "title" and not key) or (kind == "side" and key in sides) \
+                or (kind == "force" and key in forces) or (kind == "place" and self._is_square(key))
+            if not known:
+                raise fail(at, Msg("not a name of this campaign: title, side:KEY, force:KEY or place:SQUARE"))
+            if not isinstance(said, dict) or not said:
+                raise fail(at, Msg("expected names by language, like en: Austria, fr: Autriche"))
+            for lang in said:
+                if lang not in NAME_LANGUAGES:
+                    raise fail(_at(at, str(lang)[:8]), Msg("not a language of the bot: {languages}",
+                                                            languages=", ".join(NAME_LANGUAGES)))
+            most = LIMITS.place if kind == "place" else LIMITS.name
+            out[str(slot)] = {lang: _name(text, _at(at, lang), most) for lang, text in said.items()}
+        return out
+
+    def _is_square(self, text: str) -> bool:
+        try:
+            return self.cmap.contains(Square.parse(text))
+        except (ValueError, InvalidInput):
+            return False
 
     def tables(self, value: Any) -> ScenarioTables:
         """The scenario's own RU-10 tables, read as a scenario's are (the same readers, the same bounds)."""

@@ -28,4 +28,16 @@ FORMER_MESSAGES: tuple[Msg, ...] = (
                "The dice of turn {turn} are drawn anew from a fresh secret seed: rolls of turn {turn} made before the "
                "export cannot be verified, and the orders or moves declared in this phase ({n}) are to be given again.",
                turn=0),
+    # Until each count and each wind was a whole message of its own (issue 23: "1 morts", "vent aucune").
+    Msg("Weather (house rule RU-10): {weather}{mod}, wind {wind}.", weather="", mod="", wind=""),
+    Msg("{force}: {sp} SP killed in {unit} take the wounded check (MC-7.1)", force="", sp=0, unit=""),
+    Msg("{force}: {sp} SP of {unit} take the deserter check (MC-7.2), {outright} desert outright (RU-6)",
+        force="", sp=0, unit="", outright=0),
+    Msg("{force}: {sp} SP of {unit} take the deserter check (MC-7.2)", force="", sp=0, unit=""),
+    Msg("{unit}: {dead} dead, {wounded} wounded return, {deserted} deserted, {returned} return to the ranks: "
+        "{before} -> {after} SP", unit="", dead=0, wounded=0, deserted=0, returned=0, before=0, after=0),
+    Msg("{n} {label}", n=0, label=""),
+    # Until a setting's name was shown as the name one types (issue 23).
+    Msg("The GM set {name} to {value!r}.", name="", value=""),
+    Msg("The GM set {name} to {shown!r}.", name="", shown=""),
 )

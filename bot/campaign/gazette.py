@@ -27,7 +27,7 @@ from .sight import Reader
 from .state import Battle, CampaignState, CampaignStatus
 from .views import log_visibilities
 
-WEATHER = "Weather (house rule RU-10): {weather}{mod}, wind {wind}."
+WEATHER = "Weather (house rule RU-10): {weather}{mod}; {wind}."
 """The weather line of Phase 0, told again in short."""
 
 NEWS = (
@@ -80,7 +80,7 @@ def gazette(state: CampaignState, reader: Reader, turn: int, log: Iterable[tuple
     weather = [m for template, m in by_template if template == WEATHER]
     if weather:
         p = weather[-1].params
-        lines.append(Msg("Weather: {weather}{mod}, wind {wind}.", weather=p["weather"], mod=p["mod"], wind=p["wind"]))
+        lines.append(Msg("Weather: {weather}{mod}; {wind}.", weather=p["weather"], mod=p["mod"], wind=p["wind"]))
     battles = sorted((b for b in state.battles.values() if b.turn == turn), key=lambda b: b.number)
     lines += [battle_line(state, b) for b in battles] or [Msg("No battle was fought this turn.")]
     for _kind, templates in NEWS:

@@ -38,7 +38,7 @@ HINTS: dict[str, Msg] = {
         Msg("/campaign status shows where the campaign is now."),
     "The campaign changed since you looked (someone resolved or undid a phase): look again.":
         Msg("/campaign status shows where the campaign is now."),
-    "{title} does not wait for players to be done.": Msg("/campaign status shows where the campaign is now."),
+    "{title} does not wait for players to be done.": Msg("See /campaign status: it says what this phase waits for."),
     "There is no phase resolution to undo.": Msg("Undo reverts the last phase resolution of the turn being played."),
     "That member has no request to join waiting: it was withdrawn or already answered.":
         Msg("/campaign status lists the requests still waiting."),

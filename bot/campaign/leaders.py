@@ -167,7 +167,8 @@ def apply_fate(state: CampaignState, number: int, name: str, circumstance: Circu
     new_leaders = []
     if rep is not None and not rep.temporary:
         changed = replace(changed, force=None)
-        replacement = f"New Leader ({rep.designated.value}) of {force.name}"[:100]
+        # a name kept as text in the state; said in the reader's words where shown (bot.i18n.text.COMPOSED_NAMES)
+        replacement = str(Msg("New Leader ({kind}) of {force}", kind=rep.designated.value, force=force.name))[:100]
         new_leaders.append(LeaderState(new_leader_key(force_key, state.turn), replacement, rep.cv, LeaderStatus.FIT,
                                        LeaderKind.NEW, rep.designated, force_key))
         lines.append(Msg("{replacement} takes command of {force}, with {leader}'s Command Value ({rule}).",
@@ -340,7 +341,8 @@ def trophy_by(state: CampaignState, actor: Acting, battle: int | str, unit: str,
         require_trophy_due(state, b, unit, target)
         after, out = trophy(state, b.number, unit, target, journal, ctx)
     except NoMelee:
+        # the target as typed: its name would tell a unit the reader may not see (fog of war)
         raise NotFound("Battle {number}'s report has no melee in which {unit!r} eliminated {target!r} (CC-3).",
-                       number=b.number, unit=_unit_name(state, unit), target=target) from None  # as typed: fog of war
+                       number=b.number, unit=_unit_name(state, unit), target=target.strip()[:40]) from None  # as typed: fog of war
     sight.say(journal, after, sight.battle_notices(state, b, out.text))
     return after, out

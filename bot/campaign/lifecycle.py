@@ -234,7 +234,7 @@ def change_setting(state: CampaignState, gm: Acting, name: str, value: Any, jour
         state = state.evolve(weather=None)
     if not settings.random_events:
         state = state.with_sides([replace(sd, movement_modifier=0) for sd in state.sides.values() if sd.movement_modifier])
-    journal.say(state, Msg("The GM set {name} to {value!r}.", name=name, value=value), kind=EventKind.GM)
+    journal.say(state, Msg("The GM set `{name}` to {value!r}.", name=name, value=value), kind=EventKind.GM)
     return state, merged
 
 

@@ -18,7 +18,7 @@ from bot.engine.errors import InvalidInput
 from bot.engine.model import Climate
 from bot.engine.phases import first_position
 from bot.engine.tables import RuleBook, default_rulebook
-from bot.scenario import Scenario, UnitSpec, fold_name
+from bot.scenario import Scenario, UnitSpec, fold_name, names_of
 
 from .lifecycle import check_options
 from .settings import Settings
@@ -130,5 +130,5 @@ def from_scenario(spec: Scenario, *, campaign_id: int, name: str, gm_id: int, op
         id=campaign_id, name=name, turn=pos.turn, phase=pos.phase, status=CampaignStatus.ACTIVE, settings=settings,
         climate=Climate(spec.climate.value), theatre=spec.theatre.value, start_date=spec.start_date, map=cmap,
         sight=spec.sight, gm_id=gm_id, gm_role_id=None, weather=None, holdings={}, sides=sides, forces=forces,
-        leaders=leaders, options=opts, last_turn=spec.last_turn, tables=spec.tables,
+        leaders=leaders, options=opts, last_turn=spec.last_turn, tables=spec.tables, names=names_of(spec),
     )

@@ -163,7 +163,8 @@ def map_data(state: CampaignState) -> dict[str, Any]:
         place = getattr(cells[sq], "place", None)
         if place is not None:
             kind = _value(getattr(place, "kind", "town"))
-            places[str(sq)] = _text(place.name) if kind == "town" else {"name": _text(place.name), "kind": kind}
+            name = _named(state, f"place:{sq}", place.name)
+            places[str(sq)] = name if kind == "town" and isinstance(name, str) else {"name": name, "kind": kind}
     if places:
         out["places"] = places
     return out
@@ -244,7 +245,7 @@ def _in_side_order(state: CampaignState, keyed: Mapping[str, Any]) -> list[str]:
 
 def _side(state: CampaignState, key: str) -> dict[str, Any]:
     s = state.sides[key]
-    out: dict[str, Any] = {"key": key, "name": _text(s.name)}
+    out: dict[str, Any] = {"key": key, "name": _named(state, f"side:{key}", s.name)}
     colour = _text(s.colour)
     if len(colour) == 7 and colour.startswith("#") and all(c in "0123456789abcdefABCDEF" for c in colour[1:]):
         out["colour"] = colour
@@ -313,7 +314,8 @@ class _Leaders:
 
 
 def _force(force: ForceState, leaders: _Leaders) -> dict[str, Any]:
-    out: dict[str, Any] = {"key": force.key, "name": _text(force.name), "side": force.side, "square": force.square}
+    out: dict[str, Any] = {"key": force.key, "name": _named(leaders.state, f"force:{force.key}", force.name),
+                           "side": force.side, "square": force.square}
     if force.order is not Order.EXPLORE:
         out["order"] = force.order.value
     if force.scouts:
@@ -345,6 +347,15 @@ def _unit(u: Any) -> dict[str, Any]:
     if not u.flag:
         out["flag"] = False
     return out
+
+
+def _named(state: CampaignState, slot: str, name: str) -> Any:
+    """A name as the scenario format writes it: in every language the campaign has it in (issue 23,
+    ``{en: Austria, fr: Autriche}``), or as its text."""
+    said = state.names.get(slot)
+    if said and len(said) > 1:
+        return {lang: _text(text) for lang, text in said.items()}
+    return _text(name)
 
 
 def _text(value: Any) -> str:

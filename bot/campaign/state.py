@@ -392,6 +392,9 @@ class CampaignState:
     """The scenario's last turn: once it is over, the campaign ends (a draw if several camps stand, RU-25)."""
     tables: ScenarioTables = NO_TABLES
     """The scenario's own weather, calendar and random-events tables (RU-10): :func:`.rulebook.rules_for`."""
+    names: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
+    """The scenario's names in other languages (issue 23, item 4): ``title``, ``side:KEY``, ``force:KEY``,
+    ``place:SQUARE`` -> language -> name; said to each reader in theirs (:mod:`bot.i18n.names`)."""
 
     # --- reading -------------------------------------------------------------------------------
 

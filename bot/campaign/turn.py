@@ -171,9 +171,21 @@ def _weather(state: CampaignState, journal: Journal, ctx: Context, _battles: lis
     state = state.evolve(weather=w.kind.name)
     journal.roll(state, w.roll)
     mod = Msg(", movement {value:+d}", value=w.kind.movement) if w.kind.movement else ""
-    journal.say(state, Msg("Weather (house rule RU-10): {weather}{mod}, wind {wind}.", weather=w.kind.label, mod=mod,
-                           wind=w.kind.wind))
+    journal.say(state, Msg("Weather (house rule RU-10): {weather}{mod}; {wind}.", weather=w.kind.label, mod=mod,
+                           wind=wind_words(w.kind.wind)))
     return state
+
+
+def wind_words(wind: str) -> Msg:
+    """The wind at sea (MC-5.3) as a whole phrase, so each language makes its own agreement ("no wind",
+    "pas de vent", "kein Wind"), not "wind none" (issue 23)."""
+    if wind == "favourable":
+        return Msg("a favourable wind")
+    if wind == "contrary":
+        return Msg("a contrary wind")
+    if wind == "calm":
+        return Msg("a dead calm")
+    return Msg("no wind")
 
 
 def _orders(state: CampaignState, journal: Journal, ctx: Context, _battles: list[int]) -> CampaignState:
@@ -267,7 +279,7 @@ def _movement(state: CampaignState, journal: Journal, ctx: Context, battles: lis
         number += 1
         state = state.with_battle(Battle(number, state.turn, str(contact.square), force_ids, sides))
         battles.append(number)
-        names = ", ".join(state.forces[k].name for k in force_ids)
+        names = Msg.join(", ", (state.forces[k].name for k in force_ids))  # each name said in the reader's words
         camps = Msg.join(", ", (state.sides[k].name for k in sides))
         # A battle's square and camps are public news; its Forces go to those who see it (its camps among them).
         sight.say(journal, state, sight.tell(
@@ -318,7 +330,7 @@ def _aftermath(state: CampaignState, journal: Journal, ctx: Context, _battles: l
         for text in lines:
             sight.say(journal, state, sight.tell(before, text, seen_by=seen_by), battle=b.number)
     state = update_holdings(state, journal)
-    journal.say(state, "Phase 4 resolved.")
+    journal.say(state, Msg("Phase 4 resolved."))
     return state
 
 

@@ -216,6 +216,14 @@ def waiting(state: CampaignState, reader: Reader) -> tuple[Waiting, ...]:
     )
 
 
+def _weather_label(rules: RuleBook, kind: str | None) -> str | None:
+    """The weather's label (``Overcast``), which the catalogue translates, not its key (``overcast``)."""
+    if kind is None:
+        return None
+    known = rules.weather.kinds.get(kind)
+    return known.label if known is not None else kind
+
+
 def status(state: CampaignState, reader: Reader, *, deadline: dt.datetime | None = None, version: int = 0,
            rules: RuleBook | None = None) -> StatusView:
     """The campaign as the reader sees it: the turn, what the phase still waits for from the reader, who
@@ -234,7 +242,8 @@ def status(state: CampaignState, reader: Reader, *, deadline: dt.datetime | None
     date = turn_date(state.start_date, state.turn, rules=rules)
     return StatusView(
         campaign_id=state.id, name=state.name, position=state.position, date=date,
-        season=season_of(date, rules=rules).value, weather=state.weather_now, deadline=deadline, version=version,
+        season=season_of(date, rules=rules).value, weather=_weather_label(rules, state.weather_now), deadline=deadline,
+        version=version,
         status=state.status.value, waiting=waiting(state, reader),
         sides=tuple((k, sd.name, sd.colour) for k, sd in state.sides.items()), reader_side=reader.side,
         gm=reader.gm, forces=forces, todo=mine, ending=summary(state),
@@ -341,7 +350,7 @@ def brief(state: CampaignState, battle: Battle, *, rules: RuleBook | None = None
     weather = rules.weather.kinds.get(state.weather_now or "")
     lines: list[str] = []
     for side in battle.sides:
-        lines.append(f"**{state.sides[side].name}**")
+        lines.append(Msg("**{side}**", side=state.sides[side].name))  # the name in the reader's words
         for fkey in battle.forces:
             f = state.forces[fkey]
             if f.side != side:

@@ -13,7 +13,7 @@ from discord import app_commands
 
 from bot.engine.errors import EngineError, InvalidInput
 from bot.engine.model import Square
-from bot.i18n import lang_of, t
+from bot.i18n import lang_of, names, t, versus
 from bot.services import battles, campaigns, views
 from bot.services.actors import Actor
 
@@ -38,6 +38,12 @@ def actor_of(interaction: discord.Interaction) -> Actor:
 
 
 def lang(interaction: discord.Interaction) -> str:
+    """The reader's language; and, as every answer asks it before it says anything, the campaign whose
+    names (issue 23, item 4) that answer says in it: the channel's, as last looked up (a button's task
+    did not look it up itself)."""
+    known = getattr(interaction.client, "channel_campaigns", {}).get(campaign_channel_id(interaction) or 0)
+    if known is not None:
+        names.use(known[0])
     return lang_of(interaction.locale)
 
 
@@ -60,9 +66,11 @@ async def campaign_id(interaction: discord.Interaction) -> int:
     cached = bot.channel_campaigns.get(channel_id)
     now = time.monotonic()
     if cached is not None and cached[1] > now:
+        names.use(cached[0])  # its names said in the reader's language (issue 23)
         return cached[0]
     cid = await campaigns.campaign_of_channel(bot.db, channel_id)
     bot.channel_campaigns[channel_id] = (cid, now + CHANNEL_TTL)
+    names.use(cid)
     return cid
 
 
@@ -142,34 +150,41 @@ def suggest(fn: Callable[[discord.Interaction, int, Actor, str], Awaitable[Itera
 
 async def _own_forces(interaction: discord.Interaction, cid: int, actor: Actor, typed: str):
     st = await status_of(interaction, cid, actor)
+    lc = lang(interaction)
     if st.gm:
-        return [(f"{f.name} ({f.square})", f.key) for f in st.forces]
-    return [(f"{f.name} ({f.square})", f.key) for f in st.forces if f.own]
+        return [(f"{names.said(lc, f.name)} ({f.square})", f.key) for f in st.forces]
+    return [(f"{names.said(lc, f.name)} ({f.square})", f.key) for f in st.forces if f.own]
 
 
 async def _visible_forces(interaction: discord.Interaction, cid: int, actor: Actor, typed: str):
     st = await status_of(interaction, cid, actor)
-    return [(f"{f.name} ({f.square})", f.key) for f in st.forces]
+    lc = lang(interaction)
+    return [(f"{names.said(lc, f.name)} ({f.square})", f.key) for f in st.forces]
 
 
 async def _sides(interaction: discord.Interaction, cid: int, actor: Actor, typed: str):
     st = await status_of(interaction, cid, actor)
-    return [(name, key) for key, name, _ in st.sides]
+    lc = lang(interaction)
+    return [(names.said(lc, name), key) for key, name, _ in st.sides]
 
 
 async def _battles(interaction: discord.Interaction, cid: int, actor: Actor, typed: str):
     rows = await battles.list_battles(bot_of(interaction).db, cid)
-    return [(f"{b.number}: {b.square}, {' v '.join(b.sides)} ({b.state})", str(b.number)) for b in rows]
+    lc = lang(interaction)
+    return [(t(lc, "battle.choice", number=b.number, square=b.square, sides=versus(lc, b.sides),
+               state=t(lc, f"battle.state_{b.state}")), str(b.number)) for b in rows]
 
 
 async def _own_units(interaction: discord.Interaction, cid: int, actor: Actor, typed: str):
     st = await status_of(interaction, cid, actor)
-    return [(f"{u.name} ({f.name}, {u.sp} SP)", u.key) for f in st.forces if f.own for u in f.units]
+    lc = lang(interaction)
+    return [(t(lc, "unit.choice", unit=u.name, force=f.name, sp=u.sp), u.key) for f in st.forces if f.own for u in f.units]
 
 
 async def _own_leaders(interaction: discord.Interaction, cid: int, actor: Actor, typed: str):
     st = await status_of(interaction, cid, actor)
-    return [(f"{f.leader} ({f.name})", f.leader) for f in st.forces if f.own and f.leader]
+    lc = lang(interaction)
+    return [(f"{f.leader} ({names.said(lc, f.name)})", f.leader) for f in st.forces if f.own and f.leader]
 
 
 own_forces = suggest(_own_forces)

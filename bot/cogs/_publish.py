@@ -19,7 +19,7 @@ from bot.campaign.announce import What
 from bot.campaign.frames import Frame
 from bot.engine.errors import EngineError
 from bot.engine.phases import Phase
-from bot.i18n import locale, t
+from bot.i18n import locale, names, t, versus
 from bot.i18n.text import tr, tr_lines
 from bot.services import battles, resolution, sight, views
 from bot.services import bookkeeping as state
@@ -141,6 +141,7 @@ async def publish_resolution(bot: AideBot, campaign_id: int, res: Resolution) ->
     """Make the posts the resolution's plan lists (:mod:`bot.campaign.announce`): each side's news in its
     channel, the new battles' threads, the aftermath prompts, then one post in the campaign's channel: the
     next phase card, or the turn's gazette carrying it. The card it replaces is retired first."""
+    names.use(campaign_id)  # the campaign's names in the language of the post (issue 23)
     m = await state.meta(bot.db, campaign_id)
     lang = m.language
     target = await channel(bot, m.channel_id)
@@ -172,6 +173,7 @@ async def publish_resolution(bot: AideBot, campaign_id: int, res: Resolution) ->
 async def post_to_sides(bot: AideBot, campaign_id: int, lines: dict[str, list[str]], *, title: str) -> None:
     """Each side's private lines (fog of war: :mod:`bot.services.sight` decided who gets what), in the
     side's own channel when the GM set one (``channel:SIDE``); they are in its log in any case."""
+    names.use(campaign_id)  # the campaign's names in the language of the post (issue 23)
     if not any(lines.values()):
         return
     m = await state.meta(bot.db, campaign_id)
@@ -191,6 +193,7 @@ async def post_to_sides(bot: AideBot, campaign_id: int, lines: dict[str, list[st
 async def post_notices(bot: AideBot, campaign_id: int, notices: list[sight.Notice], *, title: str) -> None:
     """What the services decided each reader may be told: the public part in the campaign's channel,
     each side's part in its own channel (when set)."""
+    names.use(campaign_id)  # the campaign's names in the language of the post (issue 23)
     m = await state.meta(bot.db, campaign_id)
     public = [n.text for n in notices if n.side is None]
     if public:
@@ -265,6 +268,7 @@ async def post_phase_card(bot: AideBot, campaign_id: int, lang: str, target: dis
     """The phase card, posted: the one card of the phase, kept to be edited in place (:func:`refresh_card`).
     It carries no picture: the turn's picture is the gazette's, and each member's map is
     ``/campaign map``."""
+    names.use(campaign_id)  # the campaign's names in the language of the post (issue 23)
     embed, content, calls, view = await card_parts(bot, campaign_id, lang, news=news)
     kwargs: dict[str, Any] = {"view": view} if view is not None else {}
     msg = await target.send(content=content, embed=embed, allowed_mentions=pinging(calls), **kwargs)
@@ -294,6 +298,7 @@ async def _card_message(bot: AideBot, campaign_id: int, target: discord.abc.Mess
 async def refresh_card(bot: AideBot, campaign_id: int) -> None:
     """The phase card edited in place after a member's action: who is done, who the phase still waits
     for. Nothing new is posted (a quiet channel, issue 22)."""
+    names.use(campaign_id)  # the campaign's names in the language of the post (issue 23)
     m = await state.meta(bot.db, campaign_id)
     target = await channel(bot, m.channel_id)
     if target is None or m.status != "active":
@@ -347,6 +352,7 @@ async def settle(bot: AideBot, campaign_id: int) -> None:
     """After a member's action: when the phase has nothing left to wait for and the GM lets phases resolve
     by themselves (``auto_resolve``, on by default), it resolves now. A new campaign's Phase 0 waits for
     the GM's start."""
+    names.use(campaign_id)  # the campaign's names in the language of the post (issue 23)
     m = await state.meta(bot.db, campaign_id)
     if m.status != "active":
         return
@@ -375,8 +381,9 @@ async def post_turn_summary(bot: AideBot, campaign_id: int, turn: int, lang: str
     few plain sentences with its picture (the turn's ``frame``, kept before the next turn began: the map
     as the turn left it, not the next turn's), the clickable commands that check its dice and show the
     whole log, the next phase card (who it waits for, pinged), and the turn's dice behind a button."""
+    names.use(campaign_id)  # the campaign's names in the language of the post (issue 23)
     g = await views.gazette(bot.db, campaign_id, PUBLIC, turn, rules=bot.rules)
-    embed = fmt.gazette_embed(g, lang, verify=mention(bot, "campaign verify"), log=mention(bot, "campaign log"))
+    embed = fmt.gazette_embed(g, lang, verify=mention(bot, "campaign verify", lang), log=mention(bot, "campaign log", lang))
     files: list[discord.File] = []
     try:
         rendered = await render_turn(bot, campaign_id, frame, lang) if frame is not None else None
@@ -427,10 +434,11 @@ async def post_aftermath_prompt(bot: AideBot, campaign_id: int, number: int, lan
                                 target: discord.abc.Messageable) -> None:
     """Phase 4 begins: a reported battle's button for its players to roll their own aftermath, in its
     thread (in the channel when it has none the bot can reach)."""
+    names.use(campaign_id)  # the campaign's names in the language of the post (issue 23)
     line = next((b for b in await battles.list_battles(bot.db, campaign_id) if b.number == number), None)
     if line is None:
         return
-    embed = discord.Embed(description=t(lang, "aftermath.prompt", number=number, sides=" v ".join(line.sides)),
+    embed = discord.Embed(description=t(lang, "aftermath.prompt", number=number, sides=versus(lang, line.sides)),
                           colour=fmt.COLOUR)
     make = PROMPT_VIEWS.get(What.AFTERMATH_PROMPT)
     view = make(campaign_id, number, lang) if make is not None else None
@@ -455,6 +463,7 @@ async def post_quick_prompt(bot: AideBot, campaign_id: int, number: int, lang: s
 async def open_battle_thread(bot: AideBot, campaign_id: int, number: int, m: state.Meta,
                              parent: discord.abc.Messageable) -> discord.Thread | None:
     """A private thread for a new battle, with its sides' players and the GM, and the brief in it."""
+    names.use(campaign_id)  # the campaign's names in the language of the post (issue 23)
     if not isinstance(parent, discord.TextChannel):
         return None
     lang = m.language

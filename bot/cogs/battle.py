@@ -17,9 +17,9 @@ from bot import formatting as fmt
 from bot.campaign import disputes
 from bot.engine import uploads
 from bot.engine.errors import EngineError, InvalidInput
-from bot.engine.rolls import BatchRoll, Roll
+from bot.engine.rolls import LABELS, BatchRoll, Roll, composed
 from bot.engine.text import Msg
-from bot.i18n import t
+from bot.i18n import locale, names, t, versus
 from bot.i18n.text import tr, tr_lines
 from bot.services import aftermath, battles, cc, quick, views
 from bot.services import bookkeeping as state
@@ -73,10 +73,10 @@ def record_text(record: Roll | BatchRoll, lc: str) -> str:
     dice = " ".join(str(f) for f in record.dice[:40]) + (" …" if len(record.dice) > 40 else "")
     mods = "; ".join(f"{m.value:+d} {tr(lc, m.reason)} ({m.rule})" for m in record.modifiers)
     if isinstance(record, Roll):
-        outcome = f"= **{record.total}** → {tr(lc, record.label)}"
+        outcome = f"= **{record.total}** → {tr(lc, composed(record.label, LABELS))}"
     else:
         labels = dict(record.labels)
-        outcome = "→ " + ", ".join(f"**{n}** {tr(lc, labels.get(r, r))}" for r, n in record.counts)
+        outcome = "→ " + "; ".join(t(lc, "roll.tally", label=tr(lc, labels.get(r, r)), n=n) for r, n in record.counts)
     return "\n".join(x for x in (f"d{record.sides}: {dice or '-'}", mods, outcome) if x)
 
 
@@ -143,7 +143,7 @@ async def publish_report(bot: Any, cid: int, number: int, lines: tuple[str, ...]
     m = await state.meta(bot.db, cid)
     embeds = fmt.paged_embeds(t(m.language, "report.public_title", number=number), tr_lines(m.language, lines))
     line = next((b for b in await battles.list_battles(bot.db, cid) if b.number == number), None)
-    glory = [f"**{g.name}**: {g.balance}" for g in await cc.glory_balance(bot.db, cid)
+    glory = [f"**{names.said(m.language, g.name)}**: {g.balance}" for g in await cc.glory_balance(bot.db, cid)
              if line is None or g.name in line.sides]
     if glory:
         embeds.append(fmt.fit(discord.Embed(title=t(m.language, "report.glory_title"), description="\n".join(glory),
@@ -231,6 +231,18 @@ class ReportModal(discord.ui.Modal):
 
 
 SYSTEMS = ("cc", "epic", "murat", "miniatures")
+SELECT_OPTIONS = 25
+"""Discord's limit on a select's options: past it, the form's last box is typed (in the reader's words)."""
+
+
+def form_words(lc: str) -> aftermath.FormWords:
+    """The words a member may type in the report form, in their language with the glossary's synonyms
+    (each catalogue entry a comma-separated list, the first the one shown); English is understood too."""
+    def said(key: str) -> tuple[str, ...]:
+        return tuple(w.strip().casefold() for w in t(lc, key).split(",") if w.strip())
+
+    return aftermath.FormWords(said("report.word_melee"), said("report.word_other"), said("report.word_by"),
+                               said("report.word_ordered"), said("report.word_took_ground"))
 
 
 class CampReportModal(discord.ui.Modal):
@@ -249,31 +261,49 @@ class CampReportModal(discord.ui.Modal):
             for o in ("won", "lost", "draw")])
         system = typed.system if typed else doc.get("system", "cc")
         self.system: discord.ui.Select[Any] = discord.ui.Select(custom_id="system", options=[
-            discord.SelectOption(label=s, value=s, default=s == system) for s in SYSTEMS])
+            discord.SelectOption(label=t(lc, f"report.system_{s}"), value=s, default=s == system) for s in SYSTEMS])
         self.banners: discord.ui.TextInput[Any] = discord.ui.TextInput(
             custom_id="banners", required=False, max_length=9, placeholder="4/7",
             default=(typed.banners if typed else form.banners_text()) or None)
         self.losses: discord.ui.TextInput[Any] = discord.ui.TextInput(
             custom_id="losses", style=discord.TextStyle.paragraph, required=False, max_length=MODAL_TEXT,
             default=fmt.clip(typed.losses if typed else form.losses_text(), MODAL_TEXT) or None)
-        self.more: discord.ui.TextInput[Any] = discord.ui.TextInput(
-            custom_id="more", style=discord.TextStyle.paragraph, required=False, max_length=1000,
-            default=fmt.clip(typed.more if typed else form.more_text(), 1000) or None)
+        # the last box: a select of how each leader fell and who took whom in melee (issue 23, item 2), or,
+        # past Discord's 25 options, a box typed in the reader's words
+        offered = form.choices()
+        self.pick: discord.ui.Select[Any] | None = None
+        self.more: discord.ui.TextInput[Any] | None = None
+        if 0 < len(offered) <= SELECT_OPTIONS:
+            chosen = set(typed.chosen if typed and typed.chosen is not None else form.chosen())
+            self.pick = discord.ui.Select(custom_id="more", required=False, min_values=0, max_values=len(offered),
+                                          placeholder=fmt.clip(t(lc, "report.form_more_pick"), 150), options=[
+                discord.SelectOption(label=fmt.clip(tr(lc, label), 100), value=value, default=value in chosen)
+                for value, label in offered])
+        elif offered:
+            self.more = discord.ui.TextInput(
+                custom_id="more", style=discord.TextStyle.paragraph, required=False, max_length=1000,
+                default=fmt.clip(typed.more if typed else form.more_text(form_words(lc)), 1000) or None)
         self.add_item(discord.ui.Label(text=t(lc, "report.form_outcome"), component=self.outcome))
         self.add_item(discord.ui.Label(text=t(lc, "report.form_system"), component=self.system))
         self.add_item(discord.ui.Label(text=fmt.clip(t(lc, "report.form_banners"), 45), component=self.banners,
                                        description=fmt.clip(t(lc, "report.form_banners_help"), 100)))
         self.add_item(discord.ui.Label(text=fmt.clip(t(lc, "report.form_losses"), 45), component=self.losses,
                                        description=fmt.clip(t(lc, "report.form_losses_help"), 100)))
-        self.add_item(discord.ui.Label(text=fmt.clip(t(lc, "report.form_more"), 45), component=self.more,
-                                       description=fmt.clip(t(lc, "report.form_more_help"), 100)))
+        if self.pick is not None:
+            self.add_item(discord.ui.Label(text=fmt.clip(t(lc, "report.form_more"), 45), component=self.pick,
+                                           description=fmt.clip(t(lc, "report.form_more_pick_help"), 100)))
+        elif self.more is not None:
+            self.add_item(discord.ui.Label(text=fmt.clip(t(lc, "report.form_more"), 45), component=self.more,
+                                           description=fmt.clip(t(lc, "report.form_more_help"), 100)))
 
     async def on_submit(self, interaction: discord.Interaction) -> None:
         typed = Typed(self.outcome.values[0], self.system.values[0], self.banners.value, self.losses.value,
-                      self.more.value)
+                      self.more.value if self.more is not None else "",
+                      tuple(self.pick.values) if self.pick is not None else None)
         try:
             data = aftermath.part_from_form(self.form, outcome=typed.outcome, system=typed.system,
-                                            banners=typed.banners, losses=typed.losses, more=typed.more)
+                                            banners=typed.banners, losses=typed.losses, more=typed.more,
+                                            chosen=typed.chosen, words=form_words(self.lc))
             await record_claim(interaction, self.cid, str(self.form.battle), data)
         except EngineError as exc:  # refused: the form reopens with what the member typed (issue 22, item 4)
             await bot_of(interaction).report_error(interaction, exc, view=reopen_view(self.cid, self.form, self.lc,
@@ -292,6 +322,8 @@ class Typed:
     banners: str
     losses: str
     more: str
+    chosen: tuple[str, ...] | None = None
+    """What was picked in the last box's select (None: it was typed)."""
 
 
 def reopen_view(cid: int, form: aftermath.Form, lc: str, typed: Typed) -> discord.ui.View:
@@ -480,8 +512,8 @@ class Battle(commands.Cog):
         lc = lang(interaction)
         cid = await campaign_id(interaction)
         rows = await battles.list_battles(bot_of(interaction).db, cid, actor=actor_of(interaction))
-        lines = [t(lc, "battle.line", number=b.number, square=b.square, sides=" v ".join(b.sides),
-                   forces=", ".join(b.forces), state=b.state) for b in rows] or [t(lc, "battle.none")]
+        lines = [t(lc, "battle.line", number=b.number, square=b.square, sides=versus(lc, b.sides),
+                   forces=locale.listing(lc, b.forces), state=t(lc, f"battle.state_{b.state}")) for b in rows] or [t(lc, "battle.none")]
         await reply(interaction, embeds=fmt.paged_embeds(t(lc, "battle.list_title"), lines)[:1])
 
     @battle.command(name="brief", description="The battle brief for the tabletop (sides in the battle and the GM)")

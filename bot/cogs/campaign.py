@@ -18,6 +18,7 @@ from bot import generate, limits, paint
 from bot import scenario as scenarios
 from bot.engine.errors import InvalidInput
 from bot.engine.model import Climate, Season
+from bot.i18n import names as local_names
 from bot.i18n.text import tr
 from bot.scenario import bundled_scenarios
 from bot.services import bookkeeping as state
@@ -426,10 +427,12 @@ class Campaign(commands.Cog):
         created = await campaigns.create_campaign(bot.db, guild_id=guild_id, channel_id=channel_id, gm=actor,
                                                   name=name, scenario=scenario, spec=spec, rules=bot.rules,
                                                   limits=limits, language=lc)
+        local_names.use(created.campaign_id)  # its names in the reader's language from now on (issue 23)
         embed = discord.Embed(title=t(lc, "campaign.created", name=created.name),
                               description=t(lc, "campaign.created_text", scenario=created.scenario,
                                             gm=interaction.user.mention), colour=fmt.COLOUR)
-        embed.add_field(name=t(lc, "campaign.sides"), value="\n".join(f"`{k}` {n}" for k, n in created.sides))
+        embed.add_field(name=t(lc, "campaign.sides"),
+                        value="\n".join(f"`{k}` {local_names.said(lc, n)}" for k, n in created.sides))
         embed.add_field(name=t(lc, "campaign.seed"), value=f"`{created.seed_sha256}`", inline=False)
         await self._opening(interaction, created.campaign_id, fmt.fit(embed))
 
@@ -603,7 +606,8 @@ class Campaign(commands.Cog):
 
         await reply(interaction, content=t(lang(interaction), "export.done", size=len(raw)),
                     files=[discord.File(io.BytesIO(raw), filename=name),
-                           discord.File(io.BytesIO(logbook.verifier_page(data["roll_log"], data["campaign"]["name"])),
+                           discord.File(io.BytesIO(logbook.verifier_page(data["roll_log"], data["campaign"]["name"],
+                                                                         lang(interaction))),
                                         filename=f"campaign-{cid}-verify.html")])
 
     @campaign.command(name="save",
@@ -626,7 +630,7 @@ class Campaign(commands.Cog):
         cid = await campaign_id(interaction)
         import io
 
-        files = await logbook.verifier_files(bot_of(interaction).db, cid)
+        files = await logbook.verifier_files(bot_of(interaction).db, cid, lang(interaction))
         await reply(interaction, content=t(lang(interaction), "verify.files"),
                     files=[discord.File(io.BytesIO(raw), filename=name) for name, raw in files])
 

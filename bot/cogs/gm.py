@@ -133,7 +133,7 @@ class GM(commands.Cog):
             embed.description = (embed.description or "") + "\n" + t(lc, "gm.advance_forced_note")
             button = Advance(cid, sv.version, True, t(lc, "gm.resolve_anyway"))
         else:
-            embed.title = t(lc, "gm.advance_title", phase=sv.position.phase.spec.title)
+            embed.title = t(lc, "gm.advance_title", phase=tr(lc, sv.position.phase.spec.title))
             button = Advance(cid, sv.version, False, t(lc, "gm.resolve"))
         await reply(interaction, embeds=[fmt.fit(embed)], view=confirm_view(button, lc))
 
@@ -218,7 +218,8 @@ class GM(commands.Cog):
         if sv is None:
             return []
         chosen = str(getattr(interaction.namespace, "force", "") or "")
-        return choices(((f"{u.name} ({f.name}, {u.sp} SP)", u.key) for f in sv.forces
+        lc = lang(interaction)
+        return choices(((t(lc, "unit.choice", unit=u.name, force=f.name, sp=u.sp), u.key) for f in sv.forces
                         if not chosen or f.key == chosen or f.name == chosen for u in f.units), current)
 
     @edit.autocomplete("square")

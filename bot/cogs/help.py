@@ -45,7 +45,7 @@ def rule_embeds(client: discord.Client, reading: reference.Reading, lc: str) -> 
         head, *rows = published_odds()
         blocks.append("\n".join([f"**{tr(lc, head)}**", *(f"- {tr(lc, r)}" for r in rows)]))
     if reading.children:
-        blocks.append(t(lc, "rules.sub_rules", rules=mention(client, "rules")) + "\n"
+        blocks.append(t(lc, "rules.sub_rules", rules=mention(client, "rules", lc)) + "\n"
                       + "\n".join(f"- **{c.id}** {c.title}" for c in reading.children))
     parent = reference.find(rule.parent) if rule.parent else None
     if parent is not None:
@@ -64,7 +64,7 @@ def unknown_rule(client: discord.Client, typed: str, lc: str) -> str:
     near = reference.closest(typed, lc)
     if near:
         lines.append(t(lc, "rules.closest", ids=", ".join(f"**{r.id}** {reference.title(r, lc)}" for r in near)))
-    lines.append(t(lc, "rules.how", rules=mention(client, "rules")))
+    lines.append(t(lc, "rules.how", rules=mention(client, "rules", lc)))
     return fmt.message_text("\n".join(lines))
 
 
@@ -80,11 +80,11 @@ class Help(commands.Cog):
             steps = ()
             e.description = t(lc, "help.no_campaign")
             for command in WITHOUT_CAMPAIGN:
-                e.add_field(name=mention(client, command), value=t(lc, f"help.{command.replace(' ', '_')}"),
+                e.add_field(name=mention(client, command, lc), value=t(lc, f"help.{command.replace(' ', '_')}"),
                             inline=False)
         for step in steps:
-            e.add_field(name=mention(client, step.command), value=tr(lc, step.why), inline=False)
-        e.add_field(name=mention(client, "rules"), value=t(lc, "help.rules"), inline=False)
+            e.add_field(name=mention(client, step.command, lc), value=tr(lc, step.why), inline=False)
+        e.add_field(name=mention(client, "rules", lc), value=t(lc, "help.rules"), inline=False)
         e.set_footer(text=t(lc, "help.footer"))
         await reply(interaction, embeds=[fmt.fit(e)], ephemeral=True)
 

@@ -44,6 +44,7 @@ from ._common import (
 log = logging.getLogger("adc.orders")
 
 ORDER_CHOICES = [app_commands.Choice(name=o.label, value=o.value) for o in Order]  # MC-1
+ORDER_LABELS = {o.value: o.label for o in Order}
 CUSTOM_ID = 100
 
 
@@ -212,7 +213,9 @@ class Orders(commands.Cog):
         cid = await campaign_id(interaction)
         odds = await orders.order_odds(bot.db, cid, actor, force, order, rules=bot.rules)  # the core's refusals
         key, name = await _own_force(interaction, cid, force)
-        embed = fmt.odds_embed(f"{odds.name} ({odds.rule}): {name} → {order.replace('_', ' ')}", odds, lc)
+        label = ORDER_LABELS.get(order, order.replace("_", " "))
+        embed = fmt.odds_embed(t(lc, "odds.subject", check=tr(lc, odds.name), rule=odds.rule, force=name,
+                                 target=tr(lc, label)), odds, lc)
         button = ConfirmOrder(cid, order, key, *_roll_button(odds, lc))
         _custom_id(button.custom_id, lc)
         await reply(interaction, embeds=[embed], view=confirm_view(button, lc))
@@ -233,7 +236,8 @@ class Orders(commands.Cog):
                                       horse_rafts=horse_rafts, rules=bot.rules)  # the core's refusals
         key, name = await _own_force(interaction, cid, force)
         squares = [p for p in re.split(r"[\s,;]+", path.strip().upper()) if p]
-        embed = fmt.odds_embed(f"{odds.name} ({odds.rule}): {name} → {' '.join(squares)}", odds, lc)
+        embed = fmt.odds_embed(t(lc, "odds.subject", check=tr(lc, odds.name), rule=odds.rule, force=name,
+                                 target=" ".join(squares)), odds, lc)
         button = ConfirmMove(cid, by_water, key, ".".join(squares), *_roll_button(odds, lc), small_boats=small_boats,
                              horse_rafts=horse_rafts)
         _custom_id(button.custom_id, lc)

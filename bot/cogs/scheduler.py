@@ -29,6 +29,7 @@ from discord.ext import commands, tasks
 
 from bot import formatting as fmt
 from bot.engine.errors import EngineError
+from bot.i18n import names as local_names
 from bot.i18n import t
 from bot.i18n.text import tr, tr_lines
 from bot.services import bookkeeping as state
@@ -272,8 +273,8 @@ class Scheduler(commands.Cog):
         awaited = await state.awaited(db, m.campaign_id)
         sv = await views.status(db, m.campaign_id, m.gm, rules=self.bot.rules)  # type: ignore[attr-defined]
         names = {key: name for key, name, _ in sv.sides}
-        who = [f"**{names.get(side, side)}**" + "".join(f" <@{p.member_id}>" for p in awaited.players if p.side == side)
-               for side in awaited.sides]
+        who = [f"**{local_names.said(m.language, names.get(side, side))}**"
+               + "".join(f" <@{p.member_id}>" for p in awaited.players if p.side == side) for side in awaited.sides]
         if not who:
             return
         text = fmt.message_text(t(m.language, "remind.gm", name=m.name, who=", ".join(who),

@@ -31,7 +31,8 @@ async def _supply_units(interaction: discord.Interaction, cid: int, actor: Actor
     if kind not in ("refit", "unit"):
         return []
     force = str(getattr(interaction.namespace, "force", "") or "") or None
-    return [(f"{u.name} ({u.sp}/{u.original_sp} SP)", u.key)
+    lc = lang(interaction)
+    return [(t(lc, "unit.choice_strength", unit=u.name, sp=u.sp, original=u.original_sp), u.key)
             for u in await supply.units(bot_of(interaction).db, cid, actor, kind, force)]
 
 

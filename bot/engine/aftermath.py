@@ -14,6 +14,7 @@ from .grid import CampaignMap
 from .model import Force, Order, Outcome, Quality, Reaction, Square, Territory, Unit
 from .rolls import BatchRoll, Check, Modifier
 from .tables import RuleBook, default_rulebook
+from .text import Msg
 
 MercenaryRule = Literal["check_all", "lose_all"]
 
@@ -129,14 +130,14 @@ def _duty(unit: Unit, losses: UnitLosses, outcome: Outcome,
             return survivors, ()
         pools: list[tuple[int, bool, str]] = []
         if losses.rout:
-            pools.append((losses.rout, True, "left in rout (mercenary)"))
+            pools.append((losses.rout, True, Msg("left in rout (mercenary)")))
         if rest := survivors - losses.rout:
-            pools.append((rest, False, "mercenary unit on a lost battle (RU-6)"))
+            pools.append((rest, False, Msg("mercenary unit on a lost battle (RU-6)")))
         return 0, tuple(pools)
     if not (lost and losses.other_order):
-        return 0, (((losses.rout, True, "left in rout"),) if losses.rout else ())
-    return 0, ((*(((losses.rout, True, "left in rout"),) if losses.rout else ()),
-                (losses.other_order, False, "left under another order on a lost battle")))
+        return 0, (((losses.rout, True, Msg("left in rout")),) if losses.rout else ())
+    return 0, ((*(((losses.rout, True, Msg("left in rout")),) if losses.rout else ()),
+                (losses.other_order, False, Msg("left under another order on a lost battle"))))
 
 
 # --- a unit's whole aftermath ---------------------------------------------------------------
@@ -191,7 +192,7 @@ def unit_aftermath(
     for sp, routed, reason in pools:
         check = _cached_check(rules, "deserters", unit.quality, routed)
         roll = check.roll_many(
-            dice, f"{key}/deserters/{'rout' if routed else 'other'}", sp, subject=f"{unit.name} ({reason})"
+            dice, f"{key}/deserters/{'rout' if routed else 'other'}", sp, subject=Msg("{unit} ({reason})", unit=unit.name, reason=reason)
         )
         rolls.append(roll)
         tally = dict(roll.counts)
@@ -240,14 +241,14 @@ def post_battle_duty(
     ``both_defending``: every Force in the battle held the Defend order before it.
     """
     if outcome is Outcome.WON:
-        return RetreatDuty(False, "the winner holds the field", "MC-7.3")
+        return RetreatDuty(False, Msg("the winner holds the field"), "MC-7.3")
     if outcome is Outcome.LOST:
-        return RetreatDuty(True, "the beaten Force moves one square out of the battle square", "MC-7.3")
+        return RetreatDuty(True, Msg("the beaten Force moves one square out of the battle square"), "MC-7.3")
     if both_defending:
-        return RetreatDuty(False, "draw, and both Forces held the Defend order: neither moves", "MC-7.3")
+        return RetreatDuty(False, Msg("draw, and both Forces held the Defend order: neither moves"), "MC-7.3")
     if holds_stronghold:
-        return RetreatDuty(False, "draw, and this side holds its stronghold here: it does not move", "MC-7.3")
-    return RetreatDuty(True, "draw: both Forces leave for adjacent squares, one square apart", "MC-7.3")
+        return RetreatDuty(False, Msg("draw, and this side holds its stronghold here: it does not move"), "MC-7.3")
+    return RetreatDuty(True, Msg("draw: both Forces leave for adjacent squares, one square apart"), "MC-7.3")
 
 
 def _apart(cmap: CampaignMap, squares: Iterable[Square], opposing: Iterable[Square]) -> tuple[Square, ...]:

@@ -30,8 +30,10 @@ def exploration_ability(force: Force) -> ExplorationAbility:
         why = Msg("Confused") if force.reaction is Reaction.CONFUSED else Msg("on Forced March")
         return ExplorationAbility(False, Msg("{why}, it may explore only with scouts, and has none (MC-6.1)", why=why))
     if needs_scouts:
-        return ExplorationAbility(True, "explores with its scouts (MC-6.1, RU-2)")
-    return ExplorationAbility(True, "full exploration" + (" doubled for Defend" if force.order is Order.DEFEND else ""))
+        return ExplorationAbility(True, Msg("explores with its scouts (MC-6.1, RU-2)"))
+    if force.order is Order.DEFEND:
+        return ExplorationAbility(True, Msg("full exploration, doubled for Defend"))
+    return ExplorationAbility(True, Msg("full exploration"))
 
 
 def exploration_check(

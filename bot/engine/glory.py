@@ -62,6 +62,7 @@ def _count(value: object, what: str) -> int:
 
 REASONS = (
     "won the battle {won} banners to {enemy}: {winner_base} + {lead}/{winner_divisor} rounded down",
+    "{why} with {won} of the {required} banners required (at least half)",
     "{why} with {won} of the {required} banners required (at least {share})",
     "{n} enemy leader captured", "{n} enemy leaders captured", "{n} trophy captured", "{n} trophies captured",
     "enemy leader {name} captured", "trophy of {name} taken",
@@ -239,8 +240,12 @@ def battle_glory(
         )
     elif won >= aw.loser_banner_share * required:
         why = Msg("lost the battle") if result is Outcome.LOST else Msg("drew the battle")
-        share = "half" if aw.loser_banner_share == Fraction(1, 2) else str(aw.loser_banner_share)
-        add(aw.loser, Msg("{why} with {won} of the {required} banners required (at least {share})", why=why, won=won, required=required, share=share))
+        if aw.loser_banner_share == Fraction(1, 2):
+            add(aw.loser, Msg("{why} with {won} of the {required} banners required (at least half)", why=why, won=won,
+                              required=required))
+        else:
+            add(aw.loser, Msg("{why} with {won} of the {required} banners required (at least {share})", why=why, won=won,
+                              required=required, share=str(aw.loser_banner_share)))
     entries += capture_glory(side, result, battle_id=battle_id, leaders_captured=leaders, trophies=flags,
                              tables=tables).entries
     return GloryAward(side, battle_id, result, tuple(entries))

@@ -246,10 +246,15 @@ class Check:
         return {t: Fraction(c, n) for t, c in sorted(counts.items())}
 
 
-NAMES = ("{name}, second roll", "{fate} ({circumstance})")
+NAMES = ("{name}, second roll", "{name} (house rule)", "{fate} ({circumstance})")
 """How a check's name is composed (CC-1's fate: its name and how the leader fell, and its second roll)."""
 REASONS = ("{name}'s Command Value",)
 """How a modifier's reason is composed of a name (a leader's)."""
+LABELS = ("{shown}: no trophy", "{left} + {right}")
+"""How a roll's outcome is composed (a trophy roll that takes nothing names the symbols rolled, CC-3)."""
+SUBJECTS = ("{captor} against {victim}", "{climate}, {season}", "{unit} ({reason})")
+"""How a roll's subject is composed (issue 23: a trophy's two units, the weather's climate and season, a
+deserter check's unit and why it checks), so that a stored subject is said in the reader's words too."""
 
 
 def composed(text: str, templates: tuple[str, ...]) -> str:
@@ -293,7 +298,7 @@ class Roll:
     def title(self) -> str:
         if self.subject:
             return Msg("{name} ({rule}) for {subject}", name=composed(self.name, NAMES), rule=self.rule,
-                       subject=self.subject)
+                       subject=composed(self.subject, SUBJECTS))
         return Msg("{name} ({rule})", name=composed(self.name, NAMES), rule=self.rule)
 
     def __str__(self) -> str:
@@ -305,7 +310,7 @@ class Roll:
         # A Msg (the text of logs and summaries), so the bot can say the outcome in the reader's language.
         why = Msg("natural {face}: ", face=self.dice[0]) if self.natural else ""
         return Msg("{title}: {expr} = {total} -> {why}{label}", title=self.title, expr=expr, total=self.total,
-                   why=why, label=self.label)
+                   why=why, label=composed(self.label, LABELS))
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -374,7 +379,7 @@ class BatchRoll:
     def title(self) -> str:
         if self.subject:
             return Msg("{name} ({rule}) for {subject}", name=composed(self.name, NAMES), rule=self.rule,
-                       subject=self.subject)
+                       subject=composed(self.subject, SUBJECTS))
         return Msg("{name} ({rule})", name=composed(self.name, NAMES), rule=self.rule)
 
     def __str__(self) -> str:
@@ -382,7 +387,8 @@ class BatchRoll:
         if len(self.dice) > self.SHOWN_DICE:
             shown += f" ... ({len(self.dice) - self.SHOWN_DICE} more)"
         labels = dict(self.labels)
-        tally = Msg.join(", ", (Msg("{n} {label}", n=n, label=labels.get(r, r)) for r, n in self.counts))
+        # "dead: 1", not "1 dead": a table's label is a heading, so a count never has to agree with it (issue 23)
+        tally = Msg.join("; ", (Msg("{label}: {n}", n=n, label=labels.get(r, r)) for r, n in self.counts))
         return Msg("{title}: {count} SP, d{sides} [{shown}]{modifiers} -> {tally}", title=self.title,
                    count=len(self.dice), sides=self.sides, shown=shown, modifiers=_mods_text(self.modifiers),
                    tally=tally)

@@ -17,6 +17,7 @@ from .errors import InvalidInput
 from .model import Climate, Season
 from .rolls import BandTable, Check, Roll
 from .tables import RuleBook, WeatherKind, default_rulebook
+from .text import Msg
 
 HOUSE_RULE = "RU-10"
 
@@ -38,7 +39,8 @@ def weather_check(climate: Climate, season: Season, *, rules: RuleBook | None = 
     w = (rules or default_rulebook()).weather
     row = w.table[(climate, season)]
     labels = {k: v.label for k, v in w.kinds.items()}
-    return Check(w.rule, f"{w.name} (house rule)", (), BandTable.by_face(row, labels), subject=f"{climate.value}, {season.value}")
+    return Check(w.rule, Msg("{name} (house rule)", name=w.name), (), BandTable.by_face(row, labels),
+                 subject=Msg("{climate}, {season}", climate=climate.value, season=season.value))
 
 
 @dataclass(frozen=True)

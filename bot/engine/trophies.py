@@ -166,7 +166,10 @@ class TrophyCheck:
             raise InvalidInput("A trophy roll is {dice} battle dice, faces 1 to 6; got {faces!r}.", dice=self.dice, faces=list(faces))
         rolled = self.symbols(faces)
         combo = self.winning(faces)
-        shown = SHOWN_SEPARATOR.join(self.die.label(s) for s in rolled)
+        shown: str = ""
+        for symbol in rolled:  # "Cavalry + Artillery", each symbol said in the reader's words
+            label = self.die.label(symbol)
+            shown = Msg("{left} + {right}", left=shown, right=label) if shown else label
         # The template is NO_TROPHY_LABEL, written out so the catalogues find it (bot/i18n/sources.py).
         label = combo.label if combo else Msg("{shown}: no trophy", shown=shown)
         return Roll(
@@ -232,6 +235,6 @@ def roll_trophy(
 ) -> TrophyResult:
     """Try for ``victim``'s trophy (CC-3); refused with every reason when not eligible."""
     trophy_eligibility(captor, victim, ordered=ordered, took_ground=took_ground, tables=tables).require()
-    check = trophy_check(captor.type, victim.type, subject=f"{captor.name} against {victim.name}", tables=tables)
+    check = trophy_check(captor.type, victim.type, subject=Msg("{captor} against {victim}", captor=captor.name, victim=victim.name), tables=tables)
     roll = check.roll(dice, key)
     return TrophyResult(captor.id, victim.id, roll.result == TAKEN, check.symbols(roll.dice), roll)

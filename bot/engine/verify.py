@@ -903,11 +903,24 @@ def verifier_template() -> str:
     return template.replace(RULEBOOK_SLOT, book, 1)
 
 
-def verifier_html(log: Mapping[str, Any], *, title: str = "Roll log") -> str:
-    """A self-contained HTML page that checks ``log`` offline in a browser (``verify.html``)."""
+WORDS_SLOT = "/*WORDS*/null"
+SHOWN_SLOT = "/*SHOWN*/null"
+
+
+def verifier_html(log: Mapping[str, Any], *, title: str = "Roll log", words: Mapping[str, str] | None = None,
+                  shown: Mapping[str, Any] | None = None) -> str:
+    """A self-contained HTML page that checks ``log`` offline in a browser (``verify.html``). ``words``: the
+    page's texts in the reader's language, by the ``data-t`` of their element (and ``lang``; English
+    otherwise); ``shown``: ``rolls``, the public rolls as the channel showed them (``key``, ``line``), each
+    marked by the page against its turn's seed, and ``fingerprints`` (``line``, ``fingerprint``), each
+    turn's, highlighted (issue 23, item 6)."""
     template = verifier_template()
-    # JSON inside <script>: escape "<" so no "</script>" or "<!--" can end or bend the element.
-    embedded = json.dumps(log, ensure_ascii=True, separators=(",", ":")).replace("<", "\\u003c")
     name = title.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
     before, after = template.split(PAGE_SLOT, 1)
-    return before.replace("<!--TITLE-->", name) + embedded + after
+    after = after.replace(WORDS_SLOT, _script_json(words), 1).replace(SHOWN_SLOT, _script_json(shown), 1)
+    return before.replace("<!--TITLE-->", name) + _script_json(log) + after
+
+
+def _script_json(value: Any) -> str:
+    """JSON inside <script>: "<" escaped so no "</script>" or "<!--" can end or bend the element."""
+    return json.dumps(value, ensure_ascii=True, separators=(",", ":")).replace("<", "\\u003c")

@@ -21,7 +21,7 @@ from typing import Any
 import discord
 from discord import app_commands
 
-from . import en
+from . import en, names
 from .catalogues import translations
 from .locale import render_in
 
@@ -57,9 +57,24 @@ def message(lang: str, key: str, n: int = 1) -> str:
 
 
 def t(lang: str, key: str, /, **values: Any) -> str:
-    """The message ``key`` in ``lang`` (English if missing), with ``values`` filled in the reader's way."""
-    template = message(lang, key, int(values.get("n", 0)))
-    return render_in(lang, template, values) if values else template
+    """The message ``key`` in ``lang`` (English if missing), with ``values`` filled in the reader's way;
+    a slash command its template names (``/campaign join``) is given its name in ``lang`` (issue 23)."""
+    from .text import localise_commands  # text imports this package's modules
+
+    template = localise_commands(lang, message(lang, key, int(values.get("n", 0))))
+    if not values:
+        return template
+    return render_in(lang, template, {k: names.said(lang, v) for k, v in values.items()})
+
+
+def versus(lang: str, names: list[str] | tuple[str, ...]) -> str:
+    """A battle's sides as ``lang`` opposes them: ``Austria v France``, ``Autriche contre France``."""
+    if not names:
+        return ""
+    said = names[0]
+    for name in names[1:]:
+        said = t(lang, "battle.versus", left=said, right=name)
+    return said
 
 
 def command_name(lang: str, key: str, english: str) -> str:

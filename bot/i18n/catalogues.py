@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import gettext
 import io
+import re
 import string
 import sys
 from collections.abc import Iterable
@@ -165,6 +166,9 @@ def _entry_problems(where: str, m: Message, forms: int) -> list[str]:
         return [f"{label} has {len(strings)} plural forms, the language has {forms}"]
     if not all(s and s.strip() for s in strings):
         return [f"{label} is not translated"]
+    for english, s in zip(ids + ids[-1:] * (len(strings) - len(ids)), strings, strict=False):
+        if s == english and is_sentence(english):
+            return [f"{label}: the translation is the English sentence itself"]
     wanted = fields(ids[-1])
     for s in strings:
         # a singular form may say "one" instead of {n}; every other placeholder must be kept
@@ -172,6 +176,20 @@ def _entry_problems(where: str, m: Message, forms: int) -> list[str]:
         if got != wanted and not (len(ids) > 1 and [f for f in wanted if f[0] != "n"] == [f for f in got if f[0] != "n"]):
             return [f"{label}: placeholders {got} instead of {wanted}"]
     return []
+
+
+_SENTENCE = re.compile(r"[^\W\d_]+(?:[ ,'][^\W\d_]+){2,}")
+_NOT_WORDS = re.compile(r"\{[^{}]*\}|`[^`]*`|</[^>]*>|\b[A-Z]{2,3}-\d+(?:\.\d+)*\b|https?://\S+")
+
+
+def is_sentence(text: str) -> bool:
+    """Whether ``text`` says something in words (three words in a row, once placeholders, code, rule IDs and
+    links are set aside): a translation identical to such an English text was not translated (issue 23,
+    item 7), one of them at least not capitalised; while a name (``Aide-de-Camp``, ``C&C Napoleonics Epic``),
+    a rule ID, a file's keys (``outcome: won``) or ``{unit} ({reason})`` may well read the same in every
+    language."""
+    runs = _SENTENCE.findall(_NOT_WORDS.sub(" ", text))
+    return any(any(w[:1].islower() for w in re.split(r"[ ,']", run)) for run in runs)
 
 
 def check(langs: Iterable[str] = TRANSLATED) -> list[str]:

@@ -74,6 +74,8 @@ def rules(fileobj: IO[bytes], keywords: Any, comment_tags: Any, options: Any) ->
             for k, v in node.items():
                 if k in sources.YAML_FIELDS and isinstance(v, str):
                     out.append(v)
+                elif k == "labels" and isinstance(v, dict):  # a die's faces by symbol (CC-3's battle die)
+                    out.extend(label for label in v.values() if isinstance(label, str))
                 else:
                     walk(v)
         elif isinstance(node, list):

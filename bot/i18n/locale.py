@@ -7,6 +7,7 @@ from __future__ import annotations
 import datetime as dt
 import re
 from collections.abc import Iterable, Mapping
+from fractions import Fraction
 from functools import cache
 from typing import Any
 
@@ -51,9 +52,31 @@ def _formatter(lang: str) -> _LocaleFormatter:
     return _LocaleFormatter(lang)
 
 
+_ELIDED = re.compile(r"\b([Dd](?=e )|[Qq]u(?=e )|[Ll](?=[ea] ))[ea] \{([A-Za-z_]\w*)\}")
+"""French words that elide before a vowel when a name follows them: ``de {place}`` -> ``d'Ulm``."""
+_VOWELS = frozenset("AEIOUYÀÂÄÆÉÈÊËÎÏÔŒÙÛÜaeiouyàâäæéèêëîïôœùûü")
+
+
+def elide(lang: str, template: str, params: Mapping[str, Any]) -> str:
+    """``template`` with French elision before the values that begin with a vowel (``de {place}`` with
+    Ulm: ``d'Ulm``; ``que {side}`` with Autriche: ``qu'Autriche``); the same template for any other
+    language or value (issue 23). A value's ``h`` is left alone: French elides before some and not others."""
+    if lang != "fr" or "{" not in template:
+        return template
+
+    def one(match: re.Match[str]) -> str:
+        value = params.get(match.group(2))
+        if isinstance(value, str) and value[:1] in _VOWELS:
+            return f"{match.group(1)}'{{{match.group(2)}}}"
+        return match.group(0)
+
+    return _ELIDED.sub(one, template)
+
+
 def render_in(lang: str, template: str, params: Mapping[str, Any]) -> str:
-    """``template`` (checked as every template is) filled with ``params`` the way ``lang`` writes them."""
-    return _formatter(lang).vformat(checked(template), (), params)
+    """``template`` (checked as every template is) filled with ``params`` the way ``lang`` writes them
+    (French elision included: :func:`elide`)."""
+    return _formatter(lang).vformat(elide(lang, checked(template), params), (), params)
 
 
 def date(lang: str, value: dt.date | str | None, *, form: str = "medium") -> str:
@@ -67,6 +90,20 @@ def date(lang: str, value: dt.date | str | None, *, form: str = "medium") -> str
         except ValueError:
             return value
     return format_date(value, format=form, locale=locale_of(lang))
+
+
+def percent(lang: str, value: Fraction | float) -> str:
+    """A chance (0 to 1) as ``lang`` writes it, one decimal: ``16.7%``, ``16,7 %`` (French and German put a
+    narrow space before the sign; Babel's pattern of the language, with one decimal). Below 0.1%: ``<0.1%``
+    in the same way."""
+    loc = locale_of(lang)
+    pattern = loc.percent_formats[None].pattern
+    head, _, tail = pattern.rpartition("0")
+    pattern = f"{head}0.0{tail}"
+    share = float(value)
+    if 0 < share < 0.001:
+        return "<" + format_percent(0.001, format=pattern, locale=loc)
+    return format_percent(share, format=pattern, locale=loc)
 
 
 def listing(lang: str, items: Iterable[str], *, style: str = "standard") -> str:

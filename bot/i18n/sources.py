@@ -113,6 +113,10 @@ def yaml_texts() -> dict[str, list[str]]:
             for k, v in node.items():
                 if k in YAML_FIELDS and isinstance(v, str):
                     found.setdefault(v, []).append(where)
+                elif k == "labels" and isinstance(v, dict):  # a die's faces by symbol (CC-3's battle die)
+                    for label in v.values():
+                        if isinstance(label, str):
+                            found.setdefault(label, []).append(where)
                 else:
                     walk(v, where)
         elif isinstance(node, list):
@@ -129,7 +133,7 @@ def phase_texts() -> dict[str, list[str]]:
 
     found: dict[str, list[str]] = {}
     for spec in PHASES.values():
-        for text in (spec.title, spec.needs, spec.ends):
+        for text in (spec.title, spec.name, spec.needs, spec.ends):
             found.setdefault(text, []).append(f"MC-3 phase {int(spec.phase)}")
     return found
 
@@ -141,7 +145,7 @@ def vocabulary() -> dict[str, list[str]]:
 
     found: dict[str, list[str]] = {}
     for enum in (model.Order, model.Reaction, model.Terrain, model.Feature, model.Quality, model.UnitType,
-                 model.LeaderStatus, model.Outcome, model.Season, model.Territory, cc_model.Circumstance,
+                 model.LeaderStatus, model.Outcome, model.Season, model.Climate, model.Territory, cc_model.Circumstance,
                  cc_model.Commander, cc_model.GloryKind):
         for member in enum:
             where = f"{enum.__module__.replace('.', '/')}.py {enum.__name__}"

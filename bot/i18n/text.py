@@ -19,7 +19,7 @@ from typing import Any
 from bot.engine.errors import EngineError
 from bot.engine.text import Msg
 
-from . import locale
+from . import locale, names
 from .catalogues import TRANSLATED, plural_forms, po_path, pot_path, read, translations
 from .locale import render_in
 
@@ -66,8 +66,8 @@ def tr(lang: str, text: Any) -> str:
 def _tr(lang: str, text: Any) -> str:
     if text is None:
         return ""
-    if lang not in TRANSLATED:
-        return str(text.text if isinstance(text, EngineError) else text)
+    if lang not in TRANSLATED:  # English as the code wrote it, but its dates as every English date is written
+        return str(_dated(text.text if isinstance(text, EngineError) else text))
     if isinstance(text, EngineError):
         text = text.text
     catalogue = translations(lang, "engine")
@@ -98,13 +98,34 @@ def _template(lang: str, msg: Msg) -> str:
 
 
 _ISO_DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
+COMPOSED_NAMES = ("New Leader ({kind}) of {force}",)
+"""Names the bot composes and keeps as text in the state (CC-2's New Leader), said in the reader's words."""
 
 
 def _param(lang: str, value: Any) -> Any:
     if isinstance(value, str) and _ISO_DATE.fullmatch(value):  # a campaign date: the reader's way
         return locale.date(lang, value)
+    if isinstance(value, str) and not isinstance(value, Msg):
+        value = names.said(lang, value)  # a scenario's name given in the reader's language (issue 23)
+    if isinstance(value, str) and not isinstance(value, Msg) and value.startswith("New Leader ("):
+        composed = Msg.reparse(value, COMPOSED_NAMES)
+        if composed is not None:
+            return _tr(lang, composed)
     if isinstance(value, str | Enum):
         return _tr(lang, value)
+    return value
+
+
+def _dated(value: Any, depth: int = 0) -> Any:
+    """``value`` with every campaign date among its parameters written the English way (``Apr 17, 1796``,
+    as :func:`bot.i18n.locale.date` writes it everywhere else; issue 23: one date style per language)."""
+    if isinstance(value, Msg) and value.params and depth <= 6:
+        params = {k: _dated(v, depth + 1) for k, v in value.params.items()}
+        if any(params[k] is not v for k, v in value.params.items()):
+            return Msg(value.template, **params)  # i18n: passes a template on
+        return value
+    if isinstance(value, str) and not isinstance(value, Msg) and _ISO_DATE.fullmatch(value):
+        return locale.date("en", value)
     return value
 
 

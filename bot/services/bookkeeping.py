@@ -163,7 +163,7 @@ async def change_bot_setting(db: Database, campaign_id: int, gm: Actor, name: st
         else:
             raise InvalidInput("Unknown setting {name!r}.", name=name)
         s.add(campaign)
-        await log_event(s, campaign, Msg("The GM set {name} to {shown!r}.", name=name, shown=shown), kind="gm")
+        await log_event(s, campaign, Msg("The GM set `{name}` to {shown!r}.", name=name, shown=shown), kind="gm")
         return shown
 
 

@@ -20,6 +20,7 @@ from bot.engine.errors import InvalidInput
 from bot.engine.phases import first_position
 from bot.engine.tables import RuleBook, default_rulebook
 from bot.engine.text import Msg
+from bot.i18n import names as local_names
 from bot.limits import (  # noqa: F401 (LimitReached, Usage, check_upload_size: the cog's and the tests')
     DAY_HOURS,
     LimitReached,
@@ -28,7 +29,7 @@ from bot.limits import (  # noqa: F401 (LimitReached, Usage, check_upload_size: 
     check_upload_size,
     refuse_over,
 )
-from bot.scenario import Scenario, load_bundled, parse_scenario_text
+from bot.scenario import Scenario, load_bundled, names_of, parse_scenario_text
 from bot.store import campaigns as rows
 from bot.store.db import Database
 from bot.store.log import log_event
@@ -123,9 +124,10 @@ async def create_campaign(
             turn=pos.turn, phase=int(pos.phase), last_turn=spec.last_turn,
             map_width=spec.map.width, map_height=spec.map.height,
             adjacency=int(opts.get("adjacency", spec.map.adjacency)), sight=spec.sight, created_at=now,
-            language=language, tables=spec.tables.to_data() or None,
+            language=language, tables=spec.tables.to_data() or None, names=names_of(spec) or None,
         )
         await rows.insert_campaign(s, campaign, spec)
+        local_names.remember(campaign.id or 0, campaign.names or {})  # said in each reader's language (issue 23)
         await log_event(s, campaign, Msg("Campaign {name!r} created from scenario {scenario!r} by the GM.", name=name,
                                          scenario=spec.name))
         seed = await turn_seed(s, campaign)  # draws turn 1's seed and logs its hash

@@ -6,10 +6,12 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from bot.engine.rolls import record_from_dict
+from bot.campaign.gazette import FINGERPRINT
+from bot.engine.rolls import LABELS, BatchRoll, composed, record_from_dict
 from bot.engine.text import Msg, UnknownMessage
 from bot.engine.verify import verifier_html
-from bot.i18n.text import known_templates
+from bot.i18n import t
+from bot.i18n.text import known_templates, tr
 from bot.store import log as store_log
 from bot.store.db import Database
 from bot.store.models import LogEntry
@@ -37,15 +39,16 @@ def entry_text(entry: LogEntry) -> str:
     return entry.text
 
 
-async def verifier_files(db: Database, campaign_id: int) -> list[tuple[str, bytes]]:
+async def verifier_files(db: Database, campaign_id: int, lang: str = "en") -> list[tuple[str, bytes]]:
     """Anyone's roll log (:func:`roll_log`, public) as JSON (for ``python -m bot verify``) and in a
-    self-contained HTML page that checks it offline in a browser: each file's name and bytes."""
+    self-contained HTML page that checks it offline in a browser, in the reader's language ``lang``: each
+    file's name and bytes."""
     async with db.sessions() as s:
         campaign = await get_campaign(s, campaign_id)
         log = await roll_log(s, campaign, public=True)
         name = campaign.name
     return [(f"roll-log-{campaign_id}.json", json.dumps(log, ensure_ascii=False, indent=1).encode("utf-8")),
-            (f"roll-log-{campaign_id}.html", verifier_page(log, name))]
+            (f"roll-log-{campaign_id}.html", verifier_page(log, name, lang))]
 
 
 async def full_record(db: Database, campaign_id: int) -> tuple[list[LogEntry], dict[str, Any]]:
@@ -56,6 +59,49 @@ async def full_record(db: Database, campaign_id: int) -> tuple[list[LogEntry], d
         return await store_log.all_entries(s, campaign_id), await roll_log(s, campaign)
 
 
-def verifier_page(log: dict[str, Any], name: str) -> bytes:
-    """The HTML page that checks ``log`` in a browser (bot/engine/verify.html), for campaign ``name``."""
-    return verifier_html(log, title=name).encode("utf-8")
+def verifier_page(log: dict[str, Any], name: str, lang: str = "en") -> bytes:
+    """The HTML page that checks ``log`` in a browser (bot/engine/verify.html), for campaign ``name``, in
+    the reader's language (issue 23, item 6): its words, each public roll as the channel showed it (the
+    page marks each against its turn's seed) and each turn's dice fingerprint, as the gazette showed it."""
+    return verifier_html(log, title=name, words=page_words(lang, name), shown=shown_rolls(log, lang)).encode("utf-8")
+
+
+PAGE_WORDS = ("intro", "checking", "fingerprints_title", "fingerprints_help", "rolls_title", "report_title",
+              "other_file", "other_file_help", "what_checked", "what_checked_short", "verdict_matched",
+              "verdict_consistent", "verdict_bad", "announced", "compare",
+              "cannot_check", "not_json", "no_log", "roll_ok", "roll_bad")
+"""The verifier page's texts, each the catalogue's ``verify.<name>`` (``heading`` names the campaign)."""
+
+
+def page_words(lang: str, name: str) -> dict[str, str]:
+    """The verifier page's texts in ``lang`` (English: the page's own, untouched)."""
+    if lang == "en":
+        return {}
+    return {"lang": lang, "heading": t(lang, "verify.heading", name=name),
+            **{key: t(lang, f"verify.{key}") for key in PAGE_WORDS}}
+
+
+def shown_rolls(log: dict[str, Any], lang: str) -> dict[str, list[dict[str, str]]]:
+    """The public rolls of ``log`` as the channel showed them (``Tour 1, Météo (règle maison) (RU-10) : 5 →
+    Couvert``), by key, and each turn's dice fingerprint (the start of its chain head, as its gazette showed
+    it)."""
+    rolls = []
+    for data in log.get("rolls", []):
+        if not isinstance(data, dict) or data.get("kind") not in ("roll", "batch") or data.get("undone"):
+            continue
+        try:
+            record = record_from_dict(data)
+        except (KeyError, TypeError, ValueError):
+            continue
+        if isinstance(record, BatchRoll):
+            labels = dict(record.labels)
+            outcome = Msg.join("; ", (Msg("{label}: {n}", n=n, label=labels.get(r, r)) for r, n in record.counts))
+        else:
+            outcome = composed(record.label, LABELS)
+        rolls.append({"key": record.key, "line": t(lang, "verify.roll_line", turn=data.get("turn", 0),
+                                                     title=tr(lang, record.title),
+                                                     faces=" ".join(str(f) for f in record.dice),
+                                                     outcome=tr(lang, outcome))})
+    prints = [{"line": t(lang, "verify.fingerprint_line", turn=turn["turn"]), "fingerprint": turn["chain_head"][:FINGERPRINT]}
+              for turn in log.get("turns", []) if isinstance(turn, dict) and isinstance(turn.get("chain_head"), str)]
+    return {"rolls": rolls, "fingerprints": prints}

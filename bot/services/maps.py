@@ -14,6 +14,7 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import hashlib
+from collections.abc import Mapping
 
 from bot.campaign import views as core
 from bot.campaign.authority import Standing
@@ -101,7 +102,7 @@ def turn_snapshot(state: CampaignState, frame: Frame, reader: Reader, label: Msg
     rules = rules_for(state, rules)
     weather = rules.weather.kinds.get(frame.weather or "")
     date = turn_date(state.start_date, frame.turn, rules=rules)
-    return MapSnapshot(
+    snap = MapSnapshot(
         campaign=state.name, turn=frame.turn, date=frame.date or date.isoformat(),
         season=season_of(date, rules=rules).value, weather=weather.label if weather else "",
         phase=Msg("end of the turn"), cmap=state.map,
@@ -110,6 +111,7 @@ def turn_snapshot(state: CampaignState, frame: Frame, reader: Reader, label: Msg
                                faded=m.faded) for m in shown.markers),
         battles=tuple(Square.parse(sq) for sq in shown.battles), results=results_of(shown),
         retreats=retreats_of(shown), view=label, visible=shown.visible, lang=lang)
+    return localised(snap, state.names, lang)
 
 
 async def turn_png(db: Database, campaign_id: int, frame: Frame, *, rules: RuleBook | None = None,
@@ -147,7 +149,23 @@ async def snapshot(db: Database, campaign_id: int, actor: Actor, *, view: str = 
     cr = await readcache.read(db, campaign_id)
     reader, key, label = _reader(cr.state, cr.standing(actor), view)
     snap = cr.memo(("map", reader, label), lambda: _snapshot(cr.state, reader, label, rules), pin=rules)
-    return (snap if snap.lang == lang else dataclasses.replace(snap, lang=lang)), key
+    snap = snap if snap.lang == lang else dataclasses.replace(snap, lang=lang)
+    return localised(snap, cr.state.names, lang), key
+
+
+def localised(snap: MapSnapshot, names: Mapping[str, Mapping[str, str]], lang: str) -> MapSnapshot:
+    """``snap`` with the scenario's sides, Forces and places named in ``lang`` where it names them so
+    (issue 23, item 4); as it is otherwise."""
+    book = {said.get("en") or next(iter(said.values())): said[lang] for said in names.values() if said.get(lang)}
+    book = {kept: local for kept, local in book.items() if kept != local}
+    if not book:
+        return snap
+    cells = {sq: dataclasses.replace(c, place=dataclasses.replace(c.place, name=book[c.place.name]))
+             for sq, c in snap.cmap.cells.items() if c.place is not None and c.place.name in book}
+    cmap = dataclasses.replace(snap.cmap, cells={**snap.cmap.cells, **cells}) if cells else snap.cmap
+    return dataclasses.replace(
+        snap, cmap=cmap, sides=tuple(dataclasses.replace(s, name=book.get(s.name, s.name)) for s in snap.sides),
+        counters=tuple(dataclasses.replace(c, name=book.get(c.name, c.name)) for c in snap.counters))
 
 
 async def map_png(db: Database, campaign_id: int, actor: Actor, *, view: str = "side", around: str | None = None,

@@ -54,7 +54,7 @@ async def insert_new(s: AsyncSession, state: CampaignState, *, guild_id: int, ch
         climate=state.climate.value, theatre=state.theatre, start_date=state.start_date, turn=state.turn,
         phase=int(state.phase), last_turn=state.last_turn, status=state.status.value, weather=state.weather, holdings=dict(state.holdings),
         map_width=state.map.width, map_height=state.map.height, adjacency=state.map.adjacency, sight=state.sight,
-        tables=state.tables.to_data() or None,
+        tables=state.tables.to_data() or None, names={k: dict(v) for k, v in state.names.items()} or None,
     )
     s.add(campaign)
     await s.flush()

@@ -91,6 +91,9 @@ class Campaign(SQLModel, table=True):
     tables: dict[str, Any] | None = Field(default=None, sa_type=sa.JSON)
     """The scenario's own weather, calendar and random-events tables (RU-10), as plain data; None: the
     house rules (bot/campaign/rulebook.py)."""
+    names: dict[str, Any] | None = Field(default=None, sa_type=sa.JSON)
+    """The scenario's title, sides, Forces and places in other languages (issue 23): ``side:KEY`` -> language
+    -> name; None: named in one language. Written once, at creation or import."""
 
 
 class TurnSeed(SQLModel, table=True):

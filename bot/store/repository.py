@@ -50,6 +50,7 @@ from bot.engine.phases import Phase
 from bot.engine.reports import report_data
 from bot.engine.tables import NO_TABLES, default_rulebook, read_scenario_tables
 from bot.engine.text import Msg
+from bot.i18n import names as local_names
 
 from . import chain
 from .bookkeeping import join_requests, write_join_requests, write_players
@@ -227,7 +228,9 @@ async def load(s: AsyncSession, campaign: Campaign | int, *, lock: bool = False)
         leaders=leaders, declarations=tuple(declarations), battles=battles, glory=glory, leader_events=events,
         seeds=seeds, players=players, requests=requests, options=options, last_turn=campaign.last_turn,
         tables=read_scenario_tables(campaign.tables, default_rulebook()) if campaign.tables else NO_TABLES,
+        names={str(k): dict(v) for k, v in (campaign.names or {}).items() if isinstance(v, dict)},
     )
+    local_names.remember(cid, state.names)  # said in each reader's language (issue 23)
     return Loaded(state, campaign, ids, s)
 
 

@@ -15,6 +15,7 @@ from tests.store.test_battle_flow import REPORT
 
 from .conftest import domain_errors_only, make_bot, refused, shown, texts
 from .test_battle import to_battle
+from .test_features import locales  # noqa: F401 - the fixture
 from .test_turn_flows import cards
 
 
@@ -29,20 +30,22 @@ def controls(modal: dict) -> dict[str, dict]:
 
 def filled(modal: dict, **changes: str) -> dict[str, str]:
     """What a member submits: the form as prefilled, with ``changes``."""
-    values = {}
+    values: dict[str, object] = {}
     for cid, c in controls(modal).items():
-        if "options" in c:
+        if "options" in c and c.get("min_values") == 0:  # a select of any number: what it shows picked
+            values[cid] = [o["value"] for o in c["options"] if o.get("default")]
+        elif "options" in c:
             values[cid] = [next((o["value"] for o in c["options"] if o.get("default")), c["options"][0]["value"])]
         else:
             values[cid] = c.get("value") or ""
     selects = {cid for cid, c in controls(modal).items() if "options" in c}
-    return {**values, **{k: [v] if k in selects else v for k, v in changes.items()}}
+    return {**values, **{k: [v] if k in selects and isinstance(v, str) else v for k, v in changes.items()}}
 
 
 FR_LOSSES = "suchet: 2 0 0\nhussars: 0 0 0"
 AU_LOSSES = "riesch: 3 2 0\njaegers: 2 0 0"
-AU_MORE = "Mack: melee"
-FR_MORE = "jaegers by hussars ordered took ground"
+AU_MORE = "fell:0:melee"  # picked in the form's select (issue 23, item 2): Mack fell in melee
+FR_MORE = "took:hussars:jaegers:1"  # the hussars took the Jaegers in melee, on orders, taking their ground
 
 
 async def test_br_both_camps_report_agreeing_results_and_phase_4_begins_without_the_gm(table) -> None:
@@ -62,7 +65,7 @@ async def test_br_both_camps_report_agreeing_results_and_phase_4_begins_without_
     fields = controls(again.modal)
     assert "suchet: 2 0 0" in fields["losses"]["value"] and fields["banners"]["value"] == "7/7"
     assert next(o for o in fields["outcome"]["options"] if o.get("default"))["value"] == "won"
-    assert FR_MORE in fields["more"]["value"]
+    assert [o["value"] for o in fields["more"]["options"] if o.get("default")] == [FR_MORE]
 
     form = await table.au.slash(thread, "battle report", battle="1")
     done = await table.au.submit_modal(form, filled(form.modal, outcome="lost", banners="4/7", losses=AU_LOSSES,
@@ -152,3 +155,27 @@ async def test_br_a_member_not_in_the_battle_is_refused(table) -> None:
     out = await table.outsider.slash(table.channel, "battle report", battle="1", template=True)
     assert refused(out)
     assert domain_errors_only(table.env) == 2
+
+
+async def test_br_a_french_camp_reports_by_picking_and_is_refused_in_french(table, locales) -> None:  # noqa: F811
+    """Issue 23, item 2: the form's closed sets are selects in the reader's words (the battle system by
+    name, how a leader fell, who took whom); a refusal names the box and line in French, never a path."""
+    await to_battle(table)
+    (thread,) = table.channel.threads
+    locales[table.au.id] = "fr"
+    form = await table.au.slash(thread, "battle report", battle="1")
+    fields = controls(form.modal)
+    systems = [o["label"] for o in fields["system"]["options"]]
+    assert "cc" not in systems and "Commands & Colors : Napoleonics" in systems
+    picks = {o["value"]: o["label"] for o in fields["more"]["options"]}
+    assert picks["fell:0:melee"] == "Mack est tombé en mêlée contre l'infanterie ou la cavalerie (CC-1)"
+    assert any(label.startswith("Riesch a éliminé") for label in picks.values())
+    bad = await table.au.submit_modal(form, filled(form.modal, outcome="lost", banners="4/7", losses="nobody: 1"))
+    said = shown(bad)
+    assert refused(bad) and said.count("Pertes, ligne 1") == 1 and "sides[" not in said and "units[" not in said
+    form = await table.au.slash(thread, "battle report", battle="1")
+    done = await table.au.submit_modal(form, filled(form.modal, outcome="lost", banners="4/7", losses=AU_LOSSES,
+                                                    more=["fell:0:melee"]))
+    assert not refused(done)
+    again = controls((await table.au.slash(thread, "battle report", battle="1")).modal)
+    assert [o["value"] for o in again["more"]["options"] if o.get("default")] == ["fell:0:melee"]

@@ -26,7 +26,7 @@ async def dispute(table, thread) -> None:
     """France: won 7/7, and Riesch eliminated in melee by its hussars; Austria: won 7/7, Riesch lost 5 SP."""
     form = await table.fr.slash(thread, "battle report", battle="1")
     await table.fr.submit_modal(form, filled(form.modal, outcome="won", banners="7/7", losses=FR_LOSSES,
-                                             more="riesch by hussars ordered"))
+                                             more="took:hussars:riesch:0"))
     form = await table.au.slash(thread, "battle report", battle="1")
     told = await table.au.submit_modal(form, filled(form.modal, outcome="won", banners="7/7", losses=AU_LOSSES))
     assert "the GM decides" in shown(told)

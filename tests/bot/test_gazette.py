@@ -51,12 +51,12 @@ async def test_the_turn_ends_with_a_short_gazette_with_the_outcome_the_map_and_t
         assert "Turn 1 gazette" in said and len(said) < 900, said
         assert "Phase 1" in embed_text(gazette.embeds[-1]) and "turn 2" in embed_text(gazette.embeds[-1])
         assert not HASH.search(said) and "{" not in said, said
-        assert "Weather: Overcast, wind none." in said
+        assert "Weather: Overcast; no wind." in said
         assert "Battle 1 at E4: France beat Austria." in said  # the outcome is public news
         assert "Austria tests its Will to Fight" in said
         assert re.search(r"The dice of turn 1 can now be checked: (</campaign verify:\d+>|`/campaign verify`)", said)
         assert re.search(r"(</campaign log:\d+>|`/campaign log`)", said)  # the whole log is a click away
-        assert "Next: turn 2, 1805-10-14 (autumn)." in said
+        assert "Next: turn 2, Oct 14, 1805 (autumn)." in said  # one date style in English too (issue 23)
         assert re.search(r"Dice fingerprint of turn 1: [0-9a-f]{16} ", said)  # commits the channel to the dice
         # No Force, unit or leader is named: what happened to them is the camps' (their thread and log).
         for hidden in ("V Corps", "Army of Mack", "Suchet", "Riesch", "Jaegers", "Hussars", "Mack", "Lannes"):

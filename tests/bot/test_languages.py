@@ -1,9 +1,17 @@
-"""A full turn with a battle, played by members who read Italian, Spanish, French or German (issue 14).
+"""A full turn with a battle, played by members who read Italian, Spanish, French or German (issues 14, 23).
 
 The campaign's language is the members' own, so the public posts are in it too. Everything each
 member is shown (messages and ephemeral answers: content, embeds, buttons, select options, modal
 labels) is collected, and the test fails on any English text whose translation the catalogue holds,
 on any internal key (``status.turn``, ``forced_march``) and on a weather or order key shown as it is.
+
+Issue 23, item 7: it also fails on any English word of the game's vocabulary (every word of the
+English catalogue templates that the reader's catalogues never use: built from the catalogues, not a
+hand list), on any ``{placeholder}`` left unfilled, on a count of one said in a plural form, on a
+number written the English way (``16.7%`` in French or German), on a command named in English, on the
+English "v" between sides, and on a scenario's name shown in English where it names it in the reader's
+language (item 4). The turn has a disputed report (the camps' forms differ, the GM is told by DM),
+autocomplete, the pictures' alt text, DMs and the verifier page (item 6).
 """
 
 from __future__ import annotations
@@ -17,9 +25,10 @@ import pytest
 
 from bot.campaign.botsettings import LANGUAGES
 from bot.i18n import en, t
-from bot.i18n.catalogues import TRANSLATED, po_path, read
+from bot.i18n.catalogues import TRANSLATED, po_path, pot_path, read
 from tests.store.test_battle_flow import REPORT, SCENARIO
 
+from .test_battle_report import AU_LOSSES, FR_LOSSES, filled
 from .test_features import locales  # noqa: F401 - the fixture
 
 pytestmark = pytest.mark.filterwarnings("ignore")
@@ -27,13 +36,17 @@ pytestmark = pytest.mark.filterwarnings("ignore")
 
 def words_of(value: Any, out: list[str]) -> list[str]:
     """Every text in a message, embed, component or modal payload."""
-    if isinstance(value, dict):
+    if isinstance(value, str):
+        out.append(value)
+    elif isinstance(value, dict):
         for k, v in value.items():
-            if k in ("content", "title", "description", "label", "placeholder", "name", "value", "text") and isinstance(v, str):
-                if k == "value" and "custom_id" in value:  # a select option's or a text input's value is data
+            if k in ("content", "title", "description", "label", "placeholder", "name", "value", "text", "line",
+                     "heading") and isinstance(v, str):
+                if k == "value" and ("custom_id" in value or "label" in value):  # a select option's or an input's value is data
                     continue
                 out.append(v)
-            elif k not in ("custom_id", "url", "icon_url", "proxy_url", "id", "type", "style", "emoji"):
+            elif k not in ("custom_id", "url", "icon_url", "proxy_url", "id", "type", "style", "emoji", "key",
+                           "fingerprint", "lang"):
                 words_of(v, out)
     elif isinstance(value, list):
         for v in value:
@@ -48,6 +61,21 @@ def seen_in(messages) -> list[str]:
         for e in m.embeds:
             words_of(e.to_dict(), out)
         words_of(getattr(m, "components", []) or [], out)
+        out += [a.description for a in getattr(m, "attachments", []) or [] if getattr(a, "description", None)]
+    return out
+
+
+async def page_texts(result) -> list[str]:
+    """What the verifier page (an HTML attachment) says: its words and each roll's line (issue 23, item 6)."""
+    out: list[str] = []
+    for a in result.response.attachments if result.response is not None else []:
+        if not a.filename.endswith(".html"):
+            continue
+        page = (await a.read()).decode("utf-8")
+        for ident in ("words", "shown"):
+            raw = re.search(rf'<script type="application/json" id="{ident}">(.*?)</script>', page, re.DOTALL)
+            assert raw is not None, ident
+            words_of({"value": json.loads(raw.group(1).replace("\\u003c", "<"))}, out)
     return out
 
 
@@ -114,6 +142,139 @@ def leaks(lang: str, texts: list[str]) -> list[str]:
     return sorted(set(found))
 
 
+_WORD = re.compile(r"[^\W\d_]+", re.UNICODE)
+_DATA = re.compile(
+    r"</[^>]+>|<[@#!&t][^>]*>"  # mentions, timestamps, command mentions (Discord shows them localised)
+    r"|`[^`\s]*`"  # short code: a log line's `T1P0`, a side's key, a hash
+    r"|\bt\d+/\S+"  # a roll's key (data for the verifier)
+    r"|\b[A-Z]{2}-\d+(?:\.\d+)*\b"  # rule IDs
+)
+
+
+def _words(text: str) -> set[str]:
+    return {w.lower() for w in _WORD.findall(_FIELD.sub(" ", text))}
+
+
+def _entries(path) -> list[tuple[list[str], list[str]]]:
+    out = []
+    for m in read(path):
+        if m.id:
+            out.append(([m.id] if isinstance(m.id, str) else list(m.id),
+                        [m.string] if isinstance(m.string, str) else list(m.string or ())))
+    return out
+
+
+def english_vocabulary(lang: str) -> frozenset[str]:
+    """The game's English words that ``lang`` never uses: every word (three letters or more) of the
+    English catalogue templates (``bot`` and ``engine``), less every word of ``lang``'s own
+    translations (a cognate like "Phase" or "Total" is a word of both)."""
+    english: set[str] = set()
+    for domain in ("bot", "engine"):
+        for ids, _ in _entries(pot_path(domain)):
+            for text in ids:
+                english |= _words(text)
+    theirs: set[str] = set()
+    for domain in ("bot", "engine", "commands"):
+        for _, strings in _entries(po_path(lang, domain)):
+            for text in strings:
+                theirs |= _words(text)
+    return frozenset(w for w in english - theirs if len(w) >= 3)
+
+
+def plural_words(lang: str) -> frozenset[str]:
+    """Words that follow ``{n}`` only in a plural form of ``lang``'s catalogues (``morts``, not ``mort``):
+    "1 morts" is a plural mismatch."""
+    many: set[str] = set()
+    one: set[str] = set()
+    after = re.compile(r"\{n[^}]*\}\s+([^\W\d_]+)")
+    for domain in ("bot", "engine"):
+        for ids, strings in _entries(po_path(lang, domain)):
+            if len(ids) < 2 or len(strings) < 2:
+                continue
+            one |= set(after.findall(strings[0]))
+            for form in strings[1:]:
+                many |= set(after.findall(form))
+    return frozenset(many - one)
+
+
+_SLASH = re.compile(r"(?<![\w<])/([a-z]+(?: [a-z]+)?)")
+
+
+def english_commands(lang: str) -> frozenset[str]:
+    """Commands (``campaign join``) and groups whose name in ``lang`` is another: named in English in a
+    ``lang`` reader's text, they are not what that reader's Discord lists."""
+    out = set()
+    for m in read(po_path(lang, "commands"), lang):
+        context = m.context or ""
+        if context.startswith("name:") and "." not in context and m.string and m.string != m.id:
+            out.add(context[5:])
+    return frozenset(out)
+
+
+_ENGLISH_NUMBER = re.compile(r"\d\.\d+\s?%")
+_PLACEHOLDER = re.compile(r"\{[a-z_][a-z0-9_]*(?:[!:][^{}]*)?\}")
+
+
+def vocabulary_leaks(lang: str, texts: list[str], names: str = "") -> list[str]:
+    """English words of the game, unfilled placeholders, plural mismatches and English numbers in
+    what a ``lang`` reader saw. ``names`` holds the names a GM gave (shown as written)."""
+    vocabulary = english_vocabulary(lang) - _words(names)
+    plurals = plural_words(lang)
+    found = []
+    for text in texts:
+        plain = _DATA.sub(" ", text)
+        for word in _WORD.findall(plain):
+            if word.lower() in vocabulary:
+                at = plain.find(word)
+                found.append(f"English word {word!r} in {plain[max(0, at - 60):at + 60]!r}")
+        for field in _PLACEHOLDER.findall(text):
+            found.append(f"placeholder {field!r} in {text[:120]!r}")
+        for word in re.findall(r"(?<![\d.,])\b1\s+([^\W\d_]+)", plain.replace("*", "")):
+            if word in plurals:
+                found.append(f"plural mismatch '1 {word}' in {plain[:120]!r}")
+        for number in _ENGLISH_NUMBER.findall(plain):
+            found.append(f"English number {number!r} in {plain[:120]!r}")
+        for command in _SLASH.findall(text):
+            if command in english_commands(lang):
+                found.append(f"English command name {command!r} in {text[:120]!r}")
+        if re.search(r"\w v \w", plain):
+            found.append(f"English 'v' between sides in {plain[:120]!r}")
+    return sorted(set(found))
+
+
+LOCAL_NAMES = {  # issue 23, item 4: the scenario names its title, sides and Forces in five languages
+    "Skirmish at the bridge": {"it": "Scaramuccia al ponte", "es": "Escaramuza en el puente", "fr": "Escarmouche au pont",
+                               "de": "Gefecht an der Brücke"},
+    "France": {"it": "Francia", "es": "Francia", "fr": "France", "de": "Frankreich"},
+    "Austria": {"it": "Austria", "es": "Austria", "fr": "Autriche", "de": "Österreich"},
+    "V Corps": {"it": "V Corpo", "es": "V Cuerpo", "fr": "Ve Corps", "de": "V. Korps"},
+    "Army of Mack": {"it": "Armata di Mack", "es": "Ejército de Mack", "fr": "Armée de Mack", "de": "Armee Mack"},
+}
+
+
+def localised_scenario() -> str:
+    """The test's scenario with its title, sides and Forces named in every language."""
+    text = SCENARIO
+    for english, said in LOCAL_NAMES.items():
+        flow = "{" + ", ".join(f"{lang}: {name}" for lang, name in {"en": english, **said}.items()) + "}"
+        text = text.replace(f"name: {english}", f"name: {flow}")
+    assert text.count("{en: ") == len(LOCAL_NAMES)
+    return text
+
+
+def english_names(lang: str, texts: list[str]) -> list[str]:
+    """The scenario's names shown in English where it names them in ``lang``."""
+    found = []
+    for english, said in LOCAL_NAMES.items():
+        if said[lang] == english or english in said[lang]:
+            continue
+        for text in texts:
+            plain = _DATA.sub(" ", text)
+            if re.search(rf"(?<!\w){re.escape(english)}(?!\w)", plain):
+                found.append(f"name {english!r} in {plain[:140]!r}")
+    return sorted(set(found))
+
+
 async def play_a_turn(table, lang: str) -> dict[str, list[str]]:
     """Create, join, order, move into a battle, report it, roll its aftermath, fate, trophy, retreat,
     Glory, and end the turn, every member in ``lang``. Returns what each member saw."""
@@ -126,10 +287,11 @@ async def play_a_turn(table, lang: str) -> dict[str, list[str]]:
 
     gm, fr, au, ch = table.gm, table.fr, table.au, table.channel
     await act("gm", gm.slash(ch, "campaign create", name="Bridge", scenario="bridge",
-                             file=("bridge.yaml", SCENARIO.encode())))
+                             file=("bridge.yaml", localised_scenario().encode())))
     await act("gm", gm.slash(ch, "campaign settings", name="language", value=lang))
     await act("fr", fr.slash(ch, "campaign join", side="fr"))
-    await act("au", au.slash(ch, "campaign join", side="au"))
+    joined = await act("au", au.slash(ch, "campaign join", side="au"))
+    await act("au", au.click(joined.response, label=t(lang, "howto.button")))
 
     async def resolve(label_key: str = "gm.resolve"):
         card = await act("gm", gm.slash(ch, "gm advance"))
@@ -147,6 +309,16 @@ async def play_a_turn(table, lang: str) -> dict[str, list[str]]:
     await act("au", au.slash(ch, "order done"))
     (thread,) = table.channel.threads
     await act("au", au.slash(thread, "battle scout", battle="1"))
+    # the camps report on their forms and differ (BR): the GM is told by DM, and reports the battle
+    form = await act("fr", fr.slash(thread, "battle report", battle="1"))
+    await act("fr", fr.submit_modal(form, filled(form.modal, outcome="won", banners="7/7", losses=FR_LOSSES)))
+    form = await act("au", au.slash(thread, "battle report", battle="1"))
+    await act("au", au.submit_modal(form, filled(form.modal, outcome="won", banners="4/7", losses=AU_LOSSES)))
+    for who, member, command, option in (("fr", fr, "order give", "force"), ("au", au, "battle retreat", "square"),
+                                          ("fr", fr, "trophy roll", "unit")):
+        suggested = await member.autocomplete(thread if who == "au" or command == "trophy roll" else ch, command,
+                                              option, "", **({"battle": "1"} if command != "order give" else {}))
+        seen_by[who] += [c["name"] for c in suggested]
     preview = await act("gm", gm.slash(ch, "battle report", battle="1",
                                        file=("report.json", json.dumps(REPORT).encode())))
     await act("gm", gm.click(preview.response, label=t(lang, "report.confirm")))
@@ -161,9 +333,15 @@ async def play_a_turn(table, lang: str) -> dict[str, list[str]]:
     await act("fr", fr.slash(ch, "campaign log"))
     await act("gm", gm.slash(ch, "help"))
     await resolve("gm.resolve_anyway")
+    page = await page_texts(await act("fr", fr.slash(ch, "campaign verify")))
+    assert len(page) > 10  # the page's words and its rolls' lines, in the reader's language
+    seen_by["fr"] += page
     for who, member in (("gm", gm), ("fr", fr), ("au", au)):
         seen_by[who] += seen_in(ch.history(viewer=member))
         seen_by[who] += seen_in(thread.history(viewer=member))
+        if member.user.dm_channel is not None:
+            seen_by[who] += seen_in(member.user.dm_channel.history())
+    assert gm.user.dm_channel is not None and gm.user.dm_channel.history()  # the GM was told the reports differ
     table.env.errors  # noqa: B018 - refusals are acknowledged; the words are what this test reads
     return seen_by
 
@@ -175,8 +353,10 @@ async def test_a_full_turn_with_a_battle_speaks_only_the_members_language(table,
         locales[member.id] = discord_locale
     seen_by = await play_a_turn(table, lang)
     assert sum(len(v) for v in seen_by.values()) > 100  # the turn really was played and shown
-    found = {who: leaks(lang, texts) for who, texts in seen_by.items()}
-    assert not any(found.values()), "\n".join(f"{who}: {line}" for who, lines in found.items() for line in lines[:40])
+    names = SCENARIO + " karl pierre " + " ".join(said[lang] for said in LOCAL_NAMES.values())
+    found = {who: leaks(lang, texts) + vocabulary_leaks(lang, texts, names) + english_names(lang, texts)
+             for who, texts in seen_by.items()}
+    assert not any(found.values()), "\n".join(f"{who}: {line}" for who, lines in found.items() for line in lines[:60])
 
 
 def test_the_leak_detector_finds_english_and_keys() -> None:
@@ -186,3 +366,15 @@ def test_the_leak_detector_finds_english_and_keys() -> None:
     assert leaks("it", [f"x {english} y"])
     assert not leaks("it", ["Armée d'Italie", "MC-4", "1796-04-12"])
     assert "fr" in LANGUAGES and "de" in LANGUAGES and string.ascii_letters
+
+
+@pytest.mark.parametrize("lang", TRANSLATED)
+def test_the_vocabulary_check_catches_english_words_placeholders_plurals_and_numbers(lang: str) -> None:
+    """Issue 23, item 7: the checks can fail, and names, rule IDs and data pass."""
+    assert vocabulary_leaks(lang, ["Météo: overcast"]) and vocabulary_leaks(lang, ["(left in rout)"])
+    assert vocabulary_leaks(lang, ["Tour {turn}"])
+    assert vocabulary_leaks(lang, ["**16.7%** ok"])
+    assert vocabulary_leaks(lang, ["… /campaign join."]) and vocabulary_leaks(lang, ["Austria v France"])
+    assert not vocabulary_leaks(lang, ["Army of Mack (MC-7.3)", "`T1P0`", "t1/p1/force:lannes/force-test"],
+                                names="Army of Mack")
+    assert plural_words(lang)  # every catalogue has plurals to check against

@@ -154,6 +154,58 @@ def test_br_the_form_reads_losses_per_unit_and_names_the_unit_in_errors() -> Non
     assert "Mack: other" in reopened.more_text()
 
 
+FRENCH_WORDS = claims.FormWords(melee=("mêlée", "corps à corps"), other=("autre",), by=("par",),
+                                ordered=("ordonné",), took_ground=("a pris le terrain",))
+
+
+def test_br_the_forms_last_box_is_typed_in_the_readers_words_and_english_is_understood_too() -> None:
+    """Issue 23, item 2: "Mack : mêlée" and "margaron par schwarzenberg ordonné a pris le terrain" are read;
+    a reopened form says them in the reader's words."""
+    form = claims.form_for(at_battle(), Member(AUSTRIAN), 1)
+    doc = claims.part_from_form(form, outcome="lost", system="cc", banners="", losses="", words=FRENCH_WORDS,
+                                more="Mack : Mêlée\nmargaron par Schwarzenberg ordonné a pris le terrain")
+    assert doc["sides"][0]["leader_casualties"] == [{"leader": "Mack", "fell": "melee"}]
+    assert doc["melee_eliminations"] == [{"unit": "margaron", "by": "schwarzenberg", "ordered": True,
+                                          "took_ground": True}]
+    english = claims.part_from_form(form, outcome="lost", system="cc", banners="", losses="", words=FRENCH_WORDS,
+                                    more="Mack: other")
+    assert english["sides"][0]["leader_casualties"] == [{"leader": "Mack", "fell": "other"}]
+    reopened = claims.Form(**{**form.__dict__, "doc": doc})
+    assert "Mack: mêlée" in reopened.more_text(FRENCH_WORDS)
+    assert "margaron par schwarzenberg ordonné a pris le terrain" in reopened.more_text(FRENCH_WORDS)
+
+
+def test_br_a_refused_word_names_the_box_the_line_and_the_words_to_write_never_a_path() -> None:
+    form = claims.form_for(at_battle(), Member(AUSTRIAN), 1)
+    with pytest.raises(InvalidInput) as refused:
+        claims.part_from_form(form, outcome="lost", system="cc", banners="", losses="", words=FRENCH_WORDS,
+                              more="Mack : au sabre")
+    said = str(refused.value.text)
+    assert said.startswith("Fallen leaders and melee eliminations, line 1: 'au sabre' is not how a leader falls")
+    assert "mêlée" in said and "autre" in said and "[" not in said and "leader_casualties" not in said
+    with pytest.raises(InvalidInput, match="'nobody' is not an enemy unit of this battle"):
+        claims.part_from_form(form, outcome="lost", system="cc", banners="", losses="", more="nobody by riesch")
+
+
+def test_br_the_forms_last_box_is_a_select_of_what_can_happen() -> None:
+    """Issue 23, item 2: how each leader fell and who took whom, picked, never typed."""
+    form = claims.form_for(at_battle(), Member(AUSTRIAN), 1)
+    offered = dict(form.choices())
+    assert "fell:0:melee" in offered and "fell:0:other" in offered
+    took = next(v for v in offered if v.startswith("took:") and v.endswith(":1"))
+    _, mine, theirs, _ = took.split(":")
+    doc = claims.part_from_form(form, outcome="lost", system="cc", banners="", losses="",
+                                chosen=["fell:0:melee", took])
+    assert doc["sides"][0]["leader_casualties"] == [{"leader": form.leaders[0], "fell": "melee"}]
+    assert doc["melee_eliminations"] == [{"unit": theirs, "by": mine, "ordered": True, "took_ground": True}]
+    assert set(claims.Form(**{**form.__dict__, "doc": doc}).chosen()) == {"fell:0:melee", took}
+    with pytest.raises(InvalidInput, match="fell once, in melee or in other circumstances, not both"):
+        claims.part_from_form(form, outcome="lost", system="cc", banners="", losses="",
+                              chosen=["fell:0:melee", "fell:0:other"])
+    with pytest.raises(InvalidInput, match="no longer offers that choice"):
+        claims.part_from_form(form, outcome="lost", system="cc", banners="", losses="", chosen=["fell:9:melee"])
+
+
 def test_br_the_template_lists_the_units_and_is_accepted_back_unchanged() -> None:
     state = at_battle()
     number, text = claims.template_for(state, Member(FRENCH), 1)

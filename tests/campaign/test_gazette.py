@@ -22,7 +22,7 @@ DRAWN = {"system": "cc", "banners_required": 7, "sides": [{"side": "au", "outcom
                                                           {"side": "ru", "outcome": "draw", "banners": 5}]}
 
 LOG = [
-    ("public", Msg("Weather (house rule RU-10): {weather}{mod}, wind {wind}.", weather="Rain", mod="", wind="strong")),
+    ("public", Msg("Weather (house rule RU-10): {weather}{mod}; {wind}.", weather="Rain", mod="", wind="a strong wind")),
     ("public", "Turn 2 dice: SHA-256 of the turn seed is " + "ab" * 32 + " (revealed when the turn ends)."),
     ("side:au", Msg("{force} arrives at {square} ({side}).", force="Kienmayer", square="A1", side="Austria")),
     ("battle:2", Msg("Battle {number} at {square} reported: {lines}.", number=2, square="J9", lines="Army of Mack lost 3")),
@@ -45,7 +45,7 @@ def _turn_two():
 def test_the_gazette_tells_weather_battles_and_will_to_fight_in_plain_sentences() -> None:
     g = gazette.gazette(_turn_two(), PUBLIC, 2, LOG)
     assert list(map(str, g.lines)) == [
-        "Weather: Rain, wind strong.",
+        "Weather: Rain; a strong wind.",
         "Battle 2 at J9: Austria, Russia fought to a draw.",
         "Battle 3 at C4: France beat Austria.",
         "Austria tests its Will to Fight because it lost a battle this turn (MC-9): the side fights on.",

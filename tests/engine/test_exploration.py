@@ -37,7 +37,7 @@ def test_mc_1_ru_5_defend_doubles_the_exploration_result_after_modifiers(make_fo
     result = explore(make_force(order=Order.DEFEND), Cell(territory=territory), ScriptedDice([face]), KEY)
     assert result.score == score
     assert result.roll.multiplier == 2
-    assert result.reason == "full exploration doubled for Defend"
+    assert result.reason == "full exploration, doubled for Defend"
 
 
 def test_ru_5_a_total_of_zero_scores_nothing(make_force):

@@ -81,7 +81,7 @@ def test_a_per_sp_record_shows_the_sp_the_faces_the_modifiers_and_the_tally():
     batch = wounded_check(Territory.ENEMY, subject="1st Line").roll_many(ScriptedDice([1, 2, 3, 4, 5, 6]), "k", 6)
     assert str(batch) == (
         "Wounded check (MC-7.1) for 1st Line: 6 SP, d6 [1 2 3 4 5 6] -1 battle in enemy territory (MC-7.1)"
-        " -> 4 dead, 2 wounded, return"
+        " -> dead: 4; wounded, return: 2"
     )
 
 
@@ -89,7 +89,7 @@ def test_a_long_per_sp_record_shows_thirty_faces_and_counts_the_rest():
     batch = wounded_check(Territory.NEUTRAL).roll_many(ScriptedDice([4] * 45), "k", 45)
     line = str(batch)
     assert "... (15 more)" in line
-    assert line.endswith("-> 0 dead, 45 wounded, return")
+    assert line.endswith("-> dead: 0; wounded, return: 45")
 
 
 def test_a_roll_survives_a_json_round_trip(make_force):

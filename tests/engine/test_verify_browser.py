@@ -297,3 +297,71 @@ def test_the_pages_verdicts_on_trophy_rolls_and_their_tables_are_pythons(browser
                                                                for line in e["lines"])) > 30
     for i, (g, e) in enumerate(zip(got["logs"], expected, strict=True)):
         assert g == e, (i, logs[i])
+
+
+PROBE = """<style>html { width: 412px; }</style><script>
+// test only: the page laid out 412 px wide, as a phone shows it (headless Chromium's window is at least
+// 500 px): how far right any element reaches, and the smallest text
+let widest = 0;
+let smallest = 99;
+for (const el of document.body.querySelectorAll("*")) {
+  if (el.offsetParent === null || !el.textContent.trim() || el.tagName === "SCRIPT") continue;
+  widest = Math.max(widest, el.getBoundingClientRect().right);
+  smallest = Math.min(smallest, parseFloat(getComputedStyle(el).fontSize));
+}
+document.body.insertAdjacentHTML("beforeend", `<div id="probe" data-width="${widest}" data-smallest="${smallest}"></div>`);
+</script>"""
+
+
+def dump_at_412(browser: str, page: Path, tmp_path: Path) -> str:
+    done = subprocess.run(
+        [browser, "--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+         "--disable-background-networking", "--disable-component-update", "--no-first-run",
+         "--host-resolver-rules=MAP * ~NOTFOUND", f"--user-data-dir={tmp_path / 'profile412'}",
+         "--window-size=500,915", "--force-device-scale-factor=1", "--dump-dom", page.as_uri()],
+        capture_output=True, text=True, timeout=120, check=False,
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    return done.stdout
+
+
+def test_the_page_speaks_the_readers_language_lists_each_public_roll_and_fits_a_phone(browser, log, tmp_path):
+    """Issue 23, item 6: in French, the page's words, each public roll as the channel showed it marked
+    against its turn's seed, each turn's fingerprint highlighted; nothing wider than 412 px, no text
+    under 12 px. A forged roll is marked ✗."""
+    from bot.services.logbook import page_words, shown_rolls
+
+    shown = shown_rolls(log, "fr")
+    assert shown["rolls"] and shown["fingerprints"]
+    assert all(line["line"].startswith("Tour ") for line in shown["rolls"])
+    page = verifier_html(log, title="Ulm", words=page_words("fr", "Ulm"), shown=shown)
+    path = tmp_path / "verify.html"
+    path.write_text(page.replace("</body>", PROBE + "</body>"), encoding="utf-8")
+    dom = dump_at_412(browser, path, tmp_path)
+    finder = _Find({"verdict", "probe", "roll-list", "fingerprint-list"})
+    finder.feed(dom)
+    assert finder.found["verdict"].startswith("Le journal est cohérent avec lui-même.") and '<html lang="fr"' in dom
+    assert "Registre des jets d'Ulm" in dom and "What is checked" not in dom.split("<script")[0]
+    # Each roll checks out; the log as a whole is consistent with itself (no fingerprints given to compare).
+    assert dom.count('data-ok="true"') >= len(shown["rolls"]) and "✗" not in finder.found["roll-list"]
+    assert 'id="verdict" data-ok="unmatched"' in dom
+    fingerprint = shown["fingerprints"][0]["fingerprint"]
+    assert len(fingerprint) == 16 and f'<mark class="fingerprint">{fingerprint}</mark>' in dom
+    probe = finder.attrs_of["probe"]
+    assert 300 < float(probe["data-width"]) <= 412 and float(probe["data-smallest"]) >= 12
+
+    bad = copy.deepcopy(log)
+    target = next(r for r in bad["rolls"] if r.get("kind") == "roll" and r.get("key") == shown["rolls"][0]["key"])
+    target["dice"] = [(target["dice"][0] % 6) + 1, *target["dice"][1:]]
+    path.write_text(verifier_html(bad, title="Ulm", words=page_words("fr", "Ulm"), shown=shown), encoding="utf-8")
+    finder = _Find({"verdict", "roll-list"})
+    finder.feed(dump_dom(browser, path, tmp_path))
+    assert finder.found["verdict"] == "Le registre n'est PAS conforme." and "✗" in finder.found["roll-list"]
+
+
+def test_the_english_page_keeps_its_own_words(log):
+    from bot.services.logbook import page_words
+
+    assert page_words("en", "Ulm") == {}
+    page = verifier_html(log, title="Ulm")
+    assert "/*WORDS*/" not in page and "/*SHOWN*/" not in page and "Roll log of Ulm" in page

@@ -170,6 +170,38 @@ def test_messages_survive_json_and_pickle() -> None:
     assert str(error) == "Roll 1 to 100 dice, not 0."
 
 
+def test_the_check_catches_an_english_sentence_left_as_its_translation(tmp_path, monkeypatch) -> None:
+    """Issue 23, item 7: an entry whose English is a sentence and whose translation is the same English
+    fails the check; a name, a rule ID or a template of placeholders may read the same."""
+    from babel import Locale
+    from bot.i18n.catalogues import is_sentence, write
+
+    template = read(pot_path("engine"))
+    copied = Catalog(locale=Locale.parse("fr"), domain="engine")
+    sentence = next(m for m in template if isinstance(m.id, str) and m.id.startswith("the beaten Force moves"))
+    copied.add(sentence.id, sentence.id)
+    write(template, tmp_path / "engine.pot")
+    write(copied, tmp_path / "fr" / "LC_MESSAGES" / "engine.po")
+    monkeypatch.setattr(catalogues, "LOCALE_DIR", tmp_path)
+    assert "the English sentence itself" in "\n".join(problems("fr", "engine"))
+    assert is_sentence("the beaten Force moves one square") and not is_sentence("Aide-de-Camp {version}")
+    assert not is_sentence("{unit} ({reason})") and not is_sentence("Roll anyway (MC-4)")
+    assert not is_sentence("C&C Napoleonics Epic") and is_sentence("Phase 4 resolved and done.")
+    assert not is_sentence("system: miniatures\nsides: [{side: fr, outcome: won}]")
+
+
+def test_slash_commands_in_the_bots_own_sentences_are_named_as_the_members_discord_shows_them() -> None:
+    """Issue 23: a command named in a ``bot`` catalogue sentence is the reader's too (``/campagne rejoindre``)."""
+    from bot.i18n import en, t
+
+    joins = [k for k, v in en.MESSAGES.items() if isinstance(v, str) and "/campaign join" in v and "{" not in v]
+    assert joins
+    for lang in TRANSLATED:
+        for key in joins:
+            assert "/campaign join" not in t(lang, key), (lang, key)
+    assert "/campaign join" in t("en", joins[0])
+
+
 def test_slash_commands_in_a_text_are_named_as_the_members_discord_shows_them() -> None:
     error = RuleViolation("Check /campaign status; the GM may /gm advance.")
     for lang in TRANSLATED:

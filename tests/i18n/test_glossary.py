@@ -28,8 +28,8 @@ TERMS: dict[str, dict[str, str]] = {
 MISUSED = {
     "it": [r"\bvacillant", r"\bforce test\b", r"\bsupply phase\b", r"\w/i\b"],
     "es": [r"\btablas\b", r"\bsecuelas?\b", r"\bestandartes?\b"],
-    "fr": [r"\bforce test\b"],
-    "de": [r"\bforce test\b", r"überwältigungsprobe"],
+    "fr": [r"\bforce test\b", r"\bmatch nul\b"],  # issue 23: a drawn battle is an "égalité"
+    "de": [r"\bforce test\b", r"überwältigungsprobe", r"\bnachspiel", r"\bflucht\b"],  # issue 23
 }
 
 
@@ -51,6 +51,16 @@ def test_every_game_term_is_said_with_the_glossarys_word(lang) -> None:
 def test_the_words_the_issue_saw_misused_are_gone(lang) -> None:
     found = [(english, text) for english, text in entries(lang) for bad in MISUSED[lang]
              if re.search(bad, text.lower()) and "(s)" not in english]  # a former message, kept for old logs
+    assert not found, found[:5]
+
+
+ABBREVIATIONS = {"it": r"\bSP\b", "es": r"\bSP\b", "fr": r"\bSP\b|\bGM\b", "de": r"\bGM\b"}
+"""Issue 23: "SP" beside "PF", "GM" beside "SL": each language's own abbreviation only (case kept)."""
+
+
+@pytest.mark.parametrize("lang", TRANSLATED)
+def test_each_language_abbreviates_with_its_own_letters(lang) -> None:
+    found = [(english, text) for english, text in entries(lang) if re.search(ABBREVIATIONS[lang], text)]
     assert not found, found[:5]
 
 

@@ -55,7 +55,7 @@ async def test_the_scenarios_tables_and_boats_are_kept_played_exported_and_saved
     while (await views.status(db, cid, GM)).position.turn < 2:
         await advance(db, cid, forced=True)
     status = await views.status(db, cid, FRENCH)
-    assert (status.date, status.season, status.weather) == (START + dt.timedelta(days=14), "winter", "blizzard")
+    assert (status.date, status.season, status.weather) == (START + dt.timedelta(days=14), "winter", "Blizzard")  # its label
 
     log = json.loads(dict(await logbook.verifier_files(db, cid))[f"roll-log-{cid}.json"])
     report = verify_log(log)
