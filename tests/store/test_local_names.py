@@ -1,5 +1,5 @@
 """A bundled scenario's names in the reader's language (issue 23, item 4): stored with the campaign (its
-own column, migration 0016), read back after a restart, and drawn on the map in the reader's words."""
+own column, migration 0015), read back after a restart, and drawn on the map in the reader's words."""
 
 from __future__ import annotations
 

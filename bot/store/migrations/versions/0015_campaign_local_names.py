@@ -1,6 +1,6 @@
 """campaign local names
 
-Revision ID: 0016
+Revision ID: 0015
 Revises: 0014 (0015 is another branch's: at merge this revises whichever comes last)
 
 Issue 23, item 4: a scenario may name its title, sides, Forces and places in each of the bot's languages
@@ -16,7 +16,7 @@ from collections.abc import Sequence
 import sqlalchemy as sa
 from alembic import op
 
-revision: str = '0016'
+revision: str = '0015'
 down_revision: str | None = '0014'
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
