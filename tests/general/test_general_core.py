@@ -150,3 +150,16 @@ def test_ru_26_a_side_already_done_is_left_as_it_is() -> None:
     journal = Journal()
     again, acted = act(state, "fr", journal, CTX)
     assert acted.decisions == () and journal.events == [] and again.declarations == state.declarations
+
+
+def test_ru_26_an_allys_force_is_no_enemy_of_the_general() -> None:
+    """RU-19: France and Württemberg fight together in danube1809; the French general saw Vandamme's corps
+    on its own square as an enemy to attack, and stood still (a stalemate found playing whole campaigns)."""
+    state = campaign("danube1809")
+    assert not state.camps.hostile("fr", "wu")
+    wu = next(f for f in state.active() if f.side == "wu")
+    fr = next(f for f in state.active() if f.side == "fr")
+    state = state.with_forces([replace(wu, square=fr.square)])
+    view = side_view(state, "fr")
+    assert all(view.hostile(e.side) for e in view.enemies)
+    assert wu.key not in {e.key for e in view.enemies}

@@ -111,10 +111,10 @@ def side_view(state: CampaignState, side: str) -> SideView:
     enemies: list[Sighting] = []
     for key in sorted(seen):
         f = state.forces[key]
-        if f.side != side and f.square:
+        if state.camps.hostile(f.side, side) and f.square:  # an ally's Force is no enemy (RU-19)
             enemies.append(Sighting(f.key, f.name, f.side, state.map.parse(f.square), True))
     for key, square in sorted(state.sides[side].last_seen.items()):
-        if key not in seen and key in state.forces:
+        if key not in seen and key in state.forces and state.camps.hostile(state.forces[key].side, side):
             f = state.forces[key]
             enemies.append(Sighting(key, f.name, f.side, state.map.parse(square), False))
     holds: list[Stronghold] = []
