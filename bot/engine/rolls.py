@@ -246,8 +246,8 @@ class Check:
 
 NAMES = ("{name}, second roll", "{fate} ({circumstance})")
 """How a check's name is composed (CC-1's fate: its name and how the leader fell, and its second roll)."""
-REASONS = ("{name}'s Command Value",)
-"""How a modifier's reason is composed of a name (a leader's)."""
+REASONS = ("{name}'s Command Value", "{reason} x{count}")
+"""How a modifier's reason is composed: of a name (a leader's), or of a reason counted (MC-9's tallies)."""
 
 
 def composed(text: str, templates: tuple[str, ...]) -> str:
