@@ -185,6 +185,8 @@ def roll_stance(view: SideView, group: Sequence[ForceState], dice: DiceSource) -
         mods.append(pol.modifiers["weaker"])
     if any(f.reaction is not None for f in group):
         mods.append(pol.modifiers["shaken"])
+    bolder = pol.quiet(view.quiet)
+    mods += [pol.modifiers[m] for m in ("quiet", "stalemate")[:bolder]]
     subject = Msg.join(", ", (f.name for f in group))
     check = pol.stance_check(view.personality, tuple(mods), subject)
     roll = check.roll(dice, stance_key(view.turn, view.side, group))
@@ -211,6 +213,7 @@ def orders(view: SideView, dice: DiceSource, rules: RuleBook, declared: frozense
     """Phase 1: a die per group, then the Force tests its stance asks for (a shaken Force rallies instead),
     then FC-2 refits while the points last."""
     temper = policy().tempers[view.personality]
+    risk = temper.rally_risk if policy().quiet(view.quiet) else temper.disaster_risk  # a stalemate is pushed
     out: list[Decision] = []
     for group in groups(view):
         gs = roll_stance(view, group, dice)
@@ -227,10 +230,11 @@ def orders(view: SideView, dice: DiceSource, rules: RuleBook, declared: frozense
                         "{disaster}%.", force=f.name, reaction=f.reaction.label, ok=percent(ok),
                         disaster=percent(disaster))))
                 continue
-            if want is f.order or disaster > temper.disaster_risk:
+            if want is f.order or disaster > risk:
                 continue
-            if want is Order.DEFEND and not enemy_near(view, [view.map.parse(f.square or "")], view.sight):
-                continue  # nothing in sight to hold against: it marches on
+            if want is Order.DEFEND and (policy().quiet(view.quiet) or
+                                         not enemy_near(view, [view.map.parse(f.square or "")], view.sight)):
+                continue  # nothing in sight to hold against, or a stalemate to break: it marches on
             out.append(GiveOrder(f.key, want, Msg(
                 "{force} tests for the {order} order: its group's die reads {stance}; success {ok}%.", force=f.name,
                 order=want.label, stance=gs.roll.label, ok=percent(ok))))
@@ -372,27 +376,42 @@ class Fields:
     cache: dict[str, tuple[Field, dict[Square, Msg]]] = field(default_factory=dict)
 
     def _targets(self, ratio: Fraction) -> tuple[dict[Square, Msg], frozenset[Square]]:
+        """Where its Forces march at ``ratio`` (own SP over the enemy's estimated SP), and the squares they do
+        not enter. An enemy square (a Force it sees, on a stronghold or not) is struck only by the Forces
+        already beside it: while they are too few, the squares around it are where its Forces gather
+        (concentration), if the Forces nearby would be enough; else the square is avoided. Then enemy
+        strongholds and the capital, and where enemy Forces were last seen, out of its sight now (hunting)."""
         v = self.view
+        cmap = v.map
         targets: dict[Square, Msg] = {}
-        for h in v.strongholds:
-            if v.hostile(h.holder):
-                targets[h.square] = Msg("the enemy capital") if h.capital and v.hostile(h.owner) else \
-                    Msg("an enemy stronghold")
         blocked: set[Square] = set()
-        for e in v.enemies:
-            if not e.now or e.square in targets:
+        holds = {h.square: h for h in v.strongholds}
+        occupied = sorted(v.occupied, key=lambda sq: (sq.row, sq.col))
+        for sq in occupied:
+            theirs = sum(1 for e in v.enemies if e.now and e.square == sq) * v.mean_sp
+            h = holds.get(sq)
+            if h is not None and v.hostile(h.holder):
+                theirs = theirs * 3 // 2  # a stronghold's defenders are worth half again (RU-21, RU-27)
+            beside = own_near(v, sq, 1)
+            gather = own_near(v, sq, policy().muster_within)
+            overwhelmed = v.settings.overwhelm and 3 * beside <= theirs
+            if beside >= ratio * theirs and not overwhelmed:
+                targets[sq] = Msg("an enemy Force (our {ours} SP against some {theirs})", ours=beside, theirs=theirs)
                 continue
-            theirs = enemy_near(v, [e.square], 1) * v.mean_sp
-            ours = own_near(v, e.square, policy().group_within + 1)
-            if ours >= ratio * theirs and (not v.settings.overwhelm or 3 * ours > theirs):
-                targets[e.square] = Msg("an enemy Force (our {ours} SP against some {theirs})", ours=ours,
-                                        theirs=theirs)
-            else:
-                blocked.add(e.square)
-        if not targets:  # nothing in sight to take: where the enemy was last seen
-            for e in v.enemies:
-                if not e.now and e.square not in blocked:
-                    targets[e.square] = Msg("where an enemy Force was last seen")
+            blocked.add(sq)
+            if gather >= ratio * theirs:
+                for n in cmap.neighbours(sq):
+                    if not cmap.cell(n).terrain.is_water and n not in v.occupied:
+                        targets.setdefault(n, Msg("a muster beside an enemy Force (our {ours} SP against some "
+                                                  "{theirs})", ours=gather, theirs=theirs))
+        for h in v.strongholds:
+            if v.hostile(h.holder) and h.square not in blocked:
+                targets.setdefault(h.square, Msg("the enemy capital") if h.capital and v.hostile(h.owner) else
+                                   Msg("an enemy stronghold"))
+        own = [cmap.parse(f.square) for f in v.own if f.square]
+        for e in v.enemies:
+            if not e.now and e.square not in blocked and not any(cmap.distance(e.square, o) <= v.sight for o in own):
+                targets.setdefault(e.square, Msg("where an enemy Force was last seen"))
         return targets, frozenset(blocked)
 
     def march(self, ratio: Fraction) -> tuple[Field, dict[Square, Msg]]:
@@ -433,6 +452,8 @@ def moves(view: SideView, rules: RuleBook, declared: frozenset[str]) -> list[Dec
             verb = "falls back"
         else:
             ratio = temper.attack_ratio if f.order is Order.FORCED_MARCH else temper.attack_ratio * Fraction(5, 4)
+            if policy().quiet(view.quiet) > 1:
+                ratio *= Fraction(3, 4)  # a stalemate: bolder
             dist, names = fields.march(ratio)
             verb = "marches"
         if not names:

@@ -87,6 +87,8 @@ class SideView:
     trophies: tuple[TrophyDue, ...] = ()
     others: tuple[tuple[str, Square], ...] = ()
     """Where the Forces of its allies stand (an ally's square is free to retreat into, RU-19)."""
+    quiet: int = 0
+    """Turns since the side last fought a battle (since the campaign began, if it never did)."""
 
     @cached_property
     def occupied(self) -> frozenset[Square]:
@@ -133,7 +135,8 @@ def side_view(state: CampaignState, side: str) -> SideView:
             (h.square for h in holds if h.capital and h.owner == side), None),
         state.sight, _fates(state, side, battles), _trophies(state, side, battles),
         tuple((f.side, state.map.parse(f.square)) for f in state.active()
-              if f.side != side and f.square and not state.camps.hostile(f.side, side)))
+              if f.side != side and f.square and not state.camps.hostile(f.side, side)),
+        state.turn - max((b.turn for b in state.battles.values() if side in b.sides), default=0))
 
 
 def _fates(state: CampaignState, side: str, battles: tuple[Battle, ...]) -> tuple[FateDue, ...]:
