@@ -213,7 +213,6 @@ def orders(view: SideView, dice: DiceSource, rules: RuleBook, declared: frozense
     """Phase 1: a die per group, then the Force tests its stance asks for (a shaken Force rallies instead),
     then FC-2 refits while the points last."""
     temper = policy().tempers[view.personality]
-    risk = temper.rally_risk if policy().quiet(view.quiet) else temper.disaster_risk  # a stalemate is pushed
     out: list[Decision] = []
     for group in groups(view):
         gs = roll_stance(view, group, dice)
@@ -230,7 +229,7 @@ def orders(view: SideView, dice: DiceSource, rules: RuleBook, declared: frozense
                         "{disaster}%.", force=f.name, reaction=f.reaction.label, ok=percent(ok),
                         disaster=percent(disaster))))
                 continue
-            if want is f.order or disaster > risk:
+            if want is f.order or disaster > temper.disaster_risk:  # a disaster removes the Force (MC-4)
                 continue
             if want is Order.DEFEND and (policy().quiet(view.quiet) or
                                          not enemy_near(view, [view.map.parse(f.square or "")], view.sight)):

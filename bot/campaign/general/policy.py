@@ -49,9 +49,8 @@ class Policy:
     muster_within: int
     """Its Forces within this many squares of an enemy Force it cannot yet beat gather beside it."""
     quiet_turns: int
-    """After this many turns without a battle its side is bolder (the ``quiet`` modifier, its disaster risk
-    to change an order its rally risk), and after twice as many more so (``stalemate``, a quarter off its
-    attack ratio): a stalemate is pushed."""
+    """After this many turns without a battle its side is bolder (the ``quiet`` modifier, and no Defend), and
+    after twice as many more so (``stalemate``, a quarter off its attack ratio): a stalemate is pushed."""
     modifiers: Mapping[str, Modifier]
     tempers: Mapping[Personality, Temper]
 
