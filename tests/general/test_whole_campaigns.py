@@ -29,12 +29,16 @@ SEEDS = int(os.environ.get("ADC_WHOLE_CAMPAIGNS", "1"))
 GENERATED = (2, 3, 4)
 """Sides of the generated maps (from 3 on, with alliances: :func:`.campaigns.generated`)."""
 
+FIRST_MAP = 0
+"""The generator's seed of CI's first maps (``scripts/properties --campaigns N`` plays N of them: not every
+generated map ends within 60 turns yet, see the README)."""
 
-async def play(tmp_path: Path, label: str, scenario: str | Scenario, language: str) -> None:
+
+async def play(tmp_path: Path, label: str, scenario: str | Scenario, language: str, **options: object) -> None:
     seeded(label)
     db = Database(migrated_sqlite(tmp_path / "whole.db"))
     try:
-        cid = await create(db, scenario, language=language)
+        cid = await create(db, scenario, language=language, options=options)
         played = await play_out(db, cid)  # raises Stuck: awaited, refused, or not ended within TURNS
         assert played.state.status is CampaignStatus.ENDED and played.turns <= TURNS
         # every language's catalogue holds every message; the campaign's own language is read through for
@@ -58,5 +62,6 @@ async def test_ru_25_generals_play_each_bundled_scenario_to_its_end_with_quick_b
 @pytest.mark.parametrize("sides", GENERATED)
 async def test_ru_25_generals_play_generated_maps_of_2_to_4_sides_to_their_end(sides: int, seed: int,
                                                                               tmp_path: Path) -> None:
-    await play(tmp_path, f"whole/generated{sides}/{seed}", generated(sides, seed),
-               LANGUAGES[(sides + seed) % len(LANGUAGES)])
+    # with FC-2 supply on 3 sides: the general's refits, units bought back, recruits and scouts (RU-24)
+    await play(tmp_path, f"whole/generated{sides}/{seed}", generated(sides, FIRST_MAP + seed),
+               LANGUAGES[(sides + seed) % len(LANGUAGES)], supply=sides == 3)

@@ -60,6 +60,8 @@ class Buy:
     kind: PurchaseKind
     unit: str
     reason: Msg
+    cost: int = 0
+    reduced: bool = False
 
 
 @dataclass(frozen=True)
@@ -113,7 +115,16 @@ class Trophy:
     target: str
 
 
-Decision = GroupStance | GiveOrder | Buy | Move | Scout | Claim | RollAftermath | Retreat | Fate | Trophy
+@dataclass(frozen=True)
+class Heroic:
+    """A Glory spend (CC-4, RU-17): a unit of its won battle made Heroic with the Glory gained there."""
+
+    battle: int
+    unit: str
+    reason: Msg
+
+
+Decision = GroupStance | GiveOrder | Buy | Move | Scout | Claim | RollAftermath | Retreat | Fate | Trophy | Heroic
 
 
 @dataclass(frozen=True)
@@ -238,11 +249,12 @@ def orders(view: SideView, dice: DiceSource, rules: RuleBook, declared: frozense
                 "{force} tests for the {order} order: its group's die reads {stance}; success {ok}%.", force=f.name,
                 order=want.label, stance=gs.roll.label, ok=percent(ok))))
     if view.settings.supply:
-        out += refits(view)
+        bought = refits(view)
+        out += bought + reinforce(view, view.supply - sum(b.cost for b in bought))
     return out
 
 
-def refits(view: SideView) -> list[Decision]:
+def refits(view: SideView) -> list[Buy]:
     """FC-2 (RU-24): refit the most reduced units first, one refit a unit, while the points last."""
     cost = default_fc_tables().refit_cost
     done = {p.unit for p in view.purchases if p.kind is PurchaseKind.REFIT}
@@ -255,7 +267,36 @@ def refits(view: SideView) -> list[Decision]:
         left -= cost
         out.append(Buy(fkey, PurchaseKind.REFIT, ukey, Msg(
             "{force} refits {unit} ({sp} of {original} SP) with {cost} supply points (FC-2).", force=fname,
-            unit=uname, sp=sp, original=original, cost=cost)))
+            unit=uname, sp=sp, original=original, cost=cost), cost))
+    return out
+
+
+def reinforce(view: SideView, left: int) -> list[Buy]:
+    """FC-2 (RU-24) with the points the refits left: recruits of its pool, then its destroyed units bought
+    back (at full strength, or reduced for half), the strongest first, each joining its Force in its own
+    territory with fewest SP; then a scout (FC-3) for its strongest Force that has none."""
+    home = sorted((f for f in view.own if f.square and view.map.cell(view.map.parse(f.square)).territory == view.side
+                   ), key=lambda f: (f.sp, f.key))
+    out: list[Buy] = []
+    done = {p.unit for p in view.purchases if p.kind is PurchaseKind.UNIT}
+    if home:
+        joins = home[0]
+        wanted = [(r.cost, r.unit.original_sp, r.unit.key, r.unit.name, False) for r in view.recruits]
+        for key, name, sp in view.lost:
+            wanted.append((sp, sp, key, name, False) if sp <= left or sp < 2 else ((sp + 1) // 2, sp, key, name, True))
+        for cost, sp, key, name, reduced in sorted(wanted, key=lambda w: (-w[1], w[2])):
+            if key in done or cost > left:
+                continue
+            left -= cost
+            done.add(key)
+            out.append(Buy(joins.key, PurchaseKind.UNIT, key, Msg(
+                "{force} takes in {unit} ({sp} SP) for {cost} supply points (FC-2, RU-24).", force=joins.name,
+                unit=name, sp=(sp + 1) // 2 if reduced else sp, cost=cost), cost, reduced))
+    scout = default_fc_tables().scout_cost
+    bare = sorted((f for f in view.own if f.square and not f.scouts), key=lambda f: (-f.sp, f.key))
+    if bare and left >= scout and not any(p.kind is PurchaseKind.SCOUT for p in view.purchases):
+        out.append(Buy(bare[0].key, PurchaseKind.SCOUT, "", Msg(
+            "{force} takes a scout for {cost} supply points (FC-2, FC-3).", force=bare[0].name, cost=scout), scout))
     return out
 
 
@@ -452,7 +493,7 @@ def moves(view: SideView, rules: RuleBook, declared: frozenset[str]) -> list[Dec
         else:
             ratio = temper.attack_ratio if f.order is Order.FORCED_MARCH else temper.attack_ratio * Fraction(5, 4)
             if policy().quiet(view.quiet) > 1:
-                ratio *= Fraction(3, 4)  # a stalemate: bolder
+                ratio *= Fraction(1, 2)  # a stalemate: bolder
             dist, names = fields.march(ratio)
             verb = "marches"
         if not names:
@@ -511,7 +552,8 @@ def battle(view: SideView, reporting: bool) -> list[Decision]:
 
 def aftermath(view: SideView) -> list[Decision]:
     """Phase 4: roll its aftermath (MC-7), retreat its beaten Forces towards home (MC-7.3), roll its fallen
-    leaders' fates designating the arm of the Force's strongest unit (CC-1, CC-2), and its trophies (CC-3)."""
+    leaders' fates designating the arm of the Force's strongest unit (CC-1, CC-2), its trophies (CC-3), and
+    make a unit Heroic after each battle it won when the Glory gained there pays for it (CC-4, RU-17)."""
     out: list[Decision] = []
     fields = Fields(view)
     home, _ = fields.home()
@@ -547,6 +589,9 @@ def aftermath(view: SideView) -> list[Decision]:
             "The general rolls {leader}'s fate (CC-1); a replacement would command the {arm} (CC-2).",
             leader=fate.leader, arm=arm.value)))
     out += [Trophy(t.battle, t.unit, t.target) for t in view.trophies]
+    out += [Heroic(h.battle, h.unit, Msg(
+        "The general spends the Glory won in battle {number} to make {unit} Heroic, its unit with most SP left "
+        "({sp}) (CC-4).", number=h.battle, unit=h.name, sp=h.sp)) for h in view.heroics]
     return out
 
 
