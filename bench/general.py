@@ -1,23 +1,21 @@
 """The bot general's figures (RU-26; issue 25 item 4), printed, not asserted:
 
-    python bench/general.py [--seeds 4]
+    python bench/general.py [--seeds 40] [--opponent hold|random] [--no-timing] [--no-campaigns]
 
 1. Its decisions for a side of 50 Forces on a 100x100 generated map: time per phase (Phase 1 orders and
    Force tests, Phase 2 moves), from the side's view to its decisions (goal: under 200 ms).
-2. Win rates: per bundled scenario and seed, the general plays one side through the services against
-   a side nobody plays that only holds (``unmanned_sides: hold``), battles by the tests' stand-in for
-   the table; each side in turn. Wins, turns to the end and battles per campaign.
+2. Win rates: per bundled scenario, each camp in turn, seeded campaigns played through the campaign core
+   (:mod:`opponents`), battles settled quickly (RU-27): the general against a side that only holds, and
+   against a side that plays random legal actions. Wins (its camp the one left, RU-25, within 60 turns),
+   campaigns ended, turns and battles per campaign.
 """
 
 from __future__ import annotations
 
 import argparse
-import asyncio
 import hashlib
-import itertools
 import statistics
 import sys
-import tempfile
 import time
 from dataclasses import replace
 from pathlib import Path
@@ -28,11 +26,13 @@ from bot.campaign.dice import Context, turn_dice
 from bot.campaign.events import Journal
 from bot.campaign.general import decide, side_view
 from bot.campaign.new import from_scenario
-from bot.campaign.state import CampaignStatus
 from bot.engine.phases import Phase
 from bot.engine.tables import default_rulebook
 from bot.generate import Params, generate_scenario
 from bot.scenario import bundled_scenarios, load_bundled, parse_scenario
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from opponents import Opponent, campaign
 
 
 def big_side() -> None:
@@ -59,57 +59,38 @@ def big_side() -> None:
               f"worst {max(times):.0f} ms")
 
 
-async def one_campaign(scenario: str, general_side: str, seed: int) -> tuple[bool | None, int, int]:
-    from bot.demo import stand_in_report
-    from bot.services import campaigns, general, loading, resolution, shell, views
-    from bot.services.actors import Actor
-    from bot.store.db import Database
-
-    counter = itertools.count(1)
-    loading.use_seed_source(lambda: hashlib.sha256(f"bench/{seed}/{next(counter)}".encode()).digest())
-    general.use_reporter(lambda st, b: stand_in_report(st, b))
-    with tempfile.TemporaryDirectory() as tmp:
-        db = Database(f"sqlite+aiosqlite:///{tmp}/b.db")
-        await db.upgrade()
-        gm = Actor(1, name="GM")
-        cid = (await campaigns.create_campaign(db, guild_id=1, channel_id=1, gm=gm, name="B",
-                                               scenario=scenario)).campaign_id
-        await campaigns.seat_general(db, cid, gm, general_side, True)
-        while True:
-            sv = await views.status(db, cid, gm)
-            if sv.status != "active" or sv.position.turn > 60:
-                break
-            if sv.waiting:  # a battle the holding side fights: the stand-in reports it as the GM would
-                from bot.services import aftermath
-                st = await shell.state(db, cid)
-                for b in st.turn_battles():
-                    if b.status.value == "pending":
-                        await aftermath.report_battle(db, cid, gm, b.number, stand_in_report(st, b))
-                sv = await views.status(db, cid, gm)
-            await resolution.resolve_phase(db, cid, gm, expected_version=sv.version, forced=True)
-        st = await shell.state(db, cid)
-        await db.dispose()
-    won = None
-    if st.status is CampaignStatus.ENDED:
-        won = not st.sides[general_side].defeated and any(sd.defeated for sd in st.sides.values())
-    return won, st.turn, len(st.battles)
-
-
-def win_rates(seeds: int) -> None:
+def win_rates(seeds: int, opponent: Opponent) -> None:
+    """Each camp of each bundled scenario played by the general against ``opponent`` on every other side."""
+    total = wins = 0
     for scenario in sorted(bundled_scenarios()):
-        for side in (s.key for s in load_bundled(scenario).sides):
-            results = [asyncio.run(one_campaign(scenario, side, seed)) for seed in range(seeds)]
-            wins = sum(1 for w, _, _ in results if w)
-            print(f"  {scenario} general={side}: won {wins}/{seeds}, turns {[t for _, t, _ in results]}, "
-                  f"battles {[b for _, _, b in results]}")
+        spec = load_bundled(scenario)
+        state = from_scenario(spec, campaign_id=1, name="bench", gm_id=1)
+        camps: dict[str, list[str]] = {}
+        for side in state.sides:
+            camps.setdefault(state.camps.camp_of(side), []).append(side)
+        for sides in camps.values():
+            t0 = time.perf_counter()
+            results = [campaign(spec, tuple(sides), opponent, seed) for seed in range(seeds)]
+            won = sum(r.won for r in results)
+            total, wins = total + seeds, wins + won
+            print(f"  {scenario} general={'+'.join(sides)}: won {won}/{seeds} ({100 * won // seeds}%), ended "
+                  f"{sum(r.ended for r in results)}, turns median {statistics.median(r.turns for r in results):.0f}, "
+                  f"battles mean {statistics.mean(r.battles for r in results):.1f} "
+                  f"({time.perf_counter() - t0:.0f} s)", flush=True)
+    print(f"  all: won {wins}/{total} ({100 * wins // max(1, total)}%)")
 
 
 if __name__ == "__main__":
     parser = argparse.ArgumentParser()
-    parser.add_argument("--seeds", type=int, default=3)
+    parser.add_argument("--seeds", type=int, default=40, help="campaigns per scenario, camp and opponent")
+    parser.add_argument("--opponent", choices=[o.value for o in Opponent], action="append",
+                        help="hold, random (default: both)")
     parser.add_argument("--no-campaigns", action="store_true")
+    parser.add_argument("--no-timing", action="store_true")
     args = parser.parse_args()
-    big_side()
+    if not args.no_timing:
+        big_side()
     if not args.no_campaigns:
-        print("the general against a side that only holds:")
-        win_rates(args.seeds)
+        for opponent in map(Opponent, args.opponent or [o.value for o in Opponent]):
+            print(f"the general against a side that {'only holds' if opponent is Opponent.HOLD else 'plays at random'}:")
+            win_rates(args.seeds, opponent)

@@ -386,6 +386,11 @@ def update_holdings(state: CampaignState, journal: Journal) -> CampaignState:
     return state.with_sides(changed) if changed else state
 
 
+MUST_TEST = ("it lost its capital at {square} (MC-9)", "it lost its stronghold at {square} (MC-9)")
+"""Why a side must test its Will to Fight, where the reason names a square (:func:`_will_to_fight` reads
+it back from the store as one of these)."""
+
+
 def _will_to_fight(state: CampaignState, journal: Journal, ctx: Context, _battles: list[int]) -> CampaignState:
     """Phase 5 (MC-9): each side that must, tests; below zero ends its campaign in total defeat."""
     state, dice = turn_dice(state, journal, ctx)
@@ -400,6 +405,8 @@ def _will_to_fight(state: CampaignState, journal: Journal, ctx: Context, _battle
         why = side.must_test or WillTriggers(all_forces_lost=lost_all).why
         if not why:
             continue
+        if not isinstance(why, Msg):  # kept as plain English once stored: a message again, said in any language
+            why = Msg.reparse(why, MUST_TEST) or why
         tallies = Tallies.of(key, h, battles_won=side.battles_won, battles_lost=side.battles_lost, camps=state.camps)
         roll = will_to_fight(tallies, dice, roll_key(state.turn, 5, f"side:{key}", "will-to-fight"),
                              subject=side.name, rules=ctx.rules)

@@ -248,8 +248,8 @@ class Check:
 
 NAMES = ("{name}, second roll", "{name} (house rule)", "{fate} ({circumstance})")
 """How a check's name is composed (CC-1's fate: its name and how the leader fell, and its second roll)."""
-REASONS = ("{name}'s Command Value",)
-"""How a modifier's reason is composed of a name (a leader's)."""
+REASONS = ("{name}'s Command Value", "{reason} x{count}")
+"""How a modifier's reason is composed: of a name (a leader's), or of a reason counted (MC-9's tallies)."""
 LABELS = ("{shown}: no trophy", "{left} + {right}")
 """How a roll's outcome is composed (a trophy roll that takes nothing names the symbols rolled, CC-3)."""
 SUBJECTS = ("{captor} against {victim}", "{climate}, {season}", "{unit} ({reason})")
@@ -266,8 +266,21 @@ def composed(text: str, templates: tuple[str, ...]) -> str:
     msg = Msg.reparse(text, templates)
     if msg is None:
         return text
-    params = {k: composed(v, templates) if isinstance(v, str) else v for k, v in msg.params.items()}
+    params = {k: _phrase(v) if v in PHRASES else composed(v, templates) if isinstance(v, str) else v
+              for k, v in msg.params.items()}
     return Msg(msg.template, **params)  # i18n: passes a template on
+
+
+PHRASES = frozenset({"left in rout (mercenary)", "mercenary unit on a lost battle (RU-6)", "left in rout",
+                     "left under another order on a lost battle"})
+"""Fixed phrases a composed text may hold (a deserter check's reason, MC-7.2, RU-6): read back from a stored
+record as plain English, each is said in the reader's words again (bot/engine/aftermath.py writes them)."""
+
+
+def _phrase(value: Any) -> Any:
+    if isinstance(value, str) and not isinstance(value, Msg) and value in PHRASES:
+        return Msg(value)  # i18n: passes a template on
+    return value
 
 
 def _mods_text(modifiers: Sequence[Modifier]) -> str:

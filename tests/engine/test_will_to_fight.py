@@ -89,3 +89,14 @@ def test_mc_9_each_trigger_makes_a_side_test(trigger, reason):
     triggers = WillTriggers(**{trigger: True})
     assert triggers.must_test
     assert triggers.reasons() == (reason,)
+
+
+def test_mc_9_a_counted_modifier_read_back_from_the_log_is_said_in_the_readers_language():
+    """'-3 per battle lost x3' stayed English in every language once read back from the log (found by the whole
+    campaigns of issue 25 item 3, rendered in each language)."""
+    from bot.engine.rolls import record_from_dict
+    from bot.i18n.text import tr
+
+    roll = will_to_fight(Tallies(battles_won=2, battles_lost=3), ScriptedDice([6]), "k", subject="France")
+    text = tr("it", str(record_from_dict(roll.to_dict())))
+    assert "per battaglia persa x3" in text and "per battaglia vinta x2" in text

@@ -150,3 +150,33 @@ def test_ru_26_a_side_already_done_is_left_as_it_is() -> None:
     journal = Journal()
     again, acted = act(state, "fr", journal, CTX)
     assert acted.decisions == () and journal.events == [] and again.declarations == state.declarations
+
+
+def test_ru_26_an_allys_force_is_no_enemy_of_the_general() -> None:
+    """RU-19: France and Württemberg fight together in danube1809; the French general saw Vandamme's corps
+    on its own square as an enemy to attack, and stood still (a stalemate found playing whole campaigns)."""
+    state = campaign("danube1809")
+    assert not state.camps.hostile("fr", "wu")
+    wu = next(f for f in state.active() if f.side == "wu")
+    fr = next(f for f in state.active() if f.side == "fr")
+    state = state.with_forces([replace(wu, square=fr.square)])
+    view = side_view(state, "fr")
+    assert all(view.hostile(e.side) for e in view.enemies)
+    assert wu.key not in {e.key for e in view.enemies}
+
+
+def test_ru_26_after_a_battle_it_won_the_general_makes_a_unit_heroic_with_the_glory_gained_there() -> None:
+    """CC-4, RU-17: Heroic only by the winner, with the Glory gained in that battle, in Phase 4; through the
+    members' own spend (nothing refused), logged with its reason for its side."""
+    state = campaign("italy1796", battles="quick")
+    spends: list[str] = []
+    for _ in range(8 * 12):
+        journal = Journal()
+        state = resolve(state, journal, CTX, forced=True).state
+        state, acted = act(state, "fr", journal, CTX) if "fr" in general_sides(state) else (state, None)
+        assert acted is None or acted.refused == ()
+        spends += [str(e.text) for e in journal.events if "Heroic" in str(e.text)]
+        if any("made Heroic" in s for s in spends):
+            break
+    assert any("spends the Glory won in battle" in s for s in spends), "no battle won with Glory to spend"
+    assert any(u.heroic for f in state.forces.values() if f.side == "fr" for u in f.units)

@@ -1,8 +1,6 @@
-"""Whole campaigns played to the end by bot generals (issue 25 item 3, RU-25, RU-26): every side of each
-bundled scenario left to the general (``unmanned_sides: ai``), battles settled by the tests' stand-in for
-the table (:func:`bot.demo.stand_in_report`, through the general's ``report_battle``), the GM only
-resolving phases that wait for nobody. It fails on a phase the generals leave stuck, an exception, an
-action the core refused a general, or a campaign not ended within 60 turns."""
+"""The bot general through the services with a scripted battle reporter (:func:`bot.demo.stand_in_report`,
+through the general's ``report_battle``): undo replays its choices, solo play with the GM seating it. Whole
+campaigns played to their end with quick battles: :mod:`.test_whole_campaigns`."""
 
 from __future__ import annotations
 
@@ -14,16 +12,12 @@ from pathlib import Path
 import pytest
 
 from bot.campaign.seats import general_sides
-from bot.campaign.state import CampaignState, CampaignStatus
+from bot.campaign.state import CampaignState
 from bot.demo import stand_in_report
-from bot.scenario import bundled_scenarios
 from bot.services import campaigns, general, loading, logbook, resolution, shell, views
 from bot.services.actors import Actor
 from bot.store.db import Database
 from tests.databases import migrated_sqlite
-
-TURNS = 60
-"""RU-25 within this many turns, or the test fails."""
 
 
 @pytest.fixture
@@ -34,40 +28,6 @@ def generals() -> Iterator[None]:
     yield
     general.use_reporter(None)
     loading.use_seed_source(None)
-
-
-async def play_out(db: Database, cid: int, gm: Actor) -> list[str]:
-    """Resolve phase after phase, never forcing one: the generals must leave nothing to wait for.
-    Returns every refusal a general met."""
-    refused: list[str] = []
-    while True:
-        sv = await views.status(db, cid, gm)
-        if sv.status != "active" or sv.position.turn > TURNS:
-            return refused
-        assert not sv.waiting, f"stuck at {sv.position}: waiting for {sv.waiting}"
-        res = await resolution.resolve_phase(db, cid, gm, expected_version=sv.version)
-        refused += [r for a in res.generals for r in a.refused]
-
-
-SLOW = {"peninsula1810": "four sides in two camps: the last Forces of France and Spain still manoeuvre at turn 60 "
-                         "(the general does not yet hunt an enemy it no longer sees); see the report of issue 25"}
-
-
-@pytest.mark.parametrize("scenario", [pytest.param(s, marks=pytest.mark.xfail(reason=SLOW[s], strict=True)) if s in SLOW
-                                      else s for s in sorted(bundled_scenarios())])
-async def test_ru_26_generals_on_every_side_play_each_bundled_scenario_to_its_end(
-        scenario: str, tmp_path: Path, generals: None) -> None:
-    db = Database(migrated_sqlite(tmp_path / "generals.db"))
-    try:
-        gm = Actor(1, name="GM")
-        cid = (await campaigns.create_campaign(db, guild_id=1, channel_id=1, gm=gm, name="Generals",
-                                               scenario=scenario, options={"unmanned_sides": "ai"})).campaign_id
-        refused = await play_out(db, cid, gm)
-        state = await loading_state(db, cid)
-        assert refused == []
-        assert state.status is CampaignStatus.ENDED, f"{scenario}: still running after {TURNS} turns"
-    finally:
-        await db.dispose()
 
 
 async def loading_state(db: Database, cid: int) -> CampaignState:

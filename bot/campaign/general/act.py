@@ -14,11 +14,12 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
+from bot.engine.cc_model import GloryKind
 from bot.engine.errors import EngineError
 from bot.engine.phases import Phase
 from bot.engine.text import Msg
 
-from .. import aftermath, claims, leaders, orders, scouting, supply
+from .. import aftermath, claims, glory, leaders, orders, scouting, supply
 from ..dice import Context, turn_dice
 from ..errors import PermissionDenied
 from ..events import Journal, side_visibility
@@ -32,6 +33,7 @@ from .decide import (
     Fate,
     GiveOrder,
     GroupStance,
+    Heroic,
     Move,
     Retreat,
     RollAftermath,
@@ -150,7 +152,7 @@ def _make(state: CampaignState, side: str, member: int, d: Decision, journal: Jo
             _say(journal, state, side, d.reason)
             state, _ = orders.give_order(state, member, d.force, d.order, journal, ctx)
         case Buy():
-            state, _ = supply.buy(state, member, d.kind, d.force, journal, unit=d.unit)
+            state, _ = supply.buy(state, member, d.kind, d.force, journal, unit=d.unit or None, reduced=d.reduced)
             _say(journal, state, side, d.reason)
         case Move():
             path = " ".join(str(sq) for sq in d.path)
@@ -186,4 +188,7 @@ def _make(state: CampaignState, side: str, member: int, d: Decision, journal: Jo
             state, _ = leaders.fate_by(state, actor, d.leader, None, d.designation, journal, ctx)
         case Trophy():
             state, _ = leaders.trophy_by(state, actor, d.battle, d.unit, d.target, journal, ctx)
+        case Heroic():
+            _say(journal, state, side, d.reason)
+            state, _ = glory.spend(state, glory.Spend(GloryKind.HEROIC, side, d.battle, d.unit), journal, ctx)
     return state

@@ -57,6 +57,8 @@ class Buy:
     kind: PurchaseKind
     unit: str
     reason: Msg
+    cost: int = 0
+    reduced: bool = False
 
 
 @dataclass(frozen=True)
@@ -110,7 +112,16 @@ class Trophy:
     target: str
 
 
-Decision = GroupStance | GiveOrder | Buy | Move | Scout | Claim | RollAftermath | Retreat | Fate | Trophy
+@dataclass(frozen=True)
+class Heroic:
+    """A Glory spend (CC-4, RU-17): a unit of its won battle made Heroic with the Glory gained there."""
+
+    battle: int
+    unit: str
+    reason: Msg
+
+
+Decision = GroupStance | GiveOrder | Buy | Move | Scout | Claim | RollAftermath | Retreat | Fate | Trophy | Heroic
 
 
 @dataclass(frozen=True)
@@ -182,6 +193,8 @@ def roll_stance(view: SideView, group: Sequence[ForceState], dice: DiceSource) -
         mods.append(pol.modifiers["weaker"])
     if any(f.reaction is not None for f in group):
         mods.append(pol.modifiers["shaken"])
+    bolder = pol.quiet(view.quiet)
+    mods += [pol.modifiers[m] for m in ("quiet", "stalemate")[:bolder]]
     subject = Msg.join(", ", (f.name for f in group))
     check = pol.stance_check(view.personality, tuple(mods), subject)
     roll = check.roll(dice, stance_key(view.turn, view.side, group))
@@ -224,19 +237,21 @@ def orders(view: SideView, dice: DiceSource, rules: RuleBook, declared: frozense
                         "{disaster}%.", force=f.name, reaction=f.reaction.label, ok=percent(ok),
                         disaster=percent(disaster))))
                 continue
-            if want is f.order or disaster > temper.disaster_risk:
+            if want is f.order or disaster > temper.disaster_risk:  # a disaster removes the Force (MC-4)
                 continue
-            if want is Order.DEFEND and not enemy_near(view, [view.map.parse(f.square or "")], view.sight):
-                continue  # nothing in sight to hold against: it marches on
+            if want is Order.DEFEND and (policy().quiet(view.quiet) or
+                                         not enemy_near(view, [view.map.parse(f.square or "")], view.sight)):
+                continue  # nothing in sight to hold against, or a stalemate to break: it marches on
             out.append(GiveOrder(f.key, want, Msg(
                 "{force} tests for the {order} order: its group's die reads {stance}; success {ok}%.", force=f.name,
                 order=want.label, stance=gs.roll.label, ok=percent(ok))))
     if view.settings.supply:
-        out += refits(view)
+        bought = refits(view)
+        out += bought + reinforce(view, view.supply - sum(b.cost for b in bought))
     return out
 
 
-def refits(view: SideView) -> list[Decision]:
+def refits(view: SideView) -> list[Buy]:
     """FC-2 (RU-24): refit the most reduced units first, one refit a unit, while the points last."""
     cost = default_fc_tables().refit_cost
     done = {p.unit for p in view.purchases if p.kind is PurchaseKind.REFIT}
@@ -249,7 +264,36 @@ def refits(view: SideView) -> list[Decision]:
         left -= cost
         out.append(Buy(fkey, PurchaseKind.REFIT, ukey, Msg(
             "{force} refits {unit} ({sp} of {original} SP) with {cost} supply points (FC-2).", force=fname,
-            unit=uname, sp=sp, original=original, cost=cost)))
+            unit=uname, sp=sp, original=original, cost=cost), cost))
+    return out
+
+
+def reinforce(view: SideView, left: int) -> list[Buy]:
+    """FC-2 (RU-24) with the points the refits left: recruits of its pool, then its destroyed units bought
+    back (at full strength, or reduced for half), the strongest first, each joining its Force in its own
+    territory with fewest SP; then a scout (FC-3) for its strongest Force that has none."""
+    home = sorted((f for f in view.own if f.square and view.map.cell(view.map.parse(f.square)).territory == view.side
+                   ), key=lambda f: (f.sp, f.key))
+    out: list[Buy] = []
+    done = {p.unit for p in view.purchases if p.kind is PurchaseKind.UNIT}
+    if home:
+        joins = home[0]
+        wanted = [(r.cost, r.unit.original_sp, r.unit.key, r.unit.name, False) for r in view.recruits]
+        for key, name, sp in view.lost:
+            wanted.append((sp, sp, key, name, False) if sp <= left or sp < 2 else ((sp + 1) // 2, sp, key, name, True))
+        for cost, sp, key, name, reduced in sorted(wanted, key=lambda w: (-w[1], w[2])):
+            if key in done or cost > left:
+                continue
+            left -= cost
+            done.add(key)
+            out.append(Buy(joins.key, PurchaseKind.UNIT, key, Msg(
+                "{force} takes in {unit} ({sp} SP) for {cost} supply points (FC-2, RU-24).", force=joins.name,
+                unit=name, sp=(sp + 1) // 2 if reduced else sp, cost=cost), cost, reduced))
+    scout = default_fc_tables().scout_cost
+    bare = sorted((f for f in view.own if f.square and not f.scouts), key=lambda f: (-f.sp, f.key))
+    if bare and left >= scout and not any(p.kind is PurchaseKind.SCOUT for p in view.purchases):
+        out.append(Buy(bare[0].key, PurchaseKind.SCOUT, "", Msg(
+            "{force} takes a scout for {cost} supply points (FC-2, FC-3).", force=bare[0].name, cost=scout), scout))
     return out
 
 
@@ -369,27 +413,42 @@ class Fields:
     cache: dict[str, tuple[Field, dict[Square, Msg]]] = field(default_factory=dict)
 
     def _targets(self, ratio: Fraction) -> tuple[dict[Square, Msg], frozenset[Square]]:
+        """Where its Forces march at ``ratio`` (own SP over the enemy's estimated SP), and the squares they do
+        not enter. An enemy square (a Force it sees, on a stronghold or not) is struck only by the Forces
+        already beside it: while they are too few, the squares around it are where its Forces gather
+        (concentration), if the Forces nearby would be enough; else the square is avoided. Then enemy
+        strongholds and the capital, and where enemy Forces were last seen, out of its sight now (hunting)."""
         v = self.view
+        cmap = v.map
         targets: dict[Square, Msg] = {}
-        for h in v.strongholds:
-            if v.hostile(h.holder):
-                targets[h.square] = Msg("the enemy capital") if h.capital and v.hostile(h.owner) else \
-                    Msg("an enemy stronghold")
         blocked: set[Square] = set()
-        for e in v.enemies:
-            if not e.now or e.square in targets:
+        holds = {h.square: h for h in v.strongholds}
+        occupied = sorted(v.occupied, key=lambda sq: (sq.row, sq.col))
+        for sq in occupied:
+            theirs = sum(1 for e in v.enemies if e.now and e.square == sq) * v.mean_sp
+            h = holds.get(sq)
+            if h is not None and v.hostile(h.holder):
+                theirs = theirs * 3 // 2  # a stronghold's defenders are worth half again (RU-21, RU-27)
+            beside = own_near(v, sq, 1)
+            gather = own_near(v, sq, policy().muster_within)
+            overwhelmed = v.settings.overwhelm and 3 * beside <= theirs
+            if beside >= ratio * theirs and not overwhelmed:
+                targets[sq] = Msg("an enemy Force (our {ours} SP against some {theirs})", ours=beside, theirs=theirs)
                 continue
-            theirs = enemy_near(v, [e.square], 1) * v.mean_sp
-            ours = own_near(v, e.square, policy().group_within + 1)
-            if ours >= ratio * theirs and (not v.settings.overwhelm or 3 * ours > theirs):
-                targets[e.square] = Msg("an enemy Force (our {ours} SP against some {theirs})", ours=ours,
-                                        theirs=theirs)
-            else:
-                blocked.add(e.square)
-        if not targets:  # nothing in sight to take: where the enemy was last seen
-            for e in v.enemies:
-                if not e.now and e.square not in blocked:
-                    targets[e.square] = Msg("where an enemy Force was last seen")
+            blocked.add(sq)
+            if gather >= ratio * theirs:
+                for n in cmap.neighbours(sq):
+                    if not cmap.cell(n).terrain.is_water and n not in v.occupied:
+                        targets.setdefault(n, Msg("a muster beside an enemy Force (our {ours} SP against some "
+                                                  "{theirs})", ours=gather, theirs=theirs))
+        for h in v.strongholds:
+            if v.hostile(h.holder) and h.square not in blocked:
+                targets.setdefault(h.square, Msg("the enemy capital") if h.capital and v.hostile(h.owner) else
+                                   Msg("an enemy stronghold"))
+        own = [cmap.parse(f.square) for f in v.own if f.square]
+        for e in v.enemies:
+            if not e.now and e.square not in blocked and not any(cmap.distance(e.square, o) <= v.sight for o in own):
+                targets.setdefault(e.square, Msg("where an enemy Force was last seen"))
         return targets, frozenset(blocked)
 
     def march(self, ratio: Fraction) -> tuple[Field, dict[Square, Msg]]:
@@ -430,6 +489,8 @@ def moves(view: SideView, rules: RuleBook, declared: frozenset[str]) -> list[Dec
             verb = "falls back"
         else:
             ratio = temper.attack_ratio if f.order is Order.FORCED_MARCH else temper.attack_ratio * Fraction(5, 4)
+            if policy().quiet(view.quiet) > 1:
+                ratio *= Fraction(1, 2)  # a stalemate: bolder
             dist, names = fields.march(ratio)
             verb = "marches"
         if not names:
@@ -488,7 +549,8 @@ def battle(view: SideView, reporting: bool) -> list[Decision]:
 
 def aftermath(view: SideView) -> list[Decision]:
     """Phase 4: roll its aftermath (MC-7), retreat its beaten Forces towards home (MC-7.3), roll its fallen
-    leaders' fates designating the arm of the Force's strongest unit (CC-1, CC-2), and its trophies (CC-3)."""
+    leaders' fates designating the arm of the Force's strongest unit (CC-1, CC-2), its trophies (CC-3), and
+    make a unit Heroic after each battle it won when the Glory gained there pays for it (CC-4, RU-17)."""
     out: list[Decision] = []
     fields = Fields(view)
     home, _ = fields.home()
@@ -524,6 +586,9 @@ def aftermath(view: SideView) -> list[Decision]:
             "The general rolls {leader}'s fate (CC-1); a replacement would command the {arm} (CC-2).",
             leader=fate.leader, arm=arm.value)))
     out += [Trophy(t.battle, t.unit, t.target) for t in view.trophies]
+    out += [Heroic(h.battle, h.unit, Msg(
+        "The general spends the Glory won in battle {number} to make {unit} Heroic, its unit with most SP left "
+        "({sp}) (CC-4).", number=h.battle, unit=h.name, sp=h.sp)) for h in view.heroics]
     return out
 
 

@@ -24,7 +24,7 @@ class Stance(StrEnum):
     ATTACK = "attack"
 
 
-MODIFIERS = ("stronger", "weaker", "shaken")
+MODIFIERS = ("stronger", "weaker", "shaken", "quiet", "stalemate")
 
 
 @dataclass(frozen=True)
@@ -46,8 +46,17 @@ class Policy:
     rule: str
     name: str
     group_within: int
+    muster_within: int
+    """Its Forces within this many squares of an enemy Force it cannot yet beat gather beside it."""
+    quiet_turns: int
+    """After this many turns without a battle its side is bolder (the ``quiet`` modifier, and no Defend), and
+    after twice as many more so (``stalemate``, a quarter off its attack ratio): a stalemate is pushed."""
     modifiers: Mapping[str, Modifier]
     tempers: Mapping[Personality, Temper]
+
+    def quiet(self, quiet: int) -> int:
+        """How much bolder a side that has fought no battle for ``quiet`` turns is: 0, 1 or 2."""
+        return min(2, quiet // self.quiet_turns)
 
     def stance_check(self, personality: Personality, modifiers: tuple[Modifier, ...], subject: str) -> Check:
         """The group's die against its personality's orders table (verifiable: the record carries the table)."""
@@ -57,7 +66,8 @@ class Policy:
 @cache
 def policy() -> Policy:
     node = read_yaml(rules_dir() / "general.yaml")
-    node.keys_exactly({"rule", "name", "group_within", "modifiers", "personalities"})
+    node.keys_exactly({"rule", "name", "group_within", "muster_within", "quiet_turns", "modifiers",
+                        "personalities"})
     rule = node.key("rule").str()
     tempers: dict[Personality, Temper] = {}
     people = node.key("personalities")
@@ -68,5 +78,6 @@ def policy() -> Policy:
             read_bands(row.key("bands"), [s.value for s in Stance]),
             Fraction(row.key("attack_ratio").int(10, 1000), 100), Fraction(row.key("disaster_risk").int(0, 100), 100),
             Fraction(row.key("rally_risk").int(0, 100), 100), Order(row.key("attack_order").str()))
-    return Policy(rule, node.key("name").str(), node.key("group_within").int(0, 10),
+    return Policy(rule, node.key("name").str(), node.key("group_within").int(0, 10), node.key("muster_within").int(1, 20),
+                  node.key("quiet_turns").int(1, 100),
                   read_modifiers(node.key("modifiers"), rule, MODIFIERS), tempers)

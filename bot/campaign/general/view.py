@@ -14,14 +14,17 @@ from dataclasses import dataclass
 from functools import cached_property
 
 from bot.engine.camps import Camps
+from bot.engine.errors import EngineError
+from bot.engine.glory import spend_heroic
 from bot.engine.grid import CampaignMap
-from bot.engine.model import Square
+from bot.engine.model import Outcome, Square
 from bot.engine.phases import Phase
 
+from .. import glory
 from ..leaders import NoFateDue, fallen, unit_owner
 from ..settings import Personality, Settings
 from ..sight import Reader, visible_force_keys
-from ..state import Battle, CampaignState, ForceState, LeaderState, Recruit, SupplyPurchase
+from ..state import Battle, BattleStatus, CampaignState, ForceState, ForceStatus, LeaderState, Recruit, SupplyPurchase
 
 
 @dataclass(frozen=True)
@@ -62,6 +65,17 @@ class TrophyDue:
 
 
 @dataclass(frozen=True)
+class HeroicDue:
+    """A battle its camp won this turn where its Glory gained there may make a unit Heroic (CC-4, RU-17):
+    the unit it would choose (of its own, the one with most SP left after the battle)."""
+
+    battle: int
+    unit: str
+    name: str
+    sp: int
+
+
+@dataclass(frozen=True)
 class SideView:
     side: str
     turn: int
@@ -87,6 +101,11 @@ class SideView:
     trophies: tuple[TrophyDue, ...] = ()
     others: tuple[tuple[str, Square], ...] = ()
     """Where the Forces of its allies stand (an ally's square is free to retreat into, RU-19)."""
+    quiet: int = 0
+    """Turns since the side last fought a battle (since the campaign began, if it never did)."""
+    heroics: tuple[HeroicDue, ...] = ()
+    lost: tuple[tuple[str, str, int], ...] = ()
+    """Its destroyed units it may buy back (FC-2, RU-24): key, name and original SP."""
 
     @cached_property
     def occupied(self) -> frozenset[Square]:
@@ -111,10 +130,10 @@ def side_view(state: CampaignState, side: str) -> SideView:
     enemies: list[Sighting] = []
     for key in sorted(seen):
         f = state.forces[key]
-        if f.side != side and f.square:
+        if state.camps.hostile(f.side, side) and f.square:  # an ally's Force is no enemy (RU-19)
             enemies.append(Sighting(f.key, f.name, f.side, state.map.parse(f.square), True))
     for key, square in sorted(state.sides[side].last_seen.items()):
-        if key not in seen and key in state.forces:
+        if key not in seen and key in state.forces and state.camps.hostile(state.forces[key].side, side):
             f = state.forces[key]
             enemies.append(Sighting(key, f.name, f.side, state.map.parse(square), False))
     holds: list[Stronghold] = []
@@ -133,7 +152,32 @@ def side_view(state: CampaignState, side: str) -> SideView:
             (h.square for h in holds if h.capital and h.owner == side), None),
         state.sight, _fates(state, side, battles), _trophies(state, side, battles),
         tuple((f.side, state.map.parse(f.square)) for f in state.active()
-              if f.side != side and f.square and not state.camps.hostile(f.side, side)))
+              if f.side != side and f.square and not state.camps.hostile(f.side, side)),
+        state.turn - max((b.turn for b in state.battles.values() if side in b.sides), default=0),
+        _heroics(state, side, battles) if state.phase is Phase.AFTERMATH else (),
+        tuple((u.key, u.name, u.original_sp) for f in state.side_forces(side) for u in f.units
+              if (f.active and u.sp == 0) or f.status is ForceStatus.REMOVED))
+
+
+def _heroics(state: CampaignState, side: str, battles: tuple[Battle, ...]) -> tuple[HeroicDue, ...]:
+    """Its won battles of the turn where a Heroic spend of its Glory would be accepted now (CC-4, RU-17),
+    each with its own surviving infantry or cavalry unit that has most SP left (the spend's own checks)."""
+    out: list[HeroicDue] = []
+    book = glory.ledger(state, side)
+    for b in battles:
+        if b.status is not BattleStatus.REPORTED or glory.outcomes(b).get(side) is not Outcome.WON:
+            continue
+        target = glory.spend_battle_of(state, b)
+        fought = [(glory.as_fought(state, b, u), u) for k in b.forces if state.forces[k].side == side
+                  for u in state.forces[k].units if not u.heroic]
+        for engine_unit, u in sorted(fought, key=lambda t: (-t[0].sp, t[1].key)):
+            try:
+                spend_heroic(book, engine_unit, battle=target, turn=state.turn, phase=state.phase)
+            except EngineError:
+                continue
+            out.append(HeroicDue(b.number, u.key, u.name, engine_unit.sp))
+            break
+    return tuple(out)
 
 
 def _fates(state: CampaignState, side: str, battles: tuple[Battle, ...]) -> tuple[FateDue, ...]:

@@ -1,7 +1,7 @@
 """campaign local names
 
 Revision ID: 0015
-Revises: 0014 (0015 is another branch's: at merge this revises whichever comes last)
+Revises: 0014
 
 Issue 23, item 4: a scenario may name its title, sides, Forces and places in each of the bot's languages
 (``{en: Austria, fr: Autriche}``); the campaign keeps those names in one JSON column, written when it is
