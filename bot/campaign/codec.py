@@ -109,6 +109,7 @@ from bot.engine.verify import FORMAT as ROLL_LOG_FORMAT
 from bot.engine.verify import key_turn, verify_log
 from bot.scenario import COLOUR_RE, KEY_RE, LIMITS, NAME_LANGUAGES, START_DATE_RANGE, fold_name
 
+from .audience import entry_visibility
 from .events import EventKind
 from .plain import (
     AGREED,
@@ -1260,13 +1261,21 @@ def decode_log(entries: Any, state: CampaignState, where: str = "log") -> list[d
     one of the code's own templates (text is data: nothing from a file is ever used as a template), and
     every roll a readable record whose dice re-derive from its turn's revealed seed (a forged or edited
     die of an ended turn is refused; the current turn's dice are drawn anew on import). The entries
-    as the log stores them (``created_at`` a time)."""
+    as the log stores them (``created_at`` a time).
+
+    Visibilities (issue 24, item 5): the file's is kept only where the entry's content says it is right,
+    else the entry is the GM's alone (:mod:`.audience`): ``gm`` stands; a roll's must be its key's audience
+    (a Force's side, the general's side, a battle's camps, or public for the rest); a message stands as
+    public only when its template is one the code writes publicly and never to a side or a battle, and any
+    other label on a message is the GM's (a side's news cannot tell whose it is). So a private entry
+    relabelled public, or one side's relabelled another's, is never shown beyond the GM."""
     from bot.i18n.text import known_templates
 
     if not isinstance(entries, list) or len(entries) > MAX_ROWS:
         raise InvalidInput("log: expected a list of at most 200,000 entries")
     visibilities = ("public", "gm", *(f"side:{s}" for s in state.sides))
     known = known_templates()
+    force_sides = {f.key: f.side for f in state.forces.values()}
     rolls: list[dict[str, Any]] = []
     out: list[dict[str, Any]] = []
     for i, raw in enumerate(entries):
@@ -1281,9 +1290,10 @@ def decode_log(entries: Any, state: CampaignState, where: str = "log") -> list[d
         data = e.get("data")
         if data is not None and not isinstance(data, dict):
             raise InvalidInput("{where}: expected an object, got {name}", where=_at(at, "data"), name=_type_name(data))
+        template = None if data and "msg" in data else text
         if data and "msg" in data:
             try:
-                Msg.from_json(data["msg"], known=known)
+                template = Msg.from_json(data["msg"], known=known).template
             except UnknownMessage as exc:
                 raise InvalidInput("{where}.data.msg: {reason}", where=at, reason=str(exc)[:200]) from None
         roll_key = _text(e.get("roll_key"), _at(at, "roll_key"), 200, optional=True)
@@ -1292,6 +1302,8 @@ def decode_log(entries: Any, state: CampaignState, where: str = "log") -> list[d
         if not roll_key and not (data and "msg" in data) and (text not in known or _FORMATTER_FIELDS.search(text)):
             raise InvalidInput("{where}: an entry that is not a roll must carry one of the bot's messages (data.msg)",
                                where=at)
+        # Only where its content says the file's visibility is right; else the GM's (bot/campaign/audience.py).
+        visibility = entry_visibility(visibility, roll_key=roll_key, template=template, force_sides=force_sides)
         entry = {"turn": _int(e["turn"], _at(at, "turn"), 1, state.turn),
                  "phase": _int(e["phase"], _at(at, "phase"), 0, max(Phase)),
                  "kind": _one_of(e["kind"], _at(at, "kind"), LOG_KINDS), "visibility": visibility, "text": text,

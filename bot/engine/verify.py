@@ -16,6 +16,8 @@ A campaign export carries the same object under ``"roll_log"``. The verifier che
 - each roll's total and result against the ones its dice, modifiers and table give (a table of
   bands, or for a CC-3 trophy roll a table read by symbols: the combinations of battle-die symbols
   that take the trophy);
+- each roll's table and modifiers against the bot's own rulebook's for its rule id (:mod:`.rollbook`;
+  weather and events against the campaign's own tables the log carries under ``"tables"``);
 - the chain: every record carries ``prev``, the SHA-256 of the canonical JSON of the record
   before it (:func:`record_hash`; the first carries :data:`GENESIS`), and each ended turn
   publishes its *chain head*, the hash of the last roll logged before it ended. A deleted,
@@ -58,6 +60,8 @@ UNDO = "undo"
 """A chained record of the GM's undo: every roll after ``after`` (a hash in the chain) up to it is undone."""
 FINGERPRINT = re.compile(r"[0-9a-f]{16,64}")
 """A chain head as announced in the channel (the gazette's fingerprint: its first 16 hex digits, or more)."""
+OWN_TABLES = ("weather", "events")
+"""The scenario's own tables (RU-10) a roll log carries under ``"tables"``: those its rolls are read off."""
 MAX_SAFE = 2**53 - 1
 """Numbers a log may hold: whole numbers a browser reads exactly (JavaScript's safe integers)."""
 MAX_DICE = 1_000_000
@@ -164,9 +168,10 @@ class VerificationReport:
     undone_unchecked: int = 0
     """Rolls marked undone in a log made before undo was chained (version 2 or older): the mark is the file's."""
     rulebook: int = 0
-    """Rolls whose table is the bot's own rulebook's for their rule id (compared, not only read)."""
-    tables: Mapping[str, Sequence[str]] = field(default_factory=dict, repr=False)
-    """The rulebook's tables by rule id (canonical JSON of dice, naturals and bands) the log is held to."""
+    """Rolls whose table is the bot's own rulebook's for their rule id (compared, not only read), their
+    modifiers held to the ones the rules give it."""
+    tables: Mapping[str, Any] = field(default_factory=dict, repr=False)
+    """The rulebook the log is held to (:func:`rulebook_tables`)."""
 
     @property
     def ok(self) -> bool:
@@ -323,34 +328,175 @@ def parse_announced(text: str) -> dict[int, str]:
     return out
 
 
-def rulebook_tables() -> dict[str, list[str]]:
-    """The map campaign's tables of the bundled rulebook by rule id (MC-4, MC-5.1, MC-5.2, MC-5.3, MC-6.1,
-    MC-7.1, MC-7.2, MC-9): what a roll of that rule must carry (issue 24, item 2: a table rewritten to fit
-    a result shows even with its chain recomputed). Other rules (a scenario's own weather or events,
-    leaders, trophies) are recomputed from the table they carry."""
-    from .rolls import Check
-    from .tables import default_rulebook
+def rulebook_tables() -> dict[str, Any]:
+    """The bot's rulebook as the verifiers hold every roll to it, by rule id (:func:`.rollbook.rollbook`):
+    each rule's tables with their modifiers, and the house rules' weather and events (issue 24, item 2: a
+    table rewritten, or a modifier added, to fit a result shows even with the chain recomputed)."""
+    from .rollbook import rollbook
 
-    mc = default_rulebook().mc
-    out: dict[str, set[str]] = {}
-    for proc in (mc.force_test, mc.movement, mc.water_movement, mc.attrition, mc.exploration, mc.wounded,
-                 mc.deserters, mc.will_to_fight):
-        spec = Check(proc.rule, proc.name, (), proc.bands, naturals=proc.naturals).table_spec
-        out.setdefault(proc.rule, set()).add(_table_key(spec) or "")
-    return {rule: sorted(specs) for rule, specs in out.items()}
+    return rollbook()
 
 
-def _table_key(table: Mapping[str, Any]) -> str | None:
-    """What of a table the rulebook fixes: its dice, naturals and bands (canonical JSON; None: unreadable)."""
+def _table_key(table: Mapping[str, Any], sides: Any) -> str | None:
+    """What of a roll the rulebook fixes (:func:`.rollbook.table_key`) as canonical JSON; None: unreadable."""
+    from .rollbook import table_key
+
     try:
-        return canonical_json({"dice": table.get("dice"), "naturals": table.get("naturals", []),
-                               "bands": table.get("bands")})
+        return canonical_json(table_key(table, sides))
     except ValueError:
         return None
 
 
+Spec = Mapping[str, Any]
+_Book = dict[str, list[tuple[str, list[Spec]]]]
+
+
+def _weather_book(data: Any) -> tuple[list[str], list[dict[str, Any]]]:
+    """The table keys of a weather table (one per climate and season, read off the die as the bot reads it:
+    :meth:`.rolls.BandTable.by_face`) and the movement modifier each kind of weather gives (MC-10)."""
+    if not isinstance(data, Mapping) or not isinstance(data.get("kinds"), Mapping) \
+            or not isinstance(data.get("table"), Mapping):
+        raise _Malformed("weather")
+    labels: dict[str, str] = {}
+    specs: list[dict[str, Any]] = []
+    for name, kind in data["kinds"].items():
+        movement = _whole(kind.get("movement")) if isinstance(kind, Mapping) else None
+        if movement is None or not isinstance(kind.get("label"), str):
+            raise _Malformed("weather")
+        labels[name] = kind["label"]
+        if movement:
+            specs.append({"reason": f"weather: {kind['label']}", "values": [movement]})
+    keys: list[str] = []
+    for seasons in data["table"].values():
+        if not isinstance(seasons, Mapping):
+            raise _Malformed("weather")
+        for row in seasons.values():
+            if not isinstance(row, list) or not row or not all(isinstance(r, str) and r in labels for r in row):
+                raise _Malformed("weather")
+            bands = [{"min": None if i == 1 else i, "max": None if i == len(row) else i, "result": r,
+                      "label": labels[r], "value": None} for i, r in enumerate(row, start=1)]
+            keys.append(canonical_json({"dice": 1, "multiplier": 1, "floor": None, "naturals": [], "bands": bands,
+                                        "sides": 6}))
+    return keys, specs
+
+
+def _events_book(data: Any) -> tuple[list[str], list[int]]:
+    """The table key of a random-events table and the movement modifiers its events give (RU-10)."""
+    if not isinstance(data, Mapping) or _whole(data.get("dice")) is None or (_whole(data.get("dice")) or 0) < 1 \
+            or not isinstance(data.get("bands"), list) or not data["bands"]:
+        raise _Malformed("events")
+    bands, moves = [], []
+    for row in data["bands"]:
+        if not isinstance(row, Mapping) or not isinstance(row.get("result"), str) \
+                or not isinstance(row.get("label"), str) or not isinstance(row.get("effect", {}), Mapping):
+            raise _Malformed("events")
+        bands.append({"min": _opt_whole(row.get("min"), "events"), "max": _opt_whole(row.get("max"), "events"),
+                      "result": row["result"], "label": row["label"], "value": _opt_whole(row.get("value"), "events")})
+        move = _opt_whole(row.get("effect", {}).get("movement"), "events")
+        if move and move not in moves:
+            moves.append(move)
+    key = canonical_json({"dice": data["dice"], "multiplier": 1, "floor": None, "naturals": [], "bands": bands,
+                          "sides": 6})
+    return [key], sorted(moves)
+
+
+def _book(report: VerificationReport, given: Any) -> _Book:
+    """The rulebook's entries by rule id, with the campaign's own weather and events tables (RU-10) the log
+    carries under ``"tables"`` (the house rules' for a table it does not carry) and the modifiers they give."""
+    house = report.tables["house"]
+    chosen = {"weather": house["weather"], "events": house["events"]}
+    if given is not None:
+        if not isinstance(given, Mapping):
+            report.problems.append("the log's \"tables\" (the campaign's own weather and events) is not an object")
+        else:
+            chosen |= {k: given[k] for k in ("weather", "events") if k in given}
+    try:
+        weather_keys, weather_specs = _weather_book(chosen["weather"])
+    except _Malformed:
+        report.problems.append("the campaign's own weather table that the log carries is malformed")
+        weather_keys, weather_specs = [], []
+    try:
+        event_keys, moves = _events_book(chosen["events"])
+    except _Malformed:
+        report.problems.append("the campaign's own random-events table that the log carries is malformed")
+        event_keys, moves = [], []
+
+    def expand(specs: Sequence[Spec]) -> list[Spec]:
+        out: list[Spec] = []
+        for spec in specs:
+            rest = {k: v for k, v in spec.items() if k != "from"}
+            if spec.get("from") == "weather":
+                out += [{**rest, **w} for w in weather_specs]
+            elif spec.get("from") == "events":
+                out += [{**rest, "values": moves}] if moves else []
+            else:
+                out.append(spec)
+        return out
+
+    book: _Book = {rule: [(e["table"], expand(e["modifiers"])) for e in entries]
+                   for rule, entries in report.tables["rolls"].items()}
+    book.setdefault(house["rule"], []).extend((k, []) for k in weather_keys + event_keys)
+    return book
+
+
+def _held(report: VerificationReport, book: _Book, label: str, r: Mapping[str, Any]) -> list[Spec] | None:
+    """The roll's table against its rule's in the rulebook: the modifiers the rules give it, or None."""
+    rule = r.get("rule")
+    if not isinstance(rule, str) or rule not in book:
+        report.problems.append(f"{label}: no rule of the bot's rulebook rolls it (rule {show(rule)})")
+        return None
+    key = _table_key(r["table"], r.get("sides", 6))
+    entry = next((specs for table, specs in book[rule] if table == key), None)
+    if entry is None:
+        report.problems.append(f"{label}: its table is not the rulebook's table for {rule}")
+        return None
+    report.rulebook += 1
+    return entry
+
+
+_COUNT = re.compile(r"[1-9][0-9]{0,5}")
+
+
+def _fits(spec: Spec, rule: Any, reason: Any, value: int) -> bool:
+    """Whether a modifier is the one ``spec`` describes (the module doc of :mod:`.rollbook`)."""
+    if spec["rule"] != rule or not isinstance(reason, str):
+        return False
+    if "suffix" in spec:
+        named = len(reason) > len(spec["suffix"]) and reason.endswith(spec["suffix"])
+        return named and spec["min"] <= value <= spec["max"]
+    if reason == spec["reason"]:
+        return value in spec["values"] if "values" in spec else spec["min"] <= value <= spec["max"]
+    times = reason[len(spec["reason"]) + 2:]
+    return bool(spec.get("count")) and reason.startswith(spec["reason"] + " x") and _COUNT.fullmatch(times) is not None \
+        and int(times) >= 2 and value == spec["values"][0] * int(times)
+
+
+def _modifiers_held(report: VerificationReport, label: str, mods: Sequence[Mapping[str, Any]],
+                    values: Sequence[int], specs: Sequence[Spec]) -> None:
+    """Each modifier is one the rules give this roll, at most one of a group, and none always given is missing."""
+    used: dict[str, Any] = {}
+    matched: set[int] = set()
+    for m, value in zip(mods, values, strict=True):
+        reason, rule = m.get("reason"), m.get("rule")
+        k = next((k for k, spec in enumerate(specs) if _fits(spec, rule, reason, value)), None)
+        if k is None:
+            report.problems.append(f"{label}: its modifier {show(reason)} of {value} (rule {show(rule)}) is not one "
+                                   "the rulebook gives this roll")
+            continue
+        matched.add(k)
+        group = specs[k]["group"]
+        if group in used and not specs[k].get("repeat"):
+            report.problems.append(f"{label}: its modifiers {show(used[group])} and {show(reason)} cannot both "
+                                   "apply (the rulebook gives one of them at most)")
+        used.setdefault(group, reason)
+    for k, spec in enumerate(specs):
+        if spec.get("required") and k not in matched:
+            named = spec.get("reason", "..." + str(spec.get("suffix")))
+            report.problems.append(f"{label}: it lacks the modifier the rulebook always gives it ({show(named)})")
+
+
 def verify_log(data: Mapping[str, Any], announced: Mapping[int, str] | None = None,
-               tables: Mapping[str, Sequence[str]] | None = None) -> VerificationReport:
+               tables: Mapping[str, Any] | None = None) -> VerificationReport:
     """Check every roll of a roll log (or of a campaign export holding one); see the module doc.
     ``announced``: the chain heads announced in the channel (turn -> fingerprint, at least 16 hex digits),
     which the log's heads must match."""
@@ -369,6 +515,7 @@ def verify_log(data: Mapping[str, Any], announced: Mapping[int, str] | None = No
     current = log.get("current_turn")
     current = None if current is None else _int(current, "current_turn")
     report = VerificationReport(tables=rulebook_tables() if tables is None else tables)
+    book = _book(report, log.get("tables"))
 
     # Turns: each seed against its published hash; a turn that has ended must have its seed.
     listed: list[_Turn] = []
@@ -460,7 +607,7 @@ def verify_log(data: Mapping[str, Any], announced: Mapping[int, str] | None = No
             report.problems.append(f"{label} is labelled turn {turn}, but its key is of turn {named}")
             turn = named
         turn_at.append((i, turn, key))
-        _recompute(report, label, r, recorded)
+        _recompute(report, book, label, r, recorded)
         if turn not in seeds:
             report.problems.append(f"{label} belongs to turn {turn}, which the log does not list")
             continue
@@ -722,30 +869,29 @@ def _code_points(text: str) -> list[int]:
     return [ord(c) for c in text]
 
 
-def _recompute(report: VerificationReport, label: str, r: Mapping[str, Any], faces: tuple[int, ...]) -> None:
-    """The record's total and result (or tally) against those its dice, modifiers and table give."""
+def _recompute(report: VerificationReport, book: _Book, label: str, r: Mapping[str, Any],
+               faces: tuple[int, ...]) -> None:
+    """The record's table and modifiers against the rulebook's for its rule, and its total and result (or
+    tally) against those its dice, modifiers and table give."""
     if r.get("table") is None:
         report.not_recomputed += 1
         return
     if isinstance(r["table"], Mapping) and "faces" in r["table"]:
-        _recompute_symbols(report, label, r, faces)
+        _recompute_symbols(report, book, label, r, faces)
         return
     try:
         dice, multiplier, floor, bands, naturals = _read_table(r["table"])
     except _Malformed as exc:
         report.problems.append(f"{label}: its table is malformed ({exc})")
         return
-    rule = r.get("rule")
-    if isinstance(rule, str) and rule in report.tables:
-        if _table_key(r["table"]) in report.tables[rule]:
-            report.rulebook += 1
-        else:
-            report.problems.append(f"{label}: its table is not the rulebook's table for {rule}")
+    specs = _held(report, book, label, r)
     mods = r.get("modifiers", [])
     values = [_whole(m.get("value")) if isinstance(m, Mapping) else None for m in mods] if isinstance(mods, list) else [None]
     if any(v is None for v in values):
         report.problems.append(f"{label}: its modifiers are malformed")
         return
+    if specs is not None:
+        _modifiers_held(report, label, mods, [v or 0 for v in values], specs)
     modifier = sum(v or 0 for v in values)
     order = list(dict.fromkeys(b.result for b in bands))
     if r.get("kind") == "batch":
@@ -853,7 +999,8 @@ def _read_symbols(table: Mapping[str, Any]) -> _Symbols:
     return _Symbols(dice, tuple(faces), dict(labels), count, tuple(combinations), otherwise)
 
 
-def _recompute_symbols(report: VerificationReport, label: str, r: Mapping[str, Any], faces: tuple[int, ...]) -> None:
+def _recompute_symbols(report: VerificationReport, book: _Book, label: str, r: Mapping[str, Any],
+                       faces: tuple[int, ...]) -> None:
     """A roll read by symbols (CC-3): the total counts the dice showing ``count``; the result is the first
     combination holding exactly the symbols rolled (in any order), else ``otherwise``. A forged "trophy
     taken" over dice that take nothing shows here."""
@@ -864,6 +1011,7 @@ def _recompute_symbols(report: VerificationReport, label: str, r: Mapping[str, A
     except _Malformed as exc:
         report.problems.append(f"{label}: its table is malformed ({exc})")
         return
+    _held(report, book, label, r)
     mods = r.get("modifiers", [])
     if not isinstance(mods, list) or mods:
         report.problems.append(f"{label}: it carries modifiers, but its table reads symbols and takes none")

@@ -13,7 +13,7 @@ from typing import Any
 
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from bot.engine.verify import FORMAT, HIDDEN, VERSION, key_turn
+from bot.engine.verify import FORMAT, HIDDEN, OWN_TABLES, VERSION, key_turn
 
 from . import chain, seeds
 from . import log as store_log
@@ -59,4 +59,6 @@ async def roll_log(session: AsyncSession, campaign: Campaign, *, public: bool = 
                    "chain_head": s.chain_head if s.revealed else None,
                    **({"reseeded_after": s.reseeded_after} if s.reseeded_after else {})} for s in turns],
         "rolls": rolls,
+        # The scenario's own weather and events (RU-10), which its rolls are held to (house rules without them).
+        **({"tables": own} if (own := {k: v for k, v in (campaign.tables or {}).items() if k in OWN_TABLES}) else {}),
     }

@@ -1208,7 +1208,9 @@ def roll_log(state: CampaignState, rolls: tuple[Event, ...] | list[Event], *, he
     turns = [{"turn": t, "seed_sha256": s.sha256, "seed": s.seed_hex,
               "chain_head": s.chain_head if heads and s.revealed else None}
              for t, s in sorted(state.seeds.items())]
-    return {"format": FORMAT, "version": VERSION, "current_turn": state.turn, "turns": turns, "rolls": entries}
+    own = {k: v for k, v in state.tables.to_data().items() if k in ("weather", "events")}  # as the bot's log
+    return {"format": FORMAT, "version": VERSION, "current_turn": state.turn, "turns": turns, "rolls": entries,
+            **({"tables": own} if own else {})}
 
 
 def check_rolls(state: CampaignState, rolls: list[Event], chain_end: str) -> None:

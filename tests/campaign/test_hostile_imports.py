@@ -194,3 +194,53 @@ async def test_a_hostile_import_of_the_previous_format_is_refused_naming_its_fie
 async def test_a_deeply_nested_import_is_refused_as_such(text: str) -> None:
     with pytest.raises(ImportRejected, match="nested more than 32 levels deep"):
         await exchange.import_campaign(NO_DATABASE, text, guild_id=10, channel_id=99, gm=GM)
+
+
+# --- visibilities: only where the entry's content says they are right (issue 24, item 5) ----------------
+
+
+def _entry(text: str, visibility: str, data: dict | None = None, roll_key: str | None = None,
+           kind: str = "event") -> dict[str, Any]:
+    return {"turn": 1, "phase": 0, "kind": kind, "visibility": visibility, "text": text, "data": data,
+            "roll_key": roll_key}
+
+
+def _imported(export: dict[str, Any], *entries: dict[str, Any]) -> list[str]:
+    """The visibilities the entries get as the bot reads the export (exports.read, the import's first step)."""
+    from bot.campaign import exports
+
+    doc = copy.deepcopy(export)
+    doc["log"] = list(entries)
+    return [e["visibility"] for e in exports.read(exports.check_export(doc)).log]
+
+
+def _force_test(export: dict[str, Any], side: str) -> dict[str, Any]:
+    """A force test roll of ``side``'s first Force, as the bot logs it (private to the side)."""
+    from bot.campaign.codec import decode
+    from bot.campaign.orders import order_key
+    from bot.engine.dice import SeededDice
+    from bot.engine.force_test import force_test_check
+
+    state = decode(export)
+    f = next(f for f in state.forces.values() if f.side == side)
+    force = state.engine_force(f.key)
+    roll = force_test_check(force, state.map.cell(force.square)).roll(SeededDice(b"x" * 32), order_key(1, f.key))
+    return _entry(str(roll), "public", {**roll.to_dict(), "prev": "0" * 64}, roll.key, kind="roll")
+
+
+def test_an_imported_private_roll_keeps_its_sides_label_and_no_other(tutorial_export) -> None:
+    roll = _force_test(tutorial_export, "fr")
+    labels = ["public", "side:au", "side:fr", "gm", "battle:1"]
+    got = [_imported(tutorial_export, {**roll, "visibility": v})[0] for v in labels]
+    assert got == ["gm", "gm", "side:fr", "gm", "gm"]  # relabelled public or another's: the GM's alone
+
+
+def test_an_imported_side_message_relabelled_public_stays_the_gms(tutorial_export) -> None:
+    """A message the code writes to a side alone (MC-5.2's loss crossing hostile ground, the fog's news)
+    cannot tell whose it is: public or a side's label, it comes back the GM's; a public message stays public."""
+    loss = {"msg": {"t": "{force} loses {lost} SP crossing hostile ground (MC-5.2).",
+                    "p": {"force": "Armée d'Italie", "lost": 2}}}
+    joined = {"msg": {"t": "{member} joined {side}.", "p": {"member": "Ann", "side": "France"}}}
+    got = _imported(tutorial_export, _entry("x", "public", loss), _entry("x", "side:au", loss),
+                    _entry("x", "public", joined), _entry("x", "side:fr", joined), _entry("x", "gm", joined))
+    assert got == ["gm", "gm", "public", "gm", "gm"]

@@ -21,7 +21,7 @@ from bot.engine.model import Season
 from bot.engine.phases import Phase
 from bot.engine.tables import default_rulebook
 from bot.engine.verify import FORMAT as ROLL_LOG
-from bot.engine.verify import verify_log
+from bot.engine.verify import OWN_TABLES, verify_log
 from bot.scenario import parse_scenario, parse_scenario_text
 from tests.scenario.conftest import force, minimal
 from tests.scenario.test_house_tables import winter_war
@@ -79,7 +79,8 @@ def roll_log(state: CampaignState, journal: Journal) -> dict[str, Any]:
     ended = [r for r in rolls(journal, "") if r["key"].startswith("t1/")]
     return {"format": ROLL_LOG, "version": 2, "current_turn": 2,
             "turns": [{"turn": 1, "seed_sha256": seed.sha256, "seed": seed.seed_hex, "chain_head": seed.chain_head}],
-            "rolls": [{**r, "turn": 1, "undone": False} for r in ended]}
+            "rolls": [{**r, "turn": 1, "undone": False} for r in ended],
+            "tables": {k: v for k, v in state.tables.to_data().items() if k in OWN_TABLES}}
 
 
 def winter_log() -> dict[str, Any]:

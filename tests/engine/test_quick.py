@@ -23,7 +23,7 @@ from bot.engine.quick import (
     resolve,
 )
 from bot.engine.tables import rules_dir
-from bot.engine.verify import VerificationReport, _recompute
+from bot.engine.verify import VerificationReport, _book, _recompute, rulebook_tables
 
 from .conftest import build_force, build_unit
 
@@ -145,10 +145,11 @@ def test_three_camps_one_winner_and_every_other_camp_beaten_or_all_drawn() -> No
 def test_every_roll_of_a_quick_battle_recomputes_from_its_dice_and_table() -> None:
     b = sample(camp("fr", 20), camp("au", 20), 1)[0]
     assert len(b.rolls) >= 2 + 6
-    report = VerificationReport()
+    report = VerificationReport(tables=rulebook_tables())
+    book = _book(report, None)  # the bot's rulebook, held to by rule id (issue 24, item 2)
     for r in b.rolls:  # what `python -m bot verify` does with each record (the store test verifies a whole log)
-        _recompute(report, r.key, r.to_dict(), tuple(r.dice))
-    assert report.ok and report.recomputed == len(b.rolls)
+        _recompute(report, book, r.key, r.to_dict(), tuple(r.dice))
+    assert report.ok and report.recomputed == report.rulebook == len(b.rolls)
 
 
 def test_the_rolls_are_scripted_in_order_battle_then_losses_commander_and_banners() -> None:
