@@ -106,8 +106,13 @@ from bot.engine.tables import HOUSE_TABLES, ScenarioTables, TableProblem, defaul
 from bot.engine.text import Msg, UnknownMessage
 from bot.engine.uploads import bad_character, bad_character_msg
 from bot.engine.verify import FORMAT as ROLL_LOG_FORMAT
+<<<<<<< HEAD
 from bot.engine.verify import key_turn, verify_log
 from bot.scenario import COLOUR_RE, KEY_RE, LIMITS, NAME_LANGUAGES, START_DATE_RANGE, fold_name
+=======
+from bot.engine.verify import OWN_TABLES, key_turn, verify_log
+from bot.scenario import COLOUR_RE, KEY_RE, LIMITS, START_DATE_RANGE, fold_name
+>>>>>>> abuse2
 
 from .audience import entry_visibility
 from .events import EventKind
@@ -1323,7 +1328,8 @@ def decode_log(entries: Any, state: CampaignState, where: str = "log") -> list[d
     turns = [{"turn": t, "seed_sha256": revealed[t].sha256, "seed": revealed[t].seed_hex,
               "reseeded_after": revealed[t].reseeded_after} if t in revealed
              else {"turn": t, "seed_sha256": None, "seed": None} for t in range(1, state.turn + 1)]
-    report = verify_log({"format": ROLL_LOG_FORMAT, "version": 1, "rolls": rolls, "turns": turns})
+    own = {k: v for k, v in state.tables.to_data().items() if k in OWN_TABLES}  # its weather and events (RU-10)
+    report = verify_log({"format": ROLL_LOG_FORMAT, "version": 1, "rolls": rolls, "turns": turns, "tables": own})
     if not report.ok:
         first = (report.mismatches and str(report.mismatches[0])) or (report.problems and report.problems[0]) \
             or f"turn {report.bad_seeds[0]}: bad seed"
