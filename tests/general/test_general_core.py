@@ -180,3 +180,20 @@ def test_ru_26_after_a_battle_it_won_the_general_makes_a_unit_heroic_with_the_gl
             break
     assert any("spends the Glory won in battle" in s for s in spends), "no battle won with Glory to spend"
     assert any(u.heroic for f in state.forces.values() if f.side == "fr" for u in f.units)
+
+
+def test_ru_26_fc_2_the_general_buys_a_destroyed_unit_back_and_a_scout_with_the_points_left() -> None:
+    """FC-2, RU-24: beyond refits, a destroyed unit bought back into a Force in its own territory, then a
+    scout (FC-3); through the members' own purchase, nothing refused."""
+    state = campaign("italy1796", supply=True)
+    home = next(f for f in state.active() if f.side == "fr"
+                and state.map.cell(state.map.parse(f.square)).territory == "fr")
+    lost = home.units[0]
+    state = state.with_unit(home.key, replace(lost, sp=0)).with_side("fr", supply=lost.original_sp + 5)
+    journal = Journal()
+    state, acted = act(state, "fr", journal, CTX)
+    assert acted.refused == ()
+    bought = [d for d in acted.decisions if type(d).__name__ == "Buy"]
+    assert [d.kind.value for d in bought] == ["unit", "scout"], bought
+    assert next(u for u in state.forces[home.key].units if u.key == lost.key).sp == lost.original_sp
+    assert any("takes a scout" in line for line in general_lines(journal, "fr"))
