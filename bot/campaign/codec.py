@@ -106,13 +106,8 @@ from bot.engine.tables import HOUSE_TABLES, ScenarioTables, TableProblem, defaul
 from bot.engine.text import Msg, UnknownMessage
 from bot.engine.uploads import bad_character, bad_character_msg
 from bot.engine.verify import FORMAT as ROLL_LOG_FORMAT
-<<<<<<< HEAD
-from bot.engine.verify import key_turn, verify_log
-from bot.scenario import COLOUR_RE, KEY_RE, LIMITS, NAME_LANGUAGES, START_DATE_RANGE, fold_name
-=======
 from bot.engine.verify import OWN_TABLES, key_turn, verify_log
-from bot.scenario import COLOUR_RE, KEY_RE, LIMITS, START_DATE_RANGE, fold_name
->>>>>>> abuse2
+from bot.scenario import COLOUR_RE, KEY_RE, LIMITS, NAME_LANGUAGES, START_DATE_RANGE, fold_name
 
 from .audience import entry_visibility
 from .events import EventKind

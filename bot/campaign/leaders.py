@@ -345,11 +345,7 @@ def trophy_by(state: CampaignState, actor: Acting, battle: int | str, unit: str,
         # its name would tell a unit the reader may not see, and every such refusal must read alike (fog of war)
         fought = side in b.sides and any(u.key == target for k in b.forces for u in state.forces[k].units)
         raise NotFound("Battle {number}'s report has no melee in which {unit!r} eliminated {target!r} (CC-3).",
-<<<<<<< HEAD
-                       number=b.number, unit=_unit_name(state, unit), target=target.strip()[:40]) from None  # as typed: fog of war
-=======
                        number=b.number, unit=_unit_name(state, unit),
                        target=_unit_name(state, target) if fought else target.strip()[:40]) from None
->>>>>>> words
     sight.say(journal, after, sight.battle_notices(state, b, out.text))
     return after, out

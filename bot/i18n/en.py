@@ -246,43 +246,6 @@ MESSAGES: dict[str, str] = {
     "report.form_losses": "Losses: unit: killed rout other order",
     "report.form_losses_help": "One line per unit; the unit's key comes first, its name after #",
     "report.form_more": "Fallen leaders and melee eliminations",
-<<<<<<< HEAD
-    "verify.heading": "Roll log of {name}",
-    "verify.intro": "This page checks every roll of the log it carries, here in your browser, with nothing sent anywhere (it works offline). It gives the same report as python -m bot verify.",
-    "verify.checking": "Checking...",
-    "verify.fingerprints_title": "The dice fingerprint of each turn",
-    "verify.fingerprints_help": "The gazette of each turn showed it: they must be the same.",
-    "verify.rolls_title": "Each public roll, as the channel showed it",
-    "verify.report_title": "The full report",
-    "verify.other_file": "Check another file",
-    "verify.other_file_help": "A roll log or a campaign export (JSON) from Aide-de-Camp:",
-    "verify.what_checked": "What is checked",
-    "verify.what_checked_short": "Each turn's seed against the hash published when the turn began; each roll's dice against the ones that seed gives for the roll's key; each total and result against its dice, modifiers and table; and the chain of the rolls, each record carrying the hash of the one before it, up to each turn's fingerprint.",
-    "verify.verdict_matched": "Every roll checks out, and each turn's chain head matches the fingerprint announced in the channel.",
-    "verify.verdict_consistent": "The log is consistent with itself. To be sure it is the channel's, give the fingerprints announced in each turn's gazette above.",
-    "verify.announced": "Dice fingerprints announced in the channel (each turn's gazette footer), like",
-    "verify.compare": "Compare",
-    "verify.verdict_bad": "The log does NOT check out.",
-    "verify.cannot_check": "This file cannot be checked.",
-    "verify.not_json": "The file is not JSON:",
-    "verify.no_log": "This page carries no roll log: choose a file below.",
-    "verify.roll_ok": "its dice are its turn's",
-    "verify.roll_bad": "its dice are NOT its turn's",
-    "verify.roll_line": "Turn {turn}, {title}: {faces} → {outcome}",
-    "verify.fingerprint_line": "Turn {turn}:",
-    "report.form_more_pick": "Fallen leaders, melee eliminations…",
-    "report.form_more_pick_help": "How each fallen leader fell (CC-1); who took whom in melee (CC-3)",
-    "report.system_cc": "Commands & Colors: Napoleonics",
-    "report.system_epic": "C&C Napoleonics Epic",
-    "report.system_murat": "Murat (miniatures)",
-    "report.system_miniatures": "Other miniatures rules",
-    "report.word_melee": "melee",
-    "report.word_other": "other",
-    "report.word_by": "by",
-    "report.word_ordered": "ordered",
-    "report.word_took_ground": "took ground",
-=======
->>>>>>> words
     "report.form_more_help": "\"Mack: melee\" or \"Mack: other\" (CC-1); \"jaegers by hussars ordered took ground\" (CC-3)",
     "report.won": "won",
     "report.lost": "lost",
@@ -381,7 +344,6 @@ MESSAGES: dict[str, str] = {
     "save.done": "The campaign at turn {turn} as a scenario ({size:,} bytes): upload it with /campaign create to start another campaign from here.",
     # /campaign create with a painted map
     "campaign.paint_needs_file": "A painted map gives the terrain only: upload the YAML with the sides and Forces as `file` too (docs/scenario-format.md, \"Painted maps\").",
-<<<<<<< HEAD
     # heavy work's budget (issue 24, item 1)
     # the campaign's one card of requests to join (issue 24, item 3)
     "join.card": "{gm}: requests to join wait for you:",
@@ -390,7 +352,6 @@ MESSAGES: dict[str, str] = {
     "join.approve_who": "Approve {name}",
     "join.refuse_who": "Refuse {name}",
     "join.left": "{member} has left the server: their request to join {side} is dropped.",
-=======
     # issue 23: every word in the reader's language
     "roll.tally": "{label}: **{n}**",
     "odds.subject": "{check} ({rule}): {force} → {target}",
@@ -415,7 +376,10 @@ MESSAGES: dict[str, str] = {
     "verify.other_file_help": "A roll log or a campaign export (JSON) from Aide-de-Camp:",
     "verify.what_checked": "What is checked",
     "verify.what_checked_short": "Each turn's seed against the hash published when the turn began; each roll's dice against the ones that seed gives for the roll's key; each total and result against its dice, modifiers and table; and the chain of the rolls, each record carrying the hash of the one before it, up to each turn's fingerprint.",
-    "verify.verdict_ok": "All rolls check out.",
+    "verify.verdict_matched": "Every roll checks out, and each turn's chain head matches the fingerprint announced in the channel.",
+    "verify.verdict_consistent": "The log is consistent with itself. To be sure it is the channel's, give the fingerprints announced in each turn's gazette above.",
+    "verify.announced": "Dice fingerprints announced in the channel (each turn's gazette footer), like",
+    "verify.compare": "Compare",
     "verify.verdict_bad": "The log does NOT check out.",
     "verify.cannot_check": "This file cannot be checked.",
     "verify.not_json": "The file is not JSON:",
@@ -435,5 +399,4 @@ MESSAGES: dict[str, str] = {
     "report.word_by": "by",
     "report.word_ordered": "ordered",
     "report.word_took_ground": "took ground",
->>>>>>> words
 }
