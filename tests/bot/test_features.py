@@ -50,7 +50,7 @@ async def test_each_member_reads_the_bot_in_their_own_language(table, locales) -
     # The refusal comes from the services: said in Italian, the phase's rule name and ID as written.
     title = Phase.WEATHER.spec.title
     said = CATALOGUES["it"]["{title} does not wait for players to be done."].format(title=CATALOGUES["it"][title])
-    hint = tr("it", Msg("/campaign status shows where the campaign is now."))  # written for this refusal
+    hint = tr("it", Msg("See /campaign status: it says what this phase waits for."))  # written for this refusal
     assert refused(refusal, said, hint) and "does not wait" not in shown(refusal)
     spanish = await table.au.slash(table.channel, "order done")
     assert refused(spanish, CATALOGUES["es"]["{title} does not wait for players to be done."].format(

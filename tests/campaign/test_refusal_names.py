@@ -79,8 +79,9 @@ def test_a_trophy_refusal_names_both_units() -> None:
     assert keyless(refused.value) == "Vandamme's Division has already tried for Riesch's Column's flag."
     with pytest.raises(NotFound) as refused:
         leaders.trophy_by(state, Member(FRENCH), 1, "vandamme", "margaron", Journal(), ctx())
-    # One's own unit by its name; the target as typed: naming it would tell a hidden unit's name (fog of war).
-    assert "'Vandamme's Division' eliminated 'margaron'" in str(refused.value)
+    # One's own unit by its name, and the target by its name too to a side that fought in that battle; to
+    # anyone else the target is echoed as typed (fog of war: tests/bot/test_leaks_everywhere.py).
+    assert "'Vandamme's Division' eliminated 'Margaron's Light Cavalry'" in keyless(refused.value)
 
 
 def test_water_is_named_in_the_readers_words() -> None:
