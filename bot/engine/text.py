@@ -92,7 +92,11 @@ class Msg(str):
         """``separator.join(items)`` keeping each item translatable: the joining template has no words."""
         if separator not in JOIN_SEPARATORS:
             raise ValueError(f"Msg.join takes one of {JOIN_SEPARATORS}, not {separator!r}")
-        params = {f"p{i}": item for i, item in enumerate(items)}
+        listed = list(items)
+        if len(listed) > MAX_PARAMS:  # nested, so that each level is read back from the store (from_json)
+            listed = [cls.join(separator, listed[i:i + MAX_PARAMS]) for i in range(0, len(listed), MAX_PARAMS)]
+            return cls.join(separator, listed)
+        params = {f"p{i}": item for i, item in enumerate(listed)}
         escaped = separator.replace("{", "{{").replace("}", "}}")
         return cls(escaped.join("{" + k + "}" for k in params), **params)
 

@@ -126,3 +126,16 @@ def test_errors_keep_formatting_their_own_templates() -> None:
     err = RuleViolation("{force} cannot move: it is in {square}.", force="IV Corps", square="E4")
     assert str(err) == "IV Corps cannot move: it is in E4."
     assert os.environ["DISCORD_TOKEN"] == SECRET  # the fixture is in force for every test above
+
+
+def test_a_long_joined_message_is_read_back_from_the_store_as_a_message() -> None:
+    """A battle's report lists a line per unit that lost SP: joined, more lines than a message takes
+    parameters (MAX_PARAMS), it was stored and read back as plain English (found by the whole campaigns of
+    issue 25, read in Italian). Msg.join nests its items so each level stays within the limit."""
+    from bot.engine.text import MAX_PARAMS, Msg
+    from bot.i18n.text import known_templates
+
+    items = [Msg("{force} {outcome}", force=f"Corps {i}", outcome="won") for i in range(3 * MAX_PARAMS)]
+    joined = Msg.join("; ", items)
+    back = Msg.from_json(joined.to_json(), known=known_templates() | {"{force} {outcome}"})
+    assert str(back) == str(joined) == "; ".join(f"Corps {i} won" for i in range(3 * MAX_PARAMS))
