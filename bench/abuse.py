@@ -32,6 +32,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import contextlib
 
+from heartbeat import Heartbeat
 from sqlalchemy import text
 
 from bot.campaign.frames import Frame, FrameForce
@@ -45,34 +46,6 @@ from tests.campaign.test_largest_export import largest_scenario
 
 GM = Actor(1)
 PLAYER = Actor(2)
-
-
-class Heartbeat:
-    """The event loop's longest stall while it runs: a task ticking every ``tick`` seconds."""
-
-    def __init__(self, tick: float = 0.005) -> None:
-        self.tick = tick
-        self.longest = 0.0
-        self._task: asyncio.Task[None] | None = None
-
-    async def _beat(self) -> None:
-        while True:
-            await asyncio.sleep(self.tick)
-            self._tick(time.perf_counter())
-
-    def _tick(self, now: float) -> None:
-        self.longest = max(self.longest, now - self._last - self.tick)
-        self._last = now
-
-    def __enter__(self) -> Heartbeat:
-        self._last = time.perf_counter()
-        self._task = asyncio.get_running_loop().create_task(self._beat())
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        assert self._task is not None
-        self._tick(time.perf_counter())  # the gap since the last tick counts too (a block that ends the run)
-        self._task.cancel()
 
 
 def rss_mb() -> float:

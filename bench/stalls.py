@@ -30,6 +30,7 @@ from typing import Any
 sys.path.insert(0, os.environ.get("ADC_BENCH_ROOT") or str(Path(__file__).resolve().parent.parent))
 
 import simcord
+from heartbeat import Heartbeat
 
 from bot.app import create_bot
 from bot.engine.errors import EngineError
@@ -37,32 +38,6 @@ from bot.services import campaigns, orders, resolution, shell, views
 from bot.services.actors import Actor
 from bot.services.loading import use_seed_source
 from bot.settings import Settings
-
-
-class Heartbeat:
-    """The longest gap (beyond its own 5 ms) between the wake-ups of a task on the running loop."""
-
-    def __init__(self, period: float = 0.005) -> None:
-        self.period, self.worst, self.stalls = period, 0.0, 0
-        self._task: asyncio.Task[None] | None = None
-
-    async def _run(self) -> None:
-        last = time.perf_counter()
-        while True:
-            await asyncio.sleep(self.period)
-            now = time.perf_counter()
-            gap = now - last - self.period
-            self.worst = max(self.worst, gap)
-            self.stalls += gap > 0.1
-            last = now
-
-    def __enter__(self) -> Heartbeat:
-        self._task = asyncio.ensure_future(self._run())
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        assert self._task is not None
-        self._task.cancel()
 
 
 async def measured(label: str, call: Awaitable[Any]) -> Any:

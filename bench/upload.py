@@ -33,6 +33,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import simcord
 import yaml
+from heartbeat import Heartbeat as Ticker
 
 from bot import scenario as scenario_module
 from bot.app import create_bot
@@ -149,32 +150,6 @@ def rss_now_mb() -> float:
         if line.startswith("VmRSS:"):
             return int(line.split()[1]) / 1024
     return 0.0
-
-
-class Ticker:
-    """The longest gap between ticks of a coroutine that asks to wake every 5 ms."""
-
-    def __init__(self, period: float = 0.005) -> None:
-        self.period, self.worst, self.stalls = period, 0.0, 0
-        self._task: asyncio.Task[None] | None = None
-
-    async def _run(self) -> None:
-        last = time.perf_counter()
-        while True:
-            await asyncio.sleep(self.period)
-            now = time.perf_counter()
-            gap = now - last - self.period
-            self.worst = max(self.worst, gap)
-            self.stalls += gap > 0.1
-            last = now
-
-    def __enter__(self) -> Ticker:
-        self._task = asyncio.ensure_future(self._run())
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        assert self._task is not None
-        self._task.cancel()
 
 
 async def upload(raw: bytes, label: str, *, trace: bool) -> None:
