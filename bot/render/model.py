@@ -118,28 +118,26 @@ class MapSnapshot:
                 raise InvalidSnapshot(f"Counter {c.name!r} names side {c.side!r}: sides are {allowed}.")
             if c.sp is not None and c.sp < 0:
                 raise InvalidSnapshot(f"Counter {c.name!r} has {c.sp} SP: strength is 0 or more.")
-        for a in self.moves:
-            if a.side not in keys:
-                raise InvalidSnapshot(f"A move from {a.start} names side {a.side!r}: sides are {allowed}.")
-            if not a.path:
-                raise InvalidSnapshot(f"The move from {a.start} has no path: name at least one square.")
-            for sq in (a.start, *a.path):
-                self._on_map(sq, f"The move from {a.start}")
+        self._check_arrows(self.moves, "move", keys, allowed)
         for sq in self.battles:
             self._on_map(sq, "A battle")
         for r in self.results:
             self._on_map(r.square, "A battle's result")
             if r.winner is not None and r.winner not in keys:
                 raise InvalidSnapshot(f"The battle at {r.square} was won by {r.winner!r}: sides are {allowed}.")
-        for a in self.retreats:
-            if a.side not in keys:
-                raise InvalidSnapshot(f"A retreat from {a.start} names side {a.side!r}: sides are {allowed}.")
-            if not a.path:
-                raise InvalidSnapshot(f"The retreat from {a.start} has no path: name at least one square.")
-            for sq in (a.start, *a.path):
-                self._on_map(sq, f"The retreat from {a.start}")
+        self._check_arrows(self.retreats, "retreat", keys, allowed)
         if self.visible is not None and not isinstance(self.visible, frozenset):
             raise InvalidSnapshot("visible is a frozenset of squares, or None for everything.")
+
+    def _check_arrows(self, arrows: tuple[Arrow, ...], kind: str, keys: list[str], allowed: str) -> None:
+        """Each arrow (a ``kind``: move or retreat) names a side of the map and a path on it."""
+        for a in arrows:
+            if a.side not in keys:
+                raise InvalidSnapshot(f"A {kind} from {a.start} names side {a.side!r}: sides are {allowed}.")
+            if not a.path:
+                raise InvalidSnapshot(f"The {kind} from {a.start} has no path: name at least one square.")
+            for sq in (a.start, *a.path):
+                self._on_map(sq, f"The {kind} from {a.start}")
 
     def _on_map(self, sq: Square, what: str) -> None:
         if not self.cmap.contains(sq):
