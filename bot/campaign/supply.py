@@ -44,6 +44,7 @@ from .state import (
     ForceState,
     ForceStatus,
     OrderPayload,
+    Recruit,
     SupplyPurchase,
     UnitState,
 )
@@ -230,11 +231,10 @@ def _purchase(state: CampaignState, force: ForceState, kind: PurchaseKind, unit:
     return SupplyPurchase(state.turn, kind, force.key, count=units)
 
 
-def _join(state: CampaignState, force: ForceState, p: SupplyPurchase, sp: int) -> CampaignState:
-    """A unit bought (RU-24) joins ``force`` at ``sp``: taken out of the Force it was destroyed in, or out of
-    its side's recruit pool."""
+def _join(state: CampaignState, force: ForceState, p: SupplyPurchase, sp: int, recruit: Recruit | None) -> CampaignState:
+    """A unit bought (RU-24) joins ``force`` at ``sp``: taken out of its side's recruit pool (``recruit``), or
+    out of the Force it was destroyed in."""
     side = state.sides[force.side]
-    recruit = next((r for r in side.recruits if r.unit.key == p.unit), None)
     if recruit is not None:
         state = state.with_side(side.key, recruits=tuple(r for r in side.recruits if r is not recruit))
         unit = recruit.unit
@@ -260,9 +260,9 @@ def _apply(state: CampaignState, force: ForceState, p: SupplyPurchase, offer: It
         case PurchaseKind.UNIT:
             recruit = next((r for r in state.sides[force.side].recruits if r.unit.key == p.unit), None)
             if recruit is not None:
-                return _join(state, force, p, recruit.unit.sp)
+                return _join(state, force, p, recruit.unit.sp, recruit)
             original = next(u for _, u in _units(state, force.side, on_map=False) if u.key == p.unit).original_sp
-            return _join(state, force, p, half(original) if p.reduced else original)
+            return _join(state, force, p, half(original) if p.reduced else original, None)
         case PurchaseKind.SCOUT:
             return state.with_force(force.key, scouts=force.scouts + p.count)
     return state
