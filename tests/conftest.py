@@ -7,6 +7,8 @@ from collections.abc import Iterator
 import pytest
 
 from bot.i18n import names
+from bot.services import shell
+from bot.store import readcache
 
 
 @pytest.fixture(autouse=True)
@@ -16,3 +18,13 @@ def no_campaign_names_in_scope() -> Iterator[None]:
     names.use(None)
     yield
     names.use(None)
+
+
+@pytest.fixture(autouse=True)
+def no_cached_campaigns() -> Iterator[None]:
+    """Each test starts with no campaign cached and no write queue in the process: a PostgreSQL worker's
+    database restarts its ids for every test, so campaign 1 of an earlier test must not be served to this
+    one's campaign 1 (bot.store.readcache, bot.services.shell's queues)."""
+    readcache.clear()
+    shell._QUEUES.clear()
+    yield
