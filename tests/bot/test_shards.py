@@ -67,8 +67,11 @@ async def process(shard: int, url: str, data_dir: Path, ready: threading.Barrier
         seen.version_before = st.version
         seen.backing_up = bot.get_cog("Scheduler").backups.is_running()
 
-        ready.wait(300)  # both campaigns exist, with their deadlines (a loaded machine is slow to get there)
-        turn[shard].wait(300)  # shard 1 goes first: past the other's deadline too, before its owner looks
+        # Waited for off the loop, so this process's own tasks (its scheduler, a backup, the database
+        # connection's work) keep running meanwhile, as a real process's would: a loop frozen mid-transaction
+        # would hold locks the other process then waits on.
+        await asyncio.to_thread(ready.wait, 300)  # both campaigns exist, with their deadlines
+        await asyncio.to_thread(turn[shard].wait, 300)  # shard 1 goes first: past the other's deadline too
         await env.advance_time(27 * HOUR)
         seen.reminders = {u.user.name: texts(u.user.dm_channel.history()) for u in (fr, au)}
         seen.channel = texts(ch.history())
