@@ -107,12 +107,32 @@ def whole(state: CampaignState, reader: Reader) -> views.StatusView:
     return views.status(state, reader, version=3)
 
 
+def card(state: CampaignState, reader: Reader) -> views.StatusView:
+    return views.status_card(state, reader, version=3)
+
+
 def test_issue_26_the_large_status_embed_is_the_one_built_from_every_force_in_sight():
     got = json.loads(json.dumps(embeds(whole)))
     expected = json.loads(GOLDEN.read_text(encoding="utf-8"))
     assert got.keys() == expected.keys()
     for key in expected:
         assert got[key] == expected[key], key
+
+
+def test_issue_26_the_status_card_builds_only_the_forces_it_shows_and_says_the_same():
+    got = json.loads(json.dumps(embeds(card)))
+    expected = json.loads(GOLDEN.read_text(encoding="utf-8"))
+    assert got.keys() == expected.keys()
+    for key in expected:
+        assert got[key] == expected[key], key
+    state = campaigns()["movement"]
+    french, everything = card(state, READERS["fr"]), card(state, GM)
+    assert len(french.forces) == fmt.STATUS_FORCES + 2 * fmt.STATUS_NAMES  # of 300 and more in sight
+    assert len(everything.forces) == 3 * fmt.STATUS_NAMES
+    whole_view = whole(state, READERS["fr"])
+    assert french.counts == tuple((side, whole_view.seen_count(side)) for side in ("au", "fr", "ru"))
+    assert all(f == next(w for w in whole_view.forces if w.key == f.key) for f in french.forces)  # the same views
+    assert card(state, READERS["none"]).forces == ()
 
 
 if __name__ == "__main__":
