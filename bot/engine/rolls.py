@@ -194,25 +194,37 @@ class Check:
             raise InvalidInput("Cannot roll for {count!r} SP: the count cannot be negative.", count=count)
         # Classify faces, not dice: each result but the last counted in one C call (bytes.translate
         # deleting every other face), the last is whatever the others left (issue 26 item 5).
-        small = self.sides < 256
-        packer = getattr(source, "packed_faces", None) if small else None
+        plan = self._batch_plan
+        packer = getattr(source, "packed_faces", None) if plan.others is not None else None
         if packer is not None:
-            packed = packer(key, count, self.sides)
+            packed = packer(key, count, plan.sides)
             faces = tuple(packed)
         else:
-            faces = source.faces(key, count, self.sides)
-            packed = bytes(faces) if small else b""
-        plan = self._batch_plan
-        if small:
-            if len(plan.others) == 1:  # two results (every per-SP check of the rules): one count, the rest
-                result, others = plan.others[0]
-                n = len(packed.translate(None, others))
-                counts: tuple[tuple[str, int], ...] = ((result, n), (plan.last, count - n))
-            else:
-                counts = plan.tally(packed, count)
-        else:  # dice of 256 sides or more: no bytes to translate
+            faces = source.faces(key, count, plan.sides)
+            packed = bytes(faces) if plan.others is not None else b""
+        if plan.others is None:  # dice of 256 sides or more: no bytes to translate
             counts = plan.tally_faces(faces, count)
-        return _batch_roll(plan, key, faces, counts, self.subject if subject is None else subject)
+        elif len(plan.others) == 1:  # two results (every per-SP check of the rules): one count, the rest
+            result, others = plan.others[0]
+            n = len(packed.translate(None, others))
+            counts = ((result, n), (plan.last, count - n))
+        else:
+            counts = plan.tally(packed, count)
+        # The record with its slots set directly: a frozen dataclass's __init__ goes through
+        # object.__setattr__ for each field, twice the cost, once per check of every unit of a battle.
+        roll = _new_object(BatchRoll)
+        s_rule, s_name, s_key, s_dice, s_mods, s_counts, s_labels, s_subject, s_sides, s_table = _BATCH_SLOTS
+        s_rule(roll, plan.rule)
+        s_name(roll, plan.name)
+        s_key(roll, key)
+        s_dice(roll, faces)
+        s_mods(roll, plan.modifiers)
+        s_counts(roll, counts)
+        s_labels(roll, plan.labels)
+        s_subject(roll, self.subject if subject is None else subject)
+        s_sides(roll, plan.sides)
+        s_table(roll, plan.table)
+        return roll
 
     @functools.cached_property
     def _batch_plan(self) -> _BatchPlan:
@@ -223,7 +235,7 @@ class Check:
         )
         labels = tuple({b.result: b.label for b in self.table.bands}.items())
         others = tuple((r, bytes(b for b in range(256) if b not in group)) for r, group in groups[:-1]
-                       ) if self.sides < 256 else ()
+                       ) if self.sides < 256 else None
         return _BatchPlan(groups[:-1], others, groups[-1][0], labels,
                           self.rule, self.name, self.modifiers, self.sides, self.table_spec)
 
@@ -448,7 +460,8 @@ class _BatchPlan:
     result (the rest), the labels, and the check's own fields every record repeats."""
 
     groups: tuple[tuple[str, tuple[int, ...]], ...]
-    others: tuple[tuple[str, bytes], ...]
+    others: tuple[tuple[str, bytes], ...] | None
+    """None for dice of 256 sides or more, whose faces are not bytes."""
     last: str
     labels: tuple[tuple[str, str], ...]
     rule: str
@@ -460,7 +473,7 @@ class _BatchPlan:
     def tally(self, packed: bytes, count: int) -> tuple[tuple[str, int], ...]:
         """How many faces gave each result, each counted in C but the last (whatever they left)."""
         counts = []
-        for result, others in self.others:
+        for result, others in self.others or ():
             n = len(packed.translate(None, others))
             counts.append((result, n))
             count -= n
@@ -484,24 +497,7 @@ _BATCH_SLOTS = tuple(BatchRoll.__dict__[f].__set__ for f in (
     "rule", "name", "key", "dice", "modifiers", "counts", "labels", "subject", "sides", "table"))
 
 
-def _batch_roll(plan: _BatchPlan, key: str, dice: tuple[int, ...], counts: tuple[tuple[str, int], ...],
-                subject: str) -> BatchRoll:
-    """``BatchRoll(...)`` of ``plan``'s check with its slots set directly: a frozen dataclass's
-    ``__init__`` goes through ``object.__setattr__`` for each field, twice the cost, and the aftermath
-    builds one per check (issue 26 item 5). The same object: a frozen record has no ``__post_init__``."""
-    roll = object.__new__(BatchRoll)
-    s_rule, s_name, s_key, s_dice, s_mods, s_counts, s_labels, s_subject, s_sides, s_table = _BATCH_SLOTS
-    s_rule(roll, plan.rule)
-    s_name(roll, plan.name)
-    s_key(roll, key)
-    s_dice(roll, dice)
-    s_mods(roll, plan.modifiers)
-    s_counts(roll, counts)
-    s_labels(roll, plan.labels)
-    s_subject(roll, subject)
-    s_sides(roll, plan.sides)
-    s_table(roll, plan.table)
-    return roll
+_new_object = object.__new__
 
 
 def _table(data: Mapping[str, Any]) -> Mapping[str, Any] | None:
