@@ -202,6 +202,7 @@ class Check:
         else:
             faces = source.faces(key, count, plan.sides)
             packed = bytes(faces) if plan.others is not None else b""
+        counts: tuple[tuple[str, int], ...]
         if plan.others is None:  # dice of 256 sides or more: no bytes to translate
             counts = plan.tally_faces(faces, count)
         elif len(plan.others) == 1:  # two results (every per-SP check of the rules): one count, the rest
