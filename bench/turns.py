@@ -89,10 +89,15 @@ async def main() -> None:
             t = time.perf_counter()
             views.status(done.state, Reader(False, "fr"), deadline=None, version=1)
             status_ms = (time.perf_counter() - t) * 1000
+            card = ""
+            if hasattr(views, "status_card"):  # what /campaign status builds since issue 26 item 2
+                t = time.perf_counter()
+                views.status_card(done.state, Reader(False, "fr"), deadline=None, version=1)
+                card = f" (the whole view; /campaign status's card {(time.perf_counter() - t) * 1000:.1f} ms)"
             per_force[n] = took / n
             moves = sum(1 for d in cr.state.declarations if d.kind.value == "move")
             print(f"{n:>5} Forces ({moves} moves): movement resolved by the core in {took:7.1f} ms,"
-                  f" {took / n * 1000:6.0f} us per Force; first status after it {status_ms:6.1f} ms")
+                  f" {took / n * 1000:6.0f} us per Force; first status after it {status_ms:6.1f} ms{card}")
         await db.dispose()
     if 200 in per_force and 2000 in per_force:
         print(f"time per Force at 2,000 over at 200: {per_force[2000] / per_force[200]:.2f}x (goal: flat, 1x)")

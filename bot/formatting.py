@@ -16,6 +16,7 @@ from typing import Any
 
 import discord
 
+from bot.campaign import views as core_views
 from bot.campaign.odds import Odds
 from bot.engine.rolls import LABELS, BatchRoll, Roll, composed
 from bot.i18n import locale, t
@@ -215,10 +216,11 @@ def timestamp(when: dt.datetime | None, style: str = "f") -> str:
     return f"<t:{int(when.timestamp())}:{style}>"
 
 
-STATUS_FORCES = 10
+STATUS_FORCES = core_views.STATUS_FORCES
 """Own Forces listed one a line on a status; past this many, the rest are counted (``/order list``)."""
-STATUS_NAMES = 3
-"""Forces named per side in the "In sight" part of a status; past this many, the rest are counted."""
+STATUS_NAMES = core_views.STATUS_NAMES
+"""Forces named per side in the "In sight" part of a status; past this many, the rest are counted.
+Both are the campaign core's, which builds a status card with only these (issue 26 item 2)."""
 
 
 def status_embed(sv: StatusView, lang: str, *, public: bool = False) -> discord.Embed:
@@ -247,18 +249,21 @@ def status_embed(sv: StatusView, lang: str, *, public: bool = False) -> discord.
     if sv.gm or sv.reader_side:
         todo = "\n".join(tr(lang, what) for what in sv.todo) or t(lang, "status.todo_none")
         e.add_field(name=t(lang, "status.todo"), value=todo, inline=False)
+    # sv.forces may hold only the Forces shown (a status card): the counts are the view's (seen_count)
     own = [f for f in sv.forces if f.own and not sv.gm]
     if own:
+        mine = sv.seen_count(sv.reader_side)
         lines = [status_force_line(f, lang) for f in own[:STATUS_FORCES]]
-        if len(own) > STATUS_FORCES:
-            lines.append(t(lang, "status.more_forces", count=len(own) - STATUS_FORCES))
-        e.add_field(name=t(lang, "status.your_forces", count=len(own)), value="\n".join(lines), inline=False)
+        if mine > STATUS_FORCES:
+            lines.append(t(lang, "status.more_forces", count=mine - STATUS_FORCES))
+        e.add_field(name=t(lang, "status.your_forces", count=mine), value="\n".join(lines), inline=False)
     seen = [f for f in sv.forces if sv.gm or not f.own]
     if sv.gm or sv.reader_side:
         groups: dict[str, list[ForceView]] = {}
         for f in seen:
             groups.setdefault(f.side, []).append(f)
-        lines = [seen_group(local_names.said(lang, names.get(side, side)), fs, lang) for side, fs in groups.items()]
+        lines = [seen_group(local_names.said(lang, names.get(side, side)), fs, lang, sv.seen_count(side))
+                 for side, fs in groups.items()]
         e.add_field(name=t(lang, "status.forces_all" if sv.gm else "status.in_sight"),
                     value="\n".join(lines) or t(lang, "status.none_in_sight"), inline=False)
     others = [w for w in sv.waiting if sv.gm or w.who != names.get(sv.reader_side or "")]
@@ -292,12 +297,14 @@ def status_force_line(f: ForceView, lang: str) -> str:
     return " · ".join(parts) + todo
 
 
-def seen_group(side: str, forces: Sequence[ForceView], lang: str) -> str:
-    """A side's Forces the reader sees: the side's name, how many, and the first few (with squares)."""
+def seen_group(side: str, forces: Sequence[ForceView], lang: str, count: int | None = None) -> str:
+    """A side's Forces the reader sees: the side's name, how many (``count``: all of them, when ``forces``
+    holds only the first few), and the first few (with squares)."""
+    count = len(forces) if count is None else count
     shown = ", ".join(f"{local_names.said(lang, f.name)} {f.square}" for f in forces[:STATUS_NAMES])
-    if len(forces) > STATUS_NAMES:
-        shown += " " + t(lang, "status.and_more", count=len(forces) - STATUS_NAMES)
-    return f"**{local_names.said(lang, side)}** ({len(forces)}): {shown}"
+    if count > STATUS_NAMES:
+        shown += " " + t(lang, "status.and_more", count=count - STATUS_NAMES)
+    return f"**{local_names.said(lang, side)}** ({count}): {shown}"
 
 
 def phase_card(sv: StatusView, lang: str, *, news: Sequence[str] = ()) -> discord.Embed:

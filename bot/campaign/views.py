@@ -10,6 +10,7 @@ dataclasses, tuples), so a read cache may share it between readers of the same s
 from __future__ import annotations
 
 import datetime as dt
+import heapq
 from dataclasses import dataclass, field, replace
 
 from bot.engine.battle import field_works, general_retreat_brief
@@ -192,6 +193,21 @@ class StatusView:
     """The names of the sides in total defeat, out of the campaign (RU-25)."""
     done: tuple[str, ...] = ()
     """The names of the sides that said they are done with this phase (Phases 1 and 2)."""
+    counts: tuple[tuple[str, int], ...] | None = None
+    """How many Forces of each side the reader sees, when ``forces`` holds only those a status card
+    shows (:func:`status_card`); None when ``forces`` holds every Force in sight."""
+
+    def seen_count(self, side: str | None) -> int:
+        """How many Forces of ``side`` the reader sees: all of them, not only those in ``forces``."""
+        if self.counts is None:
+            return sum(1 for f in self.forces if f.side == side)
+        return next((n for s, n in self.counts if s == side), 0)
+
+
+STATUS_FORCES = 10
+"""The reader's own Forces a status card shows one a line; past this many, the rest are counted."""
+STATUS_NAMES = 3
+"""The Forces of each side in sight a status card names; past this many, the rest are counted."""
 
 
 def facts_for(state: CampaignState, reader: Reader, facts: PhaseFacts) -> PhaseFacts:
@@ -230,12 +246,39 @@ def status(state: CampaignState, reader: Reader, *, deadline: dt.datetime | None
     else it waits for, the Forces in sight (in full for the reader's own side, with what each declared
     this phase; all of them, in full, for the GM). ``deadline`` and ``version``
     are the bot's bookkeeping, kept with the campaign's row, not in its state."""
-    rules = rules_for(state, rules or default_rulebook())  # RU-10: the scenario's own tables
     visible = visible_force_keys(state, reader)
+    shown = sorted(((k, state.forces[k]) for k in visible), key=lambda kf: (kf[1].side, kf[1].name))
+    return _status(state, reader, shown, None, deadline=deadline, version=version, rules=rules)
+
+
+def status_card(state: CampaignState, reader: Reader, *, deadline: dt.datetime | None = None, version: int = 0,
+                rules: RuleBook | None = None) -> StatusView:
+    """:func:`status` holding only the Forces a member's status card shows (``/campaign status``): the
+    reader's first :data:`STATUS_FORCES` Forces by name, and the first :data:`STATUS_NAMES` of each
+    other side in sight (of every side, for the GM), with how many of each side the reader sees
+    (``counts``). A side of 1,000 Forces builds 10 views of its own, not 1,000 (issue 26 item 2)."""
+    by_side: dict[str, list[tuple[str, ForceState]]] = {}
+    if reader.gm or reader.side is not None:  # a member on no side is shown no Force
+        for k in visible_force_keys(state, reader):
+            f = state.forces[k]
+            by_side.setdefault(f.side, []).append((k, f))
+    shown: list[tuple[str, ForceState]] = []
+    for side in sorted(by_side):
+        n = STATUS_FORCES if not reader.gm and side == reader.side else STATUS_NAMES
+        # the first n of sorted(), ties kept in the same order: heapq.nsmallest is documented as sorted()[:n]
+        shown += heapq.nsmallest(n, by_side[side], key=lambda kf: kf[1].name)
+    counts = tuple((side, len(fs)) for side, fs in sorted(by_side.items()))
+    return _status(state, reader, shown, counts, deadline=deadline, version=version, rules=rules)
+
+
+def _status(state: CampaignState, reader: Reader, shown: list[tuple[str, ForceState]],
+            counts: tuple[tuple[str, int], ...] | None, *, deadline: dt.datetime | None, version: int,
+            rules: RuleBook | None) -> StatusView:
+    """:func:`status` and :func:`status_card` with the Forces they show (key and state, in order)."""
+    rules = rules_for(state, rules or default_rulebook())  # RU-10: the scenario's own tables
     done = declared(state, reader.side) if reader.side is not None else {}
-    forces = tuple(force_view(state, k, own=owns(reader, f),
-                              todo=todo(state.phase, f, done[k]) if k in done else "")
-                   for k, f in sorted(((k, state.forces[k]) for k in visible), key=lambda kf: (kf[1].side, kf[1].name)))
+    forces = tuple(force_view(state, k, own=owns(reader, f), todo=todo(state.phase, f, done[k]) if k in done else "")
+                   for k, f in shown)
     me = "gm" if reader.gm else reader.side
     mine = tuple(p.what for p in pending(state.phase, facts_for(state, reader, phase_facts(state)))
                  if me is not None and p.who == me)
@@ -248,7 +291,7 @@ def status(state: CampaignState, reader: Reader, *, deadline: dt.datetime | None
         sides=tuple((k, sd.name, sd.colour) for k, sd in state.sides.items()), reader_side=reader.side,
         gm=reader.gm, forces=forces, todo=mine, ending=summary(state),
         defeated=tuple(sd.name for sd in state.sides.values() if sd.defeated),
-        done=tuple(sd.name for sd in state.sides.values() if sd.done),
+        done=tuple(sd.name for sd in state.sides.values() if sd.done), counts=counts,
     )
 
 

@@ -495,7 +495,7 @@ class Campaign(commands.Cog):
     async def status(self, interaction: discord.Interaction) -> None:
         cid = await campaign_id(interaction)
         bot = bot_of(interaction)
-        sv = await views.status(bot.db, cid, actor_of(interaction), rules=bot.rules)
+        sv = await views.status_card(bot.db, cid, actor_of(interaction), rules=bot.rules)  # only what it shows
         await reply(interaction, embeds=[fmt.status_embed(sv, lang(interaction))])
 
     @campaign.command(name="map", description="The map: your side's view, or the GM's full view (private)")

@@ -49,16 +49,23 @@ def deserter_check(quality: Quality, *, routed: bool, subject: str = "", rules: 
 _CHECKS: dict[tuple[object, ...], tuple[RuleBook, Check]] = {}
 
 
-def _cached_check(rules: RuleBook, kind: str, *args: object) -> Check:
-    """A battle rolls the same few checks for every unit; build each once per rule book."""
-    entry = _CHECKS.get((id(rules), kind, *args))
+def _wounded_for(rules: RuleBook, territory: Territory) -> Check:
+    """A battle rolls the same few checks for every unit: each built once per rule book."""
+    entry = _CHECKS.get((id(rules), territory))
     if entry is not None and entry[0] is rules:
         return entry[1]
-    if kind == "wounded":
-        check = wounded_check(args[0], rules=rules)  # type: ignore[arg-type]
-    else:
-        check = deserter_check(args[0], routed=bool(args[1]), rules=rules)  # type: ignore[arg-type]
-    _CHECKS[(id(rules), kind, *args)] = (rules, check)
+    check = wounded_check(territory, rules=rules)
+    _CHECKS[(id(rules), territory)] = (rules, check)
+    return check
+
+
+def _deserters_for(rules: RuleBook, quality: Quality, routed: bool) -> Check:
+    """As :func:`_wounded_for`, for the deserter check (a quality and whether routed)."""
+    entry = _CHECKS.get((id(rules), quality, routed))
+    if entry is not None and entry[0] is rules:
+        return entry[1]
+    check = deserter_check(quality, routed=routed, rules=rules)
+    _CHECKS[(id(rules), quality, routed)] = (rules, check)
     return check
 
 
@@ -130,14 +137,20 @@ def _duty(unit: Unit, losses: UnitLosses, outcome: Outcome,
             return survivors, ()
         pools: list[tuple[int, bool, str]] = []
         if losses.rout:
-            pools.append((losses.rout, True, Msg("left in rout (mercenary)")))
+            pools.append((losses.rout, True, _ROUT_MERCENARY))
         if rest := survivors - losses.rout:
-            pools.append((rest, False, Msg("mercenary unit on a lost battle (RU-6)")))
+            pools.append((rest, False, _MERCENARY_LOST))
         return 0, tuple(pools)
     if not (lost and losses.other_order):
-        return 0, (((losses.rout, True, Msg("left in rout")),) if losses.rout else ())
-    return 0, ((*(((losses.rout, True, Msg("left in rout")),) if losses.rout else ()),
-                (losses.other_order, False, Msg("left under another order on a lost battle"))))
+        return 0, (((losses.rout, True, _ROUT),) if losses.rout else ())
+    return 0, ((*(((losses.rout, True, _ROUT),) if losses.rout else ()), (losses.other_order, False, _OTHER_ORDER)))
+
+
+# Why a pool checks (MC-7.2, RU-6), built once: every unit of every battle gives one of these (issue 26 item 5).
+_ROUT = Msg("left in rout")
+_ROUT_MERCENARY = Msg("left in rout (mercenary)")
+_MERCENARY_LOST = Msg("mercenary unit on a lost battle (RU-6)")
+_OTHER_ORDER = Msg("left under another order on a lost battle")
 
 
 # --- a unit's whole aftermath ---------------------------------------------------------------
@@ -181,27 +194,56 @@ def unit_aftermath(
     lost_outright, pools = _duty(unit, losses, outcome, mercenary)
     wounded = None
     dead = returned_wounded = 0
-    if losses.killed:
-        check = _cached_check(rules, "wounded", territory)
-        wounded = check.roll_many(dice, f"{key}/wounded", losses.killed, subject=unit.name)
-        tally = dict(wounded.counts)
-        dead, returned_wounded = tally.get("dead", 0), tally.get("returns", 0)
-    rolls = []
+    killed = losses.killed
+    if killed:
+        wounded = _wounded_for(rules, territory).roll_many(dice, f"{key}/wounded", killed, subject=unit.name)
+        for result, n in wounded.counts:  # a tally, not a dict: the counts are a pair or two (issue 26 item 5)
+            if result == "dead":
+                dead = n
+            elif result == "returns":
+                returned_wounded = n
+    rolls: tuple[BatchRoll, ...] = ()
     deserted = lost_outright
     returned = 0
     for sp, routed, reason in pools:
-        check = _cached_check(rules, "deserters", unit.quality, routed)
-        roll = check.roll_many(
-            dice, f"{key}/deserters/{'rout' if routed else 'other'}", sp, subject=Msg("{unit} ({reason})", unit=unit.name, reason=reason)
+        roll = _deserters_for(rules, unit.quality, routed).roll_many(
+            dice, f"{key}/deserters/rout" if routed else f"{key}/deserters/other", sp,
+            subject=Msg("{unit} ({reason})", unit=unit.name, reason=reason),
         )
-        rolls.append(roll)
-        tally = dict(roll.counts)
-        deserted += tally.get("deserted", 0)
-        returned += tally.get("returns", 0)
-    after = unit.sp - losses.killed + returned_wounded - deserted
-    return UnitAftermath(
-        unit.with_sp(after), losses, wounded, tuple(rolls), lost_outright, dead, returned_wounded, deserted, returned
+        rolls += (roll,)
+        for result, n in roll.counts:
+            if result == "deserted":
+                deserted += n
+            elif result == "returns":
+                returned += n
+    after = unit.sp - killed + returned_wounded - deserted
+    return _unit_aftermath(
+        unit.with_sp(after), losses, wounded, rolls, lost_outright, dead, returned_wounded, deserted, returned
     )
+
+
+_AFTERMATH_SLOTS = tuple(UnitAftermath.__dict__[f].__set__ for f in (
+    "unit", "losses", "wounded", "deserters", "lost_outright", "dead", "returned_wounded", "deserted", "returned"))
+
+
+def _unit_aftermath(unit: Unit, losses: UnitLosses, wounded: BatchRoll | None, deserters: tuple[BatchRoll, ...],
+                    lost_outright: int, dead: int, returned_wounded: int, deserted: int,
+                    returned: int) -> UnitAftermath:
+    """``UnitAftermath(...)`` with its slots set directly (a frozen dataclass's ``__init__`` is twice the
+    cost: one ``object.__setattr__`` per field), once per unit of a battle (issue 26 item 5)."""
+    out = object.__new__(UnitAftermath)
+    s_unit, s_losses, s_wounded, s_deserters, s_lost, s_dead, s_returned_wounded, s_deserted, s_returned = (
+        _AFTERMATH_SLOTS)
+    s_unit(out, unit)
+    s_losses(out, losses)
+    s_wounded(out, wounded)
+    s_deserters(out, deserters)
+    s_lost(out, lost_outright)
+    s_dead(out, dead)
+    s_returned_wounded(out, returned_wounded)
+    s_deserted(out, deserted)
+    s_returned(out, returned)
+    return out
 
 
 # --- MC-7.3 movement after the battle --------------------------------------------------------

@@ -192,8 +192,24 @@ class Unit:
             raise InvalidInput("Unit {name!r} cannot have {sp} SP: strength is 0 or more.", name=self.name, sp=self.sp)
 
     def with_sp(self, sp: int) -> Unit:
-        # Direct construction: dataclasses.replace is several times slower on a hot path.
-        return Unit(self.id, self.name, sp, self.type, self.quality, self.mercenary, self.flag)
+        if type(sp) is not int or sp < 0:
+            return Unit(self.id, self.name, sp, self.type, self.quality, self.mercenary, self.flag)  # refuses it
+        # The same unit with its slots set directly: the frozen dataclass's __init__ (object.__setattr__
+        # per field, then the checks above again) is twice the cost on the aftermath's hot path (issue 26).
+        unit = _new_object(Unit)
+        s_id, s_name, s_sp, s_type, s_quality, s_mercenary, s_flag = _UNIT_SLOTS
+        s_id(unit, self.id)
+        s_name(unit, self.name)
+        s_sp(unit, sp)
+        s_type(unit, self.type)
+        s_quality(unit, self.quality)
+        s_mercenary(unit, self.mercenary)
+        s_flag(unit, self.flag)
+        return unit
+
+
+_new_object = object.__new__
+_UNIT_SLOTS = tuple(Unit.__dict__[f].__set__ for f in ("id", "name", "sp", "type", "quality", "mercenary", "flag"))
 
 
 @dataclass(frozen=True, slots=True)

@@ -192,39 +192,53 @@ class Check:
             raise InvalidInput("Only single-die checks can be rolled per strength point.")
         if count < 0:
             raise InvalidInput("Cannot roll for {count!r} SP: the count cannot be negative.", count=count)
-        # Classify faces, not dice: count each face once, in C (bytes.count), then map face to result.
-        packer = getattr(source, "packed_faces", None)
-        packed: bytes | tuple[int, ...]
-        if packer is not None and self.sides < 256:
-            packed = packer(key, count, self.sides)
+        # Classify faces, not dice: each result but the last counted in one C call (bytes.translate
+        # deleting every other face), the last is whatever the others left (issue 26 item 5).
+        plan = self._batch_plan
+        packer = getattr(source, "packed_faces", None) if plan.others is not None else None
+        if packer is not None:
+            packed = packer(key, count, plan.sides)
             faces = tuple(packed)
         else:
-            faces = source.faces(key, count, self.sides)
-            packed = bytes(faces) if self.sides < 256 else faces
-        groups, labels = self._batch_plan
-        counts = []
-        rest = count
-        for result, group in groups[:-1]:
-            n = 0
-            for face in group:  # a plain loop: no generator per result (issue 26 item 5)
-                n += packed.count(face)
-            counts.append((result, n))
-            rest -= n
-        counts.append((groups[-1][0], rest))  # the last result is whatever the others left
-        return BatchRoll(
-            self.rule, self.name, key, faces, self.modifiers, tuple(counts), labels,
-            self.subject if subject is None else subject, self.sides, table=self.table_spec,
-        )
+            faces = source.faces(key, count, plan.sides)
+            packed = bytes(faces) if plan.others is not None else b""
+        counts: tuple[tuple[str, int], ...]
+        if plan.others is None:  # dice of 256 sides or more: no bytes to translate
+            counts = plan.tally_faces(faces, count)
+        elif len(plan.others) == 1:  # two results (every per-SP check of the rules): one count, the rest
+            result, others = plan.others[0]
+            n = len(packed.translate(None, others))
+            counts = ((result, n), (plan.last, count - n))
+        else:
+            counts = plan.tally(packed, count)
+        # The record with its slots set directly: a frozen dataclass's __init__ goes through
+        # object.__setattr__ for each field, twice the cost, once per check of every unit of a battle.
+        roll = _new_object(BatchRoll)
+        s_rule, s_name, s_key, s_dice, s_mods, s_counts, s_labels, s_subject, s_sides, s_table = _BATCH_SLOTS
+        s_rule(roll, plan.rule)
+        s_name(roll, plan.name)
+        s_key(roll, key)
+        s_dice(roll, faces)
+        s_mods(roll, plan.modifiers)
+        s_counts(roll, counts)
+        s_labels(roll, plan.labels)
+        s_subject(roll, self.subject if subject is None else subject)
+        s_sides(roll, plan.sides)
+        s_table(roll, plan.table)
+        return roll
 
     @functools.cached_property
-    def _batch_plan(self) -> tuple[tuple[tuple[str, tuple[int, ...]], ...], tuple[tuple[str, str], ...]]:
-        """Faces grouped by the result they give (every result listed), and the labels."""
+    def _batch_plan(self) -> _BatchPlan:
+        """Faces grouped by the result they give (every result listed, in table order), and the labels."""
         by_face = self.results_by_face()
         groups = tuple(
             (r, tuple(f for f, fr in enumerate(by_face, start=1) if fr == r)) for r in dict.fromkeys(self.table.results())
         )
         labels = tuple({b.result: b.label for b in self.table.bands}.items())
-        return groups, labels
+        others = tuple((r, bytes(b for b in range(256) if b not in group)) for r, group in groups[:-1]
+                       ) if self.sides < 256 else None
+        return _BatchPlan(groups[:-1], others, groups[-1][0], labels,
+                          self.rule, self.name, self.modifiers, self.sides, self.table_spec)
 
     def results_by_face(self) -> tuple[str, ...]:
         """For a single die: the result each natural face gives."""
@@ -438,6 +452,53 @@ class BatchRoll:
 
 
 RollRecord = Roll | BatchRoll
+
+
+@dataclass(frozen=True, slots=True)
+class _BatchPlan:
+    """How :meth:`Check.roll_many` tallies faces and what its records share: the results it counts
+    (each with its faces, and every byte but its faces for ``bytes.translate`` to delete), the last
+    result (the rest), the labels, and the check's own fields every record repeats."""
+
+    groups: tuple[tuple[str, tuple[int, ...]], ...]
+    others: tuple[tuple[str, bytes], ...] | None
+    """None for dice of 256 sides or more, whose faces are not bytes."""
+    last: str
+    labels: tuple[tuple[str, str], ...]
+    rule: str
+    name: str
+    modifiers: tuple[Modifier, ...]
+    sides: int
+    table: Mapping[str, Any]
+
+    def tally(self, packed: bytes, count: int) -> tuple[tuple[str, int], ...]:
+        """How many faces gave each result, each counted in C but the last (whatever they left)."""
+        counts = []
+        for result, others in self.others or ():
+            n = len(packed.translate(None, others))
+            counts.append((result, n))
+            count -= n
+        counts.append((self.last, count))
+        return tuple(counts)
+
+    def tally_faces(self, faces: tuple[int, ...], count: int) -> tuple[tuple[str, int], ...]:
+        """:meth:`tally` for dice of 256 sides or more (faces that are not bytes)."""
+        counts = []
+        for result, group in self.groups:
+            n = 0
+            for face in group:
+                n += faces.count(face)
+            counts.append((result, n))
+            count -= n
+        counts.append((self.last, count))
+        return tuple(counts)
+
+
+_BATCH_SLOTS = tuple(BatchRoll.__dict__[f].__set__ for f in (
+    "rule", "name", "key", "dice", "modifiers", "counts", "labels", "subject", "sides", "table"))
+
+
+_new_object = object.__new__
 
 
 def _table(data: Mapping[str, Any]) -> Mapping[str, Any] | None:

@@ -43,7 +43,12 @@ QUOTING = _OneQuote()
 
 def render(template: str, params: Mapping[str, Any]) -> str:
     """``template`` (checked) filled with ``params``, names quoted one way (:class:`_OneQuote`)."""
-    return QUOTING.vformat(checked(template), (), params)
+    template = checked(template)
+    if "!r" not in template:
+        # No quoting to change: str.format_map gives the same text in C, not string.Formatter's
+        # Python loop (the aftermath's hot path builds a message per deserter check, issue 26 item 5).
+        return template.format_map(params)
+    return QUOTING.vformat(template, (), params)
 
 
 class UnsafeTemplate(ValueError):
@@ -79,7 +84,7 @@ class Msg(str):
     params: dict[str, Any]
 
     def __new__(cls, template: str, /, **params: Any) -> Msg:
-        self = super().__new__(cls, render(template, params) if params else template)
+        self = str.__new__(cls, render(template, params) if params else template)
         self.template = template
         self.params = params
         return self

@@ -40,6 +40,18 @@ async def status(db: Database, campaign_id: int, actor: Actor, *, rules: RuleBoo
                                        rules=rules), pin=rules)
 
 
+async def status_card(db: Database, campaign_id: int, actor: Actor, *, rules: RuleBook | None = None) -> StatusView:
+    """:func:`status` with only the Forces a member's status card shows (``/campaign status``), and how
+    many of each side they see (:func:`bot.campaign.views.status_card`, issue 26 item 2)."""
+    rules = rules or default_rulebook()
+    cr = await readcache.read(db, campaign_id)
+    reader = cr.reader(actor)
+    campaign = cr.campaign
+    return cr.memo(("status_card", reader.gm, reader.side),
+                   lambda: core.status_card(cr.state, reader, deadline=campaign.deadline, version=campaign.version,
+                                            rules=rules), pin=rules)
+
+
 async def missing(db: Database, campaign_id: int, side: str) -> reminders.Missing:
     """What a side still has to do in this phase (its reminder; for its own players only)."""
     return reminders.missing((await readcache.read(db, campaign_id)).state, side)

@@ -34,7 +34,7 @@ async def unexpected_error_in(table, monkeypatch, channel) -> str:
         raise RuntimeError("database on fire")
 
     with monkeypatch.context() as m:
-        m.setattr("bot.services.views.status", boom)
+        m.setattr("bot.services.views.status_card", boom)  # what /campaign status reads
         r = await table.fr.slash(channel, "campaign status")
     simcord.assert_error(table.env, RuntimeError)
     return re.search(r"error ID is `([0-9a-f]{8})`", shown(r)).group(1)

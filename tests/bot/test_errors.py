@@ -98,7 +98,7 @@ async def test_an_unexpected_error_is_logged_with_an_id_the_member_is_shown(tabl
     async def boom(*args, **kwargs):
         raise RuntimeError("database on fire")
 
-    monkeypatch.setattr("bot.services.views.status", boom)
+    monkeypatch.setattr("bot.services.views.status_card", boom)  # what /campaign status reads
     with caplog.at_level(logging.ERROR, logger="adc.bot"):
         r = await table.fr.slash(table.channel, "campaign status")
     m = re.search(r"error ID is `([0-9a-f]{8})`", shown(r))
