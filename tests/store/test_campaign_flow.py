@@ -316,9 +316,7 @@ async def test_an_import_keeps_only_players_of_this_server_and_no_ids_of_the_oth
         again = await exchange.export_campaign(db, done.campaign_id, GM)
         assert [p["member"] for p in again["state"]["players"]] == [FRENCH.member_id]
         assert again["state"]["gm_id"] == GM.member_id and again["state"]["gm_role_id"] is None
-        async with db.sessions() as s:
-            side_channels = (await s.exec(select(SideRow.channel_id).where(SideRow.campaign_id == done.campaign_id))).all()
-        assert set(side_channels) == {None}
+        assert await bookkeeping.side_channels(db, done.campaign_id) == {}
         await campaigns.end_campaign(db, done.campaign_id, GM)
 
 
