@@ -28,11 +28,13 @@ def book_of(row: BookRow | None) -> Book:
     writes leaves its field at the default."""
     if row is None:
         return Book()
+    if not isinstance(row.settings, dict):  # a row no version of the bot wrote: refused (the scheduler leaves it out)
+        raise TypeError(f"campaign_book.settings of campaign {row.campaign_id}: not an object")
     channels = row.channels if isinstance(row.channels, dict) else {}
     threads = row.threads if isinstance(row.threads, dict) else {}
     reminded = row.reminded if isinstance(row.reminded, list) else []
     return Book(
-        settings=bot_settings(row.settings if isinstance(row.settings, dict) else {}),
+        settings=bot_settings(row.settings),
         deadline=row.deadline, deadline_set=row.deadline_set, deadline_version=_id(row.deadline_version),
         reminded=tuple(r for r in reminded if isinstance(r, str)), card=_id(row.card),
         requests_card=_id(row.requests_card), map_card=row.map_card if isinstance(row.map_card, str) else None,

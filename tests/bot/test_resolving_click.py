@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from bot.settings import Settings
-from tests.databases import migrated_sqlite, postgres_or_skip
+from tests.databases import postgres_or_skip
 from tests.store.test_battle_flow import REPORT
 
 from .conftest import make_bot, texts
