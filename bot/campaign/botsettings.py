@@ -50,14 +50,10 @@ MIN_ID, MAX_ID = 10**14, 2**63 - 1
 _MENTION = {"role": re.compile(r"<@&(\d+)>|(\d+)"), "channel": re.compile(r"<#(\d+)>|(\d+)")}
 
 
-def stored(options: Mapping[str, Any] | None) -> Mapping[str, Any]:
-    """The bot settings kept in a campaign's ``options`` (under ``"_bot"``)."""
-    return (options or {}).get("_bot") or {}
-
-
 def storing(options: Mapping[str, Any] | None, name: str, value: Any) -> dict[str, Any]:
-    """``options`` with the bot setting ``name`` set to ``value`` (a new dict: the row sees the change)."""
-    return {**(options or {}), "_bot": {**stored(options), name: value}}
+    """``options`` with the game's bot setting ``name`` (``join_approval``) set to ``value`` (a new dict: the
+    row sees the change)."""
+    return {**(options or {}), "_bot": {**((options or {}).get("_bot") or {}), name: value}}
 
 
 def bot_setting_names() -> tuple[str, ...]:
@@ -84,12 +80,6 @@ def deadline_hours(value: str) -> int:
         raise InvalidInput("Setting {name} is whole hours from 0 (no deadline) to {most}, not {value!r}.",
                            name=DEADLINE_HOURS, most=MAX_DEADLINE_HOURS, value=value)
     return int(text)
-
-
-def phase_hours(bot: Mapping[str, Any]) -> int:
-    """The default phase deadline of the stored bot settings ``bot`` (``options["_bot"]``), in hours."""
-    value = bot.get(DEADLINE_HOURS, BOT_DEFAULTS[DEADLINE_HOURS])
-    return value if isinstance(value, int) and not isinstance(value, bool) and 0 <= value <= MAX_DEADLINE_HOURS else 0
 
 
 def requires_approval(options: Mapping[str, Any]) -> bool:

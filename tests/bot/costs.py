@@ -1,10 +1,13 @@
 """What one member action costs the database, driven through the cogs (issue 22, item 1: the resolving
 click): transactions begun, whole-state loads (:func:`bot.store.repository.load`) and SQL statements
 (BEGIN included on SQLite; the read cache's stamp query, on a connection of its own, counted apart).
-Used by tests/bot/test_resolving_click.py and bench/click.py."""
+Used by tests/bot/test_resolving_click.py and bench/click.py; ``ADC_TRACE_TRANSACTIONS=1`` prints where
+each transaction (``WRITE``) and read session (``READ``) is opened from."""
 
 from __future__ import annotations
 
+import os
+import traceback
 from collections.abc import Awaitable
 from dataclasses import dataclass
 from pathlib import Path
@@ -60,27 +63,33 @@ class Costs:
 
         repository.load = load  # type: ignore[assignment]
         setattr(readcache, self._name, stamp)
-        import os
-        if os.environ.get("ADC_TRACE_BEGIN"):
-            import traceback
-            real = type(self.db).transaction, self.db.sessions
-
-            def where(kind: str) -> None:
-                frames = [f for f in traceback.extract_stack() if "/bot/" in f.filename]
-                print(kind, " < ".join(f"{Path(f.filename).name}:{f.name}" for f in reversed(frames[-7:])))
-
-            def transaction(*a: Any, **k: Any) -> Any:
-                where("WRITE")
-                return real[0](self.db, *a, **k)
-
-            def sessions(*a: Any, **k: Any) -> Any:
-                where("READ")
-                return real[1](*a, **k)
-            self.db.transaction = transaction  # type: ignore[method-assign]
-            self.db.sessions = sessions  # type: ignore[method-assign]
+        if os.environ.get("ADC_TRACE_TRANSACTIONS"):  # where each transaction comes from, printed
+            self._trace()
         return self
 
+    def _trace(self) -> None:
+        real_transaction, real_sessions = self.db.transaction, self.db.sessions
+
+        def where(kind: str) -> None:
+            frames = [f for f in traceback.extract_stack() if "/bot/" in f.filename]
+            print(kind, " < ".join(f"{Path(f.filename).name}:{f.name}" for f in reversed(frames[-7:])))
+
+        def transaction() -> Any:
+            where("WRITE")
+            return real_transaction()
+
+        def sessions() -> Any:
+            where("READ")
+            return real_sessions()
+
+        self.db.transaction = transaction  # type: ignore[method-assign]
+        self.db.sessions = sessions  # type: ignore[method-assign,assignment]
+        self._untrace = real_sessions
+
     def __exit__(self, *_exc: Any) -> None:
+        if getattr(self, "_untrace", None) is not None:
+            del self.db.transaction  # the class's again
+            self.db.sessions = self._untrace
         engine = self.db.engine.sync_engine
         event.remove(engine, "before_cursor_execute", self._sql)
         event.remove(engine, "begin", self._begin)
