@@ -2,9 +2,11 @@
 GM role, side channels, battle threads, and the deadline and reminder claims of the scheduler.
 
 The bookkeeping proper is the campaign's book (:class:`bot.campaign.botsettings.Book`), a row of its own
-(:class:`bot.store.models.BookRow`, issue 22 item 1): writing it locks the campaign row (the order every
-write takes its locks in) but never changes it, so the campaign's write stamp stays and the read cache
-keeps the game. The language and the GM role are columns of the campaign row (the GM role is the
+(:class:`bot.store.models.BookRow`, issue 22 item 1): writing it never changes the campaign row, so the
+campaign's write stamp stays and the read cache keeps the game; the write hands the book it committed to
+the cache (its row's revision tells readers in other processes). Writes that check the campaign's
+version (a reminder's claim, a deadline's) lock the campaign row first, the order every write takes its
+locks in. The language and the GM role are columns of the campaign row (the GM role is the
 game's: who may act as GM); ``join_approval`` stays in the game's options (the core's rule of joining
 reads it). No rules here: permissions go through :func:`bot.campaign.authority.require_gm`, and every
 write is one transaction.
@@ -146,7 +148,7 @@ async def with_deadlines(db: Database, *, shards: tuple[int, frozenset[int]] | N
     for c, book in found:
         try:
             out.append(_meta(c, book))
-        except Exception as exc:  # malformed settings (options._bot = 5): this campaign only
+        except Exception as exc:  # a malformed row (a book's settings = 5): this campaign only
             failed(c.id or 0, exc)
     return out
 
@@ -215,21 +217,22 @@ async def batched(db: Database, campaign_id: int) -> AsyncIterator[None]:
             await change(db, campaign_id, lambda b: _applied(b, pending))
 
 
-def _applied(book: Book, changes: list[Change]) -> Book:
-    for change in changes:
-        book = change(book)
+def _applied(book: Book, edits: list[Change]) -> Book:
+    for edit in edits:
+        book = edit(book)
     return book
 
 
-async def change(db: Database, campaign_id: int, change: Change) -> Book:
+async def change(db: Database, campaign_id: int, edit: Change) -> Book:
     """One bookkeeping write, from the cache's book when it is still current (one UPDATE), handed back
     to the cache once committed. No lock on the campaign row: the book row's (or its revision) is enough."""
     batch = _BATCH.get()
     if batch is not None and batch[0] == campaign_id:
-        batch[1].append(change)
-        return change(await book(db, campaign_id))
+        now = await book(db, campaign_id)
+        batch[1].append(edit)
+        return edit(now)
     async with db.transaction() as s:
-        new = await rows.change_book(s, campaign_id, change, known=store_cache.cached_book(db, campaign_id))
+        new = await rows.change_book(s, campaign_id, edit, known=store_cache.cached_book(db, campaign_id))
     store_cache.remember_book(db, campaign_id, new)
     return new
 

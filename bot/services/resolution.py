@@ -104,7 +104,7 @@ async def resolve_phase(db: Database, campaign_id: int, actor: Actor, *, expecte
             await snapshots.trim_snapshots(s, campaign_id, keep=SNAPSHOTS_KEPT)
             end = shell.chain_end(s, saved)
         # Committed: the first read (or write) after it needs no load, nor a query for the book or the players.
-        shell.remember(db, saved, end, book=book, players_from=loaded.state)
+        shell.remember(db, saved, end, book=book, started=loaded)
     told = news(journal.events)
     plan = announce.resolution(loaded.state, after, journal.events, battles=done.battles,
                                turn_ended=done.turn_ended, frame=frame, forced=forced)

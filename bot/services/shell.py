@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import AsyncIterator, Callable, Hashable, Mapping
+from collections.abc import AsyncIterator, Callable, Hashable
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
@@ -123,16 +123,22 @@ async def save(s: AsyncSession, loaded: Loaded, new: CampaignState, journal: Jou
 
 
 def remember(db: Database, saved: Loaded, chain_end: str | None = None, *, book: Book | None = None,
-             parts: Mapping[Hashable, Any] | None = None, players_from: CampaignState | None = None) -> None:
+             started: Loaded | None = None) -> None:
     """After the transaction that saved ``saved`` has committed: the read cache may serve its state (and
     ``chain_end``, the roll chain's end it committed, taken with :func:`chain_end`; ``book``, the
-    campaign's book as it left it; ``parts`` it read after its writes). ``players_from``: the state the
-    transaction started from, when it wrote no player row but through the repository: the cached
-    player rows stay when the state's players are the same."""
-    same = players_from is not None and (players_from.players is saved.state.players
-                                         or dict(players_from.players) == dict(saved.state.players))
+    campaign's book as it left it). ``started``: what the transaction started from, when it wrote no
+    player row but through the repository: the player rows (sides, absences, pings) are then the ones it
+    loaded, or the cache's it started from, as long as the state's players are the same."""
+    parts: dict[Hashable, Any] = {}
+    carry: tuple[Hashable, ...] = ()
+    if started is not None and (started.state.players is saved.state.players
+                                or dict(started.state.players) == dict(saved.state.players)):
+        if started.members is not None:  # loaded in this transaction
+            parts[readcache.PLAYERS] = started.members
+        else:  # the cache's entry, at the very stamp this transaction locked (readcache.for_write)
+            carry = (readcache.PLAYERS,)
     readcache.remember(db, saved.campaign, repository.as_stored(saved.state), saved.ids, chain=chain_end, book=book,
-                       parts=parts, carry=(readcache.PLAYERS,) if same else ())
+                       parts=parts, carry=carry)
 
 
 def chain_end(s: AsyncSession, saved: Loaded) -> str | None:
@@ -219,7 +225,7 @@ async def _commit(db: Database, campaign_id: int, batch: list[_Job]) -> None:
         saved = await repository.save(s, loaded, state, events)
         chain_known = chain_end(s, saved)
     if all(job.cache for job in batch):
-        remember(db, saved, chain_known, players_from=loaded.state)  # steps change players through the state only
+        remember(db, saved, chain_known, started=loaded)  # steps change players through the state only
     for job, result in answers:
         _settle(job, result=result)
 

@@ -23,18 +23,19 @@ def _id(value: Any) -> int | None:
     return value if isinstance(value, int) and not isinstance(value, bool) else None
 
 
-def book_of(row: BookRow | None) -> Book:
+def book_of(row: BookRow | None, *, strict: bool = False) -> Book:
     """A book row as the typed value (no row: the defaults), every value checked: one the bot never
-    writes leaves its field at the default."""
+    writes leaves its field at the default. ``strict``: settings that are not an object at all (a row no
+    version of the bot wrote) are refused instead, with a TypeError (the scheduler leaves the campaign out)."""
     if row is None:
         return Book()
-    if not isinstance(row.settings, dict):  # a row no version of the bot wrote: refused (the scheduler leaves it out)
+    if strict and not isinstance(row.settings, dict):
         raise TypeError(f"campaign_book.settings of campaign {row.campaign_id}: not an object")
     channels = row.channels if isinstance(row.channels, dict) else {}
     threads = row.threads if isinstance(row.threads, dict) else {}
     reminded = row.reminded if isinstance(row.reminded, list) else []
     return Book(
-        settings=bot_settings(row.settings),
+        settings=bot_settings(row.settings if isinstance(row.settings, dict) else {}),
         deadline=row.deadline, deadline_set=row.deadline_set, deadline_version=_id(row.deadline_version),
         reminded=tuple(r for r in reminded if isinstance(r, str)), card=_id(row.card),
         requests_card=_id(row.requests_card), map_card=row.map_card if isinstance(row.map_card, str) else None,
@@ -111,21 +112,23 @@ async def campaigns_with_deadlines(s: AsyncSession, *, shards: tuple[int, frozen
     """Active campaigns that have a deadline, by id, with their books; ``shards`` = (shard count, shard
     ids): only those of guilds on those shards. A row the database holds but that cannot be decoded
     (options not JSON) is handed to ``failed`` and left out."""
-    where = [Campaign.status == "active", BookRow.deadline != None, BookRow.campaign_id == Campaign.id]  # noqa: E711
+    where = [Campaign.status == "active", BookRow.deadline != None]  # noqa: E711
     if shards is not None:
         count, ids = shards
         shift = sa.literal(22, type_=sa.Integer)  # PostgreSQL has bigint >> integer only
         where.append((Campaign.guild_id.op(">>")(shift) % count).in_(sorted(ids)))  # Discord's shard formula
+    on = BookRow.campaign_id == Campaign.id
     try:
-        found = (await s.exec(select(Campaign, BookRow).where(*where).order_by(col(Campaign.id)))).all()
-        return [(c, book_of(b)) for c, b in found]
+        found = (await s.exec(select(Campaign, BookRow).join(BookRow, on).where(*where)
+                              .order_by(col(Campaign.id)))).all()
+        return [(c, book_of(b, strict=True)) for c, b in found]
     except (ValueError, TypeError):
         rows = []
-        for cid in (await s.exec(select(Campaign.id).where(*where).order_by(col(Campaign.id)))).all():
+        for cid in (await s.exec(select(Campaign.id).join(BookRow, on).where(*where)
+                                 .order_by(col(Campaign.id)))).all():
             try:
-                c, b = (await s.exec(select(Campaign, BookRow).where(Campaign.id == cid,
-                                                                     BookRow.campaign_id == cid))).one()
-                rows.append((c, book_of(b)))
+                c, b = (await s.exec(select(Campaign, BookRow).join(BookRow, on).where(Campaign.id == cid))).one()
+                rows.append((c, book_of(b, strict=True)))
             except (ValueError, TypeError) as exc:
                 failed(cid or 0, exc)
         return rows

@@ -424,12 +424,12 @@ def as_stored(state: CampaignState) -> CampaignState:
     (a Glory award's or a leader's reason may be a message, which the row keeps as its English text), so
     that a write may hand the state it saved to the read cache."""
     glory, events = state.glory, state.leader_events
-    if any(not isinstance(g.reason, str) or len(g.reason) > 200 for g in glory):
-        glory = tuple(g if isinstance(g.reason, str) and len(g.reason) <= 200
-                      else dataclasses.replace(g, reason=str(g.reason)[:200]) for g in glory)
-    if any(not isinstance(e.reason, str) or len(e.reason) > 200 for e in events):
-        events = tuple(e if isinstance(e.reason, str) and len(e.reason) <= 200
-                       else dataclasses.replace(e, reason=str(e.reason)[:200]) for e in events)
+    if any(type(g.reason) is not str or len(g.reason) > 200 for g in glory):  # a message is a str subclass
+        glory = tuple(g if type(g.reason) is str and len(g.reason) <= 200
+                      else dataclasses.replace(g, reason=str.__str__(g.reason)[:200]) for g in glory)
+    if any(type(e.reason) is not str or len(e.reason) > 200 for e in events):
+        events = tuple(e if type(e.reason) is str and len(e.reason) <= 200
+                       else dataclasses.replace(e, reason=str.__str__(e.reason)[:200]) for e in events)
     if glory is state.glory and events is state.leader_events:
         return state
     return state.evolve(glory=glory, leader_events=events)
