@@ -3,14 +3,19 @@ phases resolve by themselves, absences, whether joining needs the GM's approval,
 role and the side channels. Pure: the values a GM types, parsed and checked;
 :mod:`bot.services.bookkeeping` stores them.
 
-Kept in ``campaign.options["_bot"]`` (and ``deadline_version``, the campaign version a deadline was
-set for, so that a deadline never resolves a later phase than its own).
+The campaign's bookkeeping is one typed value, :class:`Book` (its settings :class:`BotSettings`, one
+default each), kept in a row of its own (:class:`bot.store.models.BookRow`, issue 22 item 1) so that a
+bookkeeping write never evicts the game from the read cache. Only ``join_approval`` stays among the
+game's options (``options["_bot"]``): the core's rule of joining reads it.
 """
 
 from __future__ import annotations
 
+import datetime as dt
 import re
 from collections.abc import Mapping
+from dataclasses import dataclass, field, fields, replace
+from enum import StrEnum
 from typing import Any
 
 from bot.engine.errors import InvalidInput
@@ -33,6 +38,8 @@ DEADLINE_HOURS_SUGGESTED = (0, 12, 24, 48, 72, 168)
 LANGUAGES = ("en", "it", "es", "fr", "de")
 OTHER_SETTINGS = ("language", "gm_role")
 SIDE_CHANNEL = "channel:"
+BOOK_SETTINGS = ("auto_resolve", "at_deadline", "away", "deadline_hours")
+"""The bot settings kept in the campaign's book (:class:`BotSettings`); ``join_approval`` is the game's."""
 DEADLINE_VERSION = "deadline_version"
 DEADLINE_SET = "deadline_set"
 """When the current deadline was set (ISO time): a reminder is due only for a deadline set more than
@@ -43,14 +50,10 @@ MIN_ID, MAX_ID = 10**14, 2**63 - 1
 _MENTION = {"role": re.compile(r"<@&(\d+)>|(\d+)"), "channel": re.compile(r"<#(\d+)>|(\d+)")}
 
 
-def stored(options: Mapping[str, Any] | None) -> Mapping[str, Any]:
-    """The bot settings kept in a campaign's ``options`` (under ``"_bot"``)."""
-    return (options or {}).get("_bot") or {}
-
-
 def storing(options: Mapping[str, Any] | None, name: str, value: Any) -> dict[str, Any]:
-    """``options`` with the bot setting ``name`` set to ``value`` (a new dict: the row sees the change)."""
-    return {**(options or {}), "_bot": {**stored(options), name: value}}
+    """``options`` with the game's bot setting ``name`` (``join_approval``) set to ``value`` (a new dict: the
+    row sees the change)."""
+    return {**(options or {}), "_bot": {**((options or {}).get("_bot") or {}), name: value}}
 
 
 def bot_setting_names() -> tuple[str, ...]:
@@ -77,12 +80,6 @@ def deadline_hours(value: str) -> int:
         raise InvalidInput("Setting {name} is whole hours from 0 (no deadline) to {most}, not {value!r}.",
                            name=DEADLINE_HOURS, most=MAX_DEADLINE_HOURS, value=value)
     return int(text)
-
-
-def phase_hours(bot: Mapping[str, Any]) -> int:
-    """The default phase deadline of the stored bot settings ``bot`` (``options["_bot"]``), in hours."""
-    value = bot.get(DEADLINE_HOURS, BOT_DEFAULTS[DEADLINE_HOURS])
-    return value if isinstance(value, int) and not isinstance(value, bool) and 0 <= value <= MAX_DEADLINE_HOURS else 0
 
 
 def requires_approval(options: Mapping[str, Any]) -> bool:
@@ -154,3 +151,108 @@ def check_stored(bot: Mapping[str, Any], where: str, max_int: int) -> None:
                                    where=f"{where}.{name}", max_int=max_int, value=str(value)[:40])
         elif name not in BOT_CHOICES or value not in BOT_CHOICES[name] or type(value) is not type(BOT_CHOICES[name][0]):
             raise InvalidInput("{where}: not a bot setting with an allowed value", where=f"{where}.{name}")
+
+
+# --- the book: the bot's bookkeeping of a campaign, typed ---------------------------------------------
+
+
+class AtDeadline(StrEnum):
+    """What a phase's deadline does: resolve the phase, or wait for the GM."""
+
+    RESOLVE = "resolve"
+    WAIT = "wait"
+
+
+class Away(StrEnum):
+    """What a member's declared absence does to a deadline: stretch it, or hold the phase."""
+
+    STRETCH = "stretch"
+    HOLD = "hold"
+
+
+@dataclass(frozen=True)
+class BotSettings:
+    """The bot's own settings of a campaign, one default each (:data:`BOT_DEFAULTS`)."""
+
+    auto_resolve: bool = True
+    at_deadline: AtDeadline = AtDeadline.RESOLVE
+    away: Away = Away.STRETCH
+    deadline_hours: int = 48
+
+    def get(self, name: str) -> Any:
+        return getattr(self, name)
+
+    def changed(self, name: str, value: Any) -> BotSettings:
+        """These settings with ``name`` set to ``value`` (as :func:`choice` or :func:`deadline_hours` read it)."""
+        return replace(self, **{name: _typed(name, value)})
+
+    def as_data(self) -> dict[str, Any]:
+        """The settings as stored and exported: plain JSON values."""
+        return {f.name: (v.value if isinstance(v := getattr(self, f.name), StrEnum) else v) for f in fields(self)}
+
+
+def _typed(name: str, value: Any) -> Any:
+    if name == "at_deadline":
+        return AtDeadline(value)
+    if name == "away":
+        return Away(value)
+    return value
+
+
+def bot_settings(data: Mapping[str, Any] | None) -> BotSettings:
+    """The stored settings (a row's or an old export's ``_bot``), typed; a value the bot never writes
+    (an older row's, a hand edit) leaves that setting at its default. Imports check theirs strictly
+    first (:func:`check_stored`)."""
+    given: dict[str, Any] = {}
+    for name in BOOK_SETTINGS:
+        value = (data or {}).get(name)
+        if name == DEADLINE_HOURS:
+            if isinstance(value, int) and not isinstance(value, bool) and 0 <= value <= MAX_DEADLINE_HOURS:
+                given[name] = value
+        elif value in BOT_CHOICES[name] and type(value) is type(BOT_CHOICES[name][0]):
+            given[name] = _typed(name, value)
+    return BotSettings(**given)
+
+
+@dataclass(frozen=True)
+class Book:
+    """The bot's bookkeeping of a campaign, as its row (:class:`bot.store.models.BookRow`) holds it: not
+    the game (never in the state, never undone), and written without touching the game's rows."""
+
+    settings: BotSettings = BotSettings()
+    deadline: dt.datetime | None = None
+    deadline_set: dt.datetime | None = None
+    """When the current deadline was set (None for one set before this was kept)."""
+    deadline_version: int | None = None
+    """The campaign version the deadline was set for: a deadline never resolves a later phase than its own."""
+    reminded: tuple[str, ...] = ()
+    card: int | None = None
+    requests_card: int | None = None
+    map_card: str | None = None
+    channels: Mapping[str, int] = field(default_factory=dict)
+    threads: Mapping[int, int] = field(default_factory=dict)
+    revision: int = 0
+    """The row's own revision (0: no row yet), bumped by every bookkeeping write."""
+
+    def with_deadline(self, deadline: dt.datetime | None, *, now: dt.datetime | None = None,
+                      version: int | None = None) -> Book:
+        """A new deadline (None: none), set ``now`` for the campaign ``version``; its reminders start over."""
+        if deadline is None:
+            return replace(self, deadline=None, reminded=())
+        return replace(self, deadline=deadline, deadline_set=now or self.deadline_set,
+                       deadline_version=version if version is not None else self.deadline_version, reminded=())
+
+    def next_phase(self, phase_waits: bool, *, now: dt.datetime, version: int) -> Book:
+        """The book as a phase resolution leaves it: the phase's deadline and its reminders end with the
+        phase; the phase just entered (``version``) gets the default deadline (``deadline_hours``), so
+        that its reminders go and it never waits for ever, unless it waits for nobody (``phase_waits``
+        false: a new turn's weather, the GM's; an ended campaign)."""
+        hours = self.settings.deadline_hours
+        if not phase_waits or not hours:
+            return self.with_deadline(None)
+        return self.with_deadline(now + dt.timedelta(hours=hours), now=now, version=version)
+
+    def exported(self) -> dict[str, Any]:
+        """What an export carries of the book (issue 24, item 8): the settings. Message, channel and thread
+        ids are this server's, and the deadline goes with the campaign's bookkeeping (``deadline``)."""
+        return self.settings.as_data()

@@ -15,7 +15,7 @@ import datetime as dt
 import gzip
 import json
 import zlib
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from bot.engine.errors import InvalidInput
@@ -31,9 +31,10 @@ MAX_IMPORT_BYTES = 20 * 1024 * 1024
 MAX_DEPTH = 32
 """How deeply the file's JSON may nest (an export nests about 10 deep)."""
 TOP = ("format", "version", "campaign", "state", "log", "roll_log")
-BOOKKEEPING = ("name", "scenario", "language", "deadline")
-BOOKKEEPING_OPTIONAL = ("deadline",)
-"""An export made before it carried the phase's deadline has none: the import gives a default one."""
+BOOKKEEPING = ("name", "scenario", "language", "deadline", "bot")
+BOOKKEEPING_OPTIONAL = ("deadline", "bot")
+"""An export made before it carried the phase's deadline has none: the import gives a default one. One
+made before the campaign's book (issue 22, item 1) carries the bot settings in ``state.options._bot``."""
 
 
 def export_bytes(data: dict[str, Any]) -> bytes:
@@ -126,6 +127,8 @@ class File:
     language: str
     deadline: dt.datetime | None = None
     """The exported phase's deadline (issue 24, item 8)."""
+    bot: botsettings.BotSettings = field(default_factory=botsettings.BotSettings)
+    """The bot's settings, for the campaign's book."""
 
 
 def read(data: dict[str, Any]) -> File:
@@ -145,9 +148,23 @@ def read(data: dict[str, Any]) -> File:
         language = codec.expect_one_of(book.get("language"), "campaign.language", botsettings.LANGUAGES)
         deadline = codec.expect_time(book.get("deadline"), "campaign.deadline", optional=True)
         options = "campaign.options" if v1 else "state.options"
-        botsettings.check_stored(state.options.get("_bot", {}), f"{options}._bot", codec.MAX_INT)
+        older = state.options.get("_bot", {})
+        botsettings.check_stored(older, f"{options}._bot", codec.MAX_INT)
+        given = book.get("bot") if not v1 else None
+        if given is not None:
+            codec.expect_object(given, "campaign.bot", botsettings.BOOK_SETTINGS, botsettings.BOOK_SETTINGS)
+            botsettings.check_stored(given, "campaign.bot", codec.MAX_INT)
     except InvalidInput as exc:
         raise ImportRejected(exc.text) from None  # i18n: passes a template on
     if state.status is not CampaignStatus.ACTIVE:
         raise ImportRejected("{where}: an imported campaign is active", where="campaign.status" if v1 else "state.status")
-    return File(state, log, scenario, language, deadline)
+    bot = botsettings.bot_settings({**older, **(given or {})})
+    return File(game_of(state), log, scenario, language, deadline, bot)
+
+
+def game_of(state: CampaignState) -> CampaignState:
+    """``state`` with only the game's options: the bookkeeping an older export kept among them (the bot
+    settings but ``join_approval``, the deadline's, the reminders sent) is the campaign's book's now."""
+    bot = {k: v for k, v in (state.options.get("_bot") or {}).items() if k == botsettings.JOIN_APPROVAL}
+    options = {k: v for k, v in state.options.items() if k not in ("_bot", "_reminded")}
+    return state.evolve(options={**options, **({"_bot": bot} if bot else {})})

@@ -124,14 +124,15 @@ def map_file(png: bytes, name: str = "map.png", description: str | None = None) 
 
 async def resolve(bot: AideBot, campaign_id: int, actor: Actor, *, expected_version: int,
                   forced: bool = False) -> Resolution:
-    """Resolve the phase (the services guard the version), drop its deadline, tell the channel."""
+    """Resolve the phase (the services guard the version, and set the next phase's deadline), tell the channel."""
     res = await resolution.resolve_phase(bot.db, campaign_id, actor, expected_version=expected_version,
                                          forced=forced, rules=bot.rules, now=discord.utils.utcnow())
     log.info("event=phase_resolved campaign=%s from=%s to=%s version=%s forced=%s", campaign_id,
              res.before.phase.value, res.after.phase.value, res.version, forced)
-    with contextlib.suppress(EngineError):
-        await state.clear_deadline(bot.db, campaign_id, resolved_from=expected_version)
-    await publish_resolution(bot, campaign_id, res)
+    # The resolution set the next phase's deadline (or none) in its own transaction; the posts' cards and
+    # threads are kept in one bookkeeping write at the end (issue 22, item 1).
+    async with state.batched(bot.db, campaign_id):
+        await publish_resolution(bot, campaign_id, res)
     if res.generals:  # RU-26: the bot general acted as the phase opened; it may have been all the phase awaited
         await settle(bot, campaign_id)
     return res

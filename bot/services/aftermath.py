@@ -30,10 +30,10 @@ async def preview_report(db: Database, campaign_id: int, gm: Actor, battle: int 
 async def report_battle(db: Database, campaign_id: int, gm: Actor, battle: int | str, data: Any) -> ReportSummary:
     """GM: record a battle's report (BR): outcomes, tallies (MC-9), Glory (CC-4), Heroic lost, and what
     Phase 4 must roll."""
-    # Not cached: the report's Glory awards give their reasons as messages, which the database keeps as
-    # English text (a load gives those), so the next read loads the campaign.
+    # The report's Glory awards give their reasons as messages, which the database keeps as English text:
+    # the read cache is handed the state as stored (repository.as_stored), as a load would give it.
     number, lines = await shell.write(db, campaign_id, lambda state, journal: core.report_by(
-        state, gm, battle, data, journal), cache=False)
+        state, gm, battle, data, journal))
     return ReportSummary(number, lines)
 
 
@@ -73,7 +73,7 @@ async def retreat(db: Database, campaign_id: int, actor: Actor, battle: int | st
 async def claim_report(db: Database, campaign_id: int, actor: Actor, battle: int | str, data: Any) -> claims.ClaimResult:
     """A player reports their side's part of a battle (BR); agreed by every camp, it is applied."""
     return await shell.write(db, campaign_id, lambda state, journal: claims.claim_by(
-        state, actor, battle, data, journal), cache=False)
+        state, actor, battle, data, journal))
 
 
 async def require_reporter(db: Database, campaign_id: int, actor: Actor) -> None:
@@ -109,7 +109,7 @@ async def confirm_report(db: Database, campaign_id: int, gm: Actor, battle: int 
                          fingerprint: str) -> ReportSummary:
     """GM: apply the previewed report, if it is still the battle's draft (the button survives restarts)."""
     number, lines = await shell.write(db, campaign_id, lambda state, journal: claims.confirm_by(
-        state, gm, battle, fingerprint, journal), cache=False)
+        state, gm, battle, fingerprint, journal))
     return ReportSummary(number, lines)
 
 

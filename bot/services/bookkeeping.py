@@ -1,23 +1,28 @@
 """The bot's own bookkeeping: its settings (auto-resolve, what a deadline does, absences), language,
 GM role, side channels, battle threads, and the deadline and reminder claims of the scheduler.
 
-Kept to plain reads and small locked writes of columns that already exist (``campaign.language``,
-``gm_role_id``, ``deadline``, ``options``; ``side.channel_id``; ``battle.thread_id``). No rules
-here: permissions go through :func:`bot.campaign.authority.require_gm`, and every write is one
-transaction that locks the campaign row first, like the services' own.
+The bookkeeping proper is the campaign's book (:class:`bot.campaign.botsettings.Book`), a row of its own
+(:class:`bot.store.models.BookRow`, issue 22 item 1): writing it never changes the campaign row, so the
+campaign's write stamp stays and the read cache keeps the game; the write hands the book it committed to
+the cache (its row's revision tells readers in other processes). Writes that check the campaign's
+version (a reminder's claim, a deadline's) lock the campaign row first, the order every write takes its
+locks in. The language and the GM role are columns of the campaign row (the GM role is the
+game's: who may act as GM); ``join_approval`` stays in the game's options (the core's rule of joining
+reads it). No rules here: permissions go through :func:`bot.campaign.authority.require_gm`, and every
+write is one transaction.
 
-Bot settings live in ``campaign.options["_bot"]``; the deadline bookkeeping in
-``options["_reminded"]`` (reset by :func:`bot.services.gm.set_deadline`) and
-``options["_bot"]["deadline_version"]``: the campaign version the deadline was set for, so a
-deadline never resolves a later phase than its own.
+The book keeps the deadline's campaign version (``deadline_version``), so that a deadline never
+resolves a later phase than its own, and the reminders sent for it (``reminded``).
 """
 
 from __future__ import annotations
 
+import contextlib
 import datetime as dt
 import logging
-from collections.abc import Callable
-from dataclasses import dataclass, field
+from collections.abc import AsyncIterator, Callable, Mapping
+from contextvars import ContextVar
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from bot.campaign import botsettings, turn
@@ -30,6 +35,7 @@ from bot.campaign.botsettings import (  # noqa: F401 (BOT_CHOICES, JOIN_APPROVAL
     JOIN_APPROVAL,
     LANGUAGES,
     SIDE_CHANNEL,
+    Book,
     bot_setting_names,
     choice,
     deadline_hours,
@@ -40,9 +46,12 @@ from bot.campaign.botsettings import (  # noqa: F401 (BOT_CHOICES, JOIN_APPROVAL
 from bot.engine.errors import InvalidInput
 from bot.engine.text import Msg
 from bot.store import bookkeeping as rows
+from bot.store import readcache as store_cache
+from bot.store.bookkeeping import PlayerInfo
 from bot.store.db import Database
 from bot.store.log import log_event
 from bot.store.models import Campaign
+from bot.store.readcache import PLAYERS
 
 from . import readcache
 from .actors import Actor
@@ -64,49 +73,55 @@ class Meta:
     language: str
     version: int
     status: str
-    deadline: dt.datetime | None
-    bot: dict[str, Any] = field(default_factory=dict)
-    reminded: tuple[str, ...] = ()
+    book: Book = field(default_factory=Book)
     rule_options: dict[str, Any] = field(default_factory=dict)
+    join_approval: bool = False
 
     @property
     def gm(self) -> Actor:
         return Actor(self.gm_id, frozenset({self.gm_role_id} if self.gm_role_id else ()), "GM")
 
     def setting(self, name: str) -> Any:
-        return self.bot.get(name, BOT_DEFAULTS.get(name))
+        """A bot setting's value (``join_approval`` the game's, the others the book's)."""
+        if name == JOIN_APPROVAL:
+            return self.join_approval
+        return self.book.settings.get(name)
+
+    @property
+    def deadline(self) -> dt.datetime | None:
+        return self.book.deadline
 
     @property
     def deadline_set(self) -> dt.datetime | None:
         """When the current deadline was set (None for one set before this was kept)."""
-        v = self.bot.get(botsettings.DEADLINE_SET)
-        try:
-            return dt.datetime.fromisoformat(v) if isinstance(v, str) else None
-        except ValueError:
-            return None
+        return self.book.deadline_set
 
     @property
     def deadline_version(self) -> int | None:
-        v = self.bot.get("deadline_version")
-        return int(v) if isinstance(v, int) else None
+        return self.book.deadline_version
+
+    @property
+    def reminded(self) -> tuple[str, ...]:
+        return self.book.reminded
 
 
-def _meta(c: Campaign) -> Meta:
+def _meta(c: Campaign, book: Book) -> Meta:
     opts = c.options or {}
     return Meta(c.id or 0, c.name, c.guild_id, c.channel_id, c.gm_id, c.gm_role_id, c.language or "en", c.version,
-                c.status, c.deadline, dict(opts.get("_bot") or {}), tuple(opts.get("_reminded") or ()),
-                {k: v for k, v in opts.items() if not k.startswith("_")})
+                c.status, book, {k: v for k, v in opts.items() if not k.startswith("_")},
+                botsettings.requires_approval(opts))
 
 
 async def meta(db: Database, campaign_id: int) -> Meta:
-    return _meta((await readcache.read(db, campaign_id)).campaign)
+    cr = await readcache.read(db, campaign_id)
+    return _meta(cr.campaign, cr.book)
 
 
 async def require_gm_of(db: Database, campaign_id: int, actor: Actor) -> Meta:
     """The campaign's meta, or the services' refusal when ``actor`` is not its GM."""
     cr = await readcache.read(db, campaign_id)
     require_gm(cr.state, actor)
-    return _meta(cr.campaign)
+    return _meta(cr.campaign, cr.book)
 
 
 async def is_gm_of(db: Database, campaign_id: int, actor: Actor) -> bool:
@@ -130,10 +145,10 @@ async def with_deadlines(db: Database, *, shards: tuple[int, frozenset[int]] | N
     async with db.sessions() as s:
         found = await rows.campaigns_with_deadlines(s, shards=shards, failed=failed)
     out: list[Meta] = []
-    for c in found:
+    for c, book in found:
         try:
-            out.append(_meta(c))
-        except Exception as exc:  # malformed settings (options._bot = 5): this campaign only
+            out.append(_meta(c, book))
+        except Exception as exc:  # a malformed row (a book's settings = 5): this campaign only
             failed(c.id or 0, exc)
     return out
 
@@ -143,13 +158,16 @@ async def change_bot_setting(db: Database, campaign_id: int, gm: Actor, name: st
 
     A role or channel is checked here as far as the database can (:func:`setting_id`); that it is one of
     the campaign's own server is for the caller, who can ask Discord (the settings command does)."""
+    booked: Book | None = None
     async with db.transaction() as s:
         campaign = await get_campaign(s, campaign_id, lock=True)
         require_gm(campaign, gm)
         shown: Any
-        if name in BOT_CHOICES or name == DEADLINE_HOURS:
+        if name == JOIN_APPROVAL:  # the game's: the core's rule of joining reads it
+            campaign.options = botsettings.storing(campaign.options, name, shown := choice(name, value))
+        elif name in BOT_CHOICES or name == DEADLINE_HOURS:
             shown = choice(name, value) if name in BOT_CHOICES else deadline_hours(value)
-            campaign.options = botsettings.storing(campaign.options, name, shown)
+            booked = await rows.change_book(s, campaign_id, lambda b: replace(b, settings=b.settings.changed(name, shown)))
         elif name == "language":
             campaign.language = shown = language(value)
         elif name == "gm_role":
@@ -159,55 +177,99 @@ async def change_bot_setting(db: Database, campaign_id: int, gm: Actor, name: st
             if key not in await rows.side_keys(s, campaign_id):
                 raise NotFound("There is no side {key!r} in this campaign.", key=key)
             shown = setting_id(name, value, guild_id=campaign.guild_id)
-            await rows.set_side_channel(s, campaign_id, key, shown)
+            booked = await rows.change_book(s, campaign_id, lambda b: replace(b, channels=_with(b.channels, key, shown)))
         else:
             raise InvalidInput("Unknown setting {name!r}.", name=name)
-        s.add(campaign)
-        await log_event(s, campaign, Msg("The GM set `{name}` to {shown!r}.", name=name, shown=shown), kind="gm")
-        return shown
+        if s.is_modified(campaign):  # the language, the GM role, join_approval: the campaign's own, logged
+            s.add(campaign)
+            await log_event(s, campaign, Msg("The GM set `{name}` to {shown!r}.", name=name, shown=shown), kind="gm")
+        # The book's settings and channels are not logged: a log row is the game's (its pages are read
+        # with the state), and the change is announced in the channel (issue 22, item 1).
+    if booked is not None:
+        store_cache.remember_book(db, campaign_id, booked)
+    return shown
 
 
-CARD = "card"
-"""The current phase card's message id in the campaign's channel, kept so that it is edited in place."""
+def _with(ids: Mapping[Any, int], key: Any, value: int | None) -> dict[Any, int]:
+    """``ids`` with ``key`` set to ``value`` (None: dropped)."""
+    out = {k: v for k, v in ids.items() if k != key}
+    if value is not None:
+        out[key] = value
+    return out
+
+
+Change = Callable[[Book], Book]
+_BATCH: ContextVar[tuple[int, list[Change]] | None] = ContextVar("adc_book_batch", default=None)
+
+
+@contextlib.asynccontextmanager
+async def batched(db: Database, campaign_id: int) -> AsyncIterator[None]:
+    """The campaign's book writes of the block (the cards and threads one publishing posts) kept in one
+    transaction at its end, the reads in it seeing them: a resolving click makes one bookkeeping write,
+    not one per post (issue 22, item 1)."""
+    pending: list[Change] = []
+    token = _BATCH.set((campaign_id, pending))
+    try:
+        yield
+    finally:
+        _BATCH.reset(token)
+        if pending:
+            await change(db, campaign_id, lambda b: _applied(b, pending))
+
+
+def _applied(book: Book, edits: list[Change]) -> Book:
+    for edit in edits:
+        book = edit(book)
+    return book
+
+
+async def change(db: Database, campaign_id: int, edit: Change) -> Book:
+    """One bookkeeping write, from the cache's book when it is still current (one UPDATE), handed back
+    to the cache once committed. No lock on the campaign row: the book row's (or its revision) is enough."""
+    batch = _BATCH.get()
+    if batch is not None and batch[0] == campaign_id:
+        now = await book(db, campaign_id)
+        batch[1].append(edit)
+        return edit(now)
+    async with db.transaction() as s:
+        new = await rows.change_book(s, campaign_id, edit, known=store_cache.cached_book(db, campaign_id))
+    store_cache.remember_book(db, campaign_id, new)
+    return new
+
+
+async def book(db: Database, campaign_id: int) -> Book:
+    """The campaign's book as it stands (with the block's writes, in :func:`batched`)."""
+    now = (await readcache.read(db, campaign_id)).book
+    batch = _BATCH.get()
+    return _applied(now, batch[1]) if batch is not None and batch[0] == campaign_id else now
 
 
 async def card_message(db: Database, campaign_id: int) -> int | None:
     """The message id of the phase card now standing in the campaign's channel (None: none posted yet)."""
-    value = (await meta(db, campaign_id)).bot.get(CARD)
-    return value if isinstance(value, int) and not isinstance(value, bool) else None
+    return (await book(db, campaign_id)).card
 
 
 async def set_card_message(db: Database, campaign_id: int, message_id: int | None) -> None:
     """Remember the phase card just posted (None: the card is done with)."""
-    async with db.transaction() as s:
-        campaign = await get_campaign(s, campaign_id, lock=True)
-        campaign.options = botsettings.storing(campaign.options, CARD, message_id)
-        s.add(campaign)
-
-
-REQUESTS_CARD = "requests_card"
-"""The message id of the campaign's card of requests to join (issue 24, item 3): one, edited in place."""
+    await change(db, campaign_id, lambda b: replace(b, card=message_id))
 
 
 async def requests_card(db: Database, campaign_id: int) -> int | None:
-    value = (await meta(db, campaign_id)).bot.get(REQUESTS_CARD)
-    return value if isinstance(value, int) and not isinstance(value, bool) else None
+    """The message id of the campaign's card of requests to join (issue 24, item 3): one, edited in place."""
+    return (await book(db, campaign_id)).requests_card
 
 
 async def set_requests_card(db: Database, campaign_id: int, message_id: int | None) -> None:
     """Remember the card of requests to join just posted (None: gone, every request answered)."""
-    async with db.transaction() as s:
-        campaign = await get_campaign(s, campaign_id, lock=True)
-        campaign.options = botsettings.storing(campaign.options, REQUESTS_CARD, message_id)
-        s.add(campaign)
+    await change(db, campaign_id, lambda b: replace(b, requests_card=message_id))
 
 
 async def note_deadline(db: Database, campaign_id: int) -> None:
     """Remember which campaign version the deadline just set belongs to."""
     async with db.transaction() as s:
         campaign = await get_campaign(s, campaign_id, lock=True)
-        campaign.options = botsettings.storing(campaign.options, botsettings.DEADLINE_VERSION, campaign.version)
-        s.add(campaign)
+        new = await rows.change_book(s, campaign_id, lambda b: replace(b, deadline_version=campaign.version))
+    store_cache.remember_book(db, campaign_id, new)
 
 
 async def claim(db: Database, campaign_id: int, tags: tuple[str, ...], *, version: int) -> bool:
@@ -215,40 +277,39 @@ async def claim(db: Database, campaign_id: int, tags: tuple[str, ...], *, versio
     first, while the campaign is still at ``version``."""
     async with db.transaction() as s:
         campaign = await get_campaign(s, campaign_id, lock=True)
-        done = list((campaign.options or {}).get("_reminded") or [])
-        if campaign.version != version or campaign.deadline is None or all(tag in done for tag in tags):
+        now = await rows.read_book(s, campaign_id)
+        done = now.reminded
+        if campaign.version != version or now.deadline is None or all(tag in done for tag in tags):
             return False
-        campaign.options = {**(campaign.options or {}), "_reminded": done + [t for t in tags if t not in done]}
-        s.add(campaign)
-        return True
+        new = await rows.change_book(s, campaign_id, lambda b: replace(
+            b, reminded=(*done, *(t for t in tags if t not in done))))
+    store_cache.remember_book(db, campaign_id, new)
+    return True
 
 
 async def clear_deadline(db: Database, campaign_id: int, *, resolved_from: int) -> bool:
     """Drop the deadline of a phase that has been resolved (the campaign moved past ``resolved_from``)."""
     async with db.transaction() as s:
         campaign = await get_campaign(s, campaign_id, lock=True)
-        if campaign.version == resolved_from or campaign.deadline is None:
+        now = await rows.read_book(s, campaign_id)
+        if campaign.version == resolved_from or now.deadline is None:
             return False
-        dv = ((campaign.options or {}).get("_bot") or {}).get("deadline_version")
-        if dv is not None and dv == campaign.version:
+        if now.deadline_version is not None and now.deadline_version == campaign.version:
             return False  # a new deadline, set for the current phase
-        campaign.deadline = None
-        s.add(campaign)
-        return True
+        new = await rows.change_book(s, campaign_id, lambda b: b.with_deadline(None))
+    store_cache.remember_book(db, campaign_id, new)
+    return True
 
 
-@dataclass(frozen=True)
-class PlayerInfo:
-    member_id: int
-    side: str
-    away_until: dt.datetime | None
-    pings: bool = True
-    """Mentioned on phase cards and reminded (False: the member muted the campaign's pings)."""
+async def _players(s: Any, state: Any) -> tuple[PlayerInfo, ...]:
+    return await rows.player_infos(s, state.id)
 
 
 async def players(db: Database, campaign_id: int) -> list[PlayerInfo]:
-    async with db.sessions() as s:
-        return [PlayerInfo(p.member_id, p.side_key, p.away_until, p.pings) for p in await rows.players(s, campaign_id)]
+    """The members playing, with their absences and pings: a part of the read cache, kept across the writes
+    that leave the player rows as they were (:data:`bot.store.readcache.PLAYERS`)."""
+    cr = await readcache.read(db, campaign_id, {PLAYERS: _players})
+    return list(cr.parts[PLAYERS])
 
 
 @dataclass(frozen=True)
@@ -280,16 +341,16 @@ async def set_pings(db: Database, campaign_id: int, actor: Actor, on: bool) -> N
 
 
 async def side_channels(db: Database, campaign_id: int) -> dict[str, int]:
-    async with db.sessions() as s:
-        return await rows.side_channels(s, campaign_id)
+    """Each side's own channel, for the sides that have one."""
+    return dict((await book(db, campaign_id)).channels)
 
 
 async def battle_thread(db: Database, campaign_id: int, number: int) -> int | None:
-    async with db.sessions() as s:
-        return await rows.battle_thread(s, campaign_id, number)
+    """The thread of a battle, if it has one."""
+    return (await book(db, campaign_id)).threads.get(number)
 
 
 async def set_battle_thread(db: Database, campaign_id: int, number: int, thread_id: int) -> None:
-    async with db.transaction() as s:
-        await get_campaign(s, campaign_id, lock=True)
-        await rows.set_battle_thread(s, campaign_id, number, thread_id)
+    """Keep the thread of a battle (nothing for a battle the campaign does not have)."""
+    if number in (await readcache.read(db, campaign_id)).state.battles:
+        await change(db, campaign_id, lambda b: replace(b, threads=_with(b.threads, number, thread_id)))

@@ -4,7 +4,7 @@ end (the rules of all but the creation: :mod:`bot.campaign.lifecycle`)."""
 from __future__ import annotations
 
 import datetime as dt
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any
 
 from sqlmodel.ext.asyncio.session import AsyncSession
@@ -12,12 +12,10 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 from bot.campaign import lifecycle
 from bot.campaign.events import Journal
 from bot.campaign.general import act_all
-from bot.campaign.lifecycle import check_options
-from bot.campaign.new import campaign_name
+from bot.campaign.new import campaign_name, from_scenario
 from bot.campaign.seats import Seat
 from bot.campaign.state import CampaignState, JoinRequest, SideState
 from bot.engine.errors import InvalidInput
-from bot.engine.phases import first_position
 from bot.engine.tables import RuleBook, default_rulebook
 from bot.engine.text import Msg
 from bot.i18n import names as local_names
@@ -29,11 +27,12 @@ from bot.limits import (  # noqa: F401 (LimitReached, Usage, check_upload_size: 
     check_upload_size,
     refuse_over,
 )
-from bot.scenario import Scenario, load_bundled, names_of, parse_scenario_text
+from bot.scenario import Scenario, load_bundled, parse_scenario_text
 from bot.store import campaigns as rows
+from bot.store import importing
 from bot.store.db import Database
 from bot.store.log import log_event
-from bot.store.models import Campaign, utcnow
+from bot.store.models import utcnow
 from bot.store.repository import remember_map
 
 from . import general, shell
@@ -108,8 +107,9 @@ async def create_campaign(
         spec = load_bundled(scenario)
     elif spec is None:
         raise InvalidInput("Choose a bundled scenario or upload a scenario file.")
-    # The map's adjacency (RU-11) is the default; the scenario's or the GM's options may override it.
-    opts = check_options({"adjacency": spec.map.adjacency, **spec.options, **(options or {})}, rules)
+    # The core builds the new campaign's state (the map's adjacency, RU-11, then the scenario's and the
+    # GM's options, each checked); the repository writes it as every save does (issue 22, item 1).
+    state = from_scenario(spec, campaign_id=0, name=name, gm_id=gm.member_id, options=options, rules=rules)
     async with db.transaction() as s:
         await check_new_campaign(s, guild_id=guild_id, member_id=gm.member_id, limits=limits, now=now)
         existing = await rows.campaign_in_channel(s, channel_id)
@@ -117,24 +117,16 @@ async def create_campaign(
             raise InvalidInput(
                 "This channel already runs the campaign {name!r}: end it first, or use another channel.", name=existing.name
             )
-        pos = first_position(opts)
-        campaign = Campaign(
-            guild_id=guild_id, channel_id=channel_id, name=name, scenario=spec.key, gm_id=gm.member_id,
-            options=opts, climate=spec.climate.value, theatre=spec.theatre.value, start_date=spec.start_date,
-            turn=pos.turn, phase=int(pos.phase), last_turn=spec.last_turn,
-            map_width=spec.map.width, map_height=spec.map.height,
-            adjacency=int(opts.get("adjacency", spec.map.adjacency)), sight=spec.sight, created_at=now,
-            language=language, tables=spec.tables.to_data() or None, names=names_of(spec) or None,
-        )
-        await rows.insert_campaign(s, campaign, spec)
+        saved = await importing.insert_new(s, state, guild_id=guild_id, channel_id=channel_id, scenario=spec.key,
+                                           language=language, created_at=now)
+        campaign = saved.campaign
         local_names.remember(campaign.id or 0, campaign.names or {})  # said in each reader's language (issue 23)
         await log_event(s, campaign, Msg("Campaign {name!r} created from scenario {scenario!r} by the GM.", name=name,
                                          scenario=spec.name))
         seed = await turn_seed(s, campaign)  # draws turn 1's seed and logs its hash
         created = Created(campaign.id or 0, name, spec.name, tuple((sd.key, sd.name) for sd in spec.sides), seed.sha256)
-        adjacency = campaign.adjacency
-    # Committed: the map just written is the scenario's, so nobody needs to read it back.
-    remember_map(created.campaign_id, replace(spec.map, adjacency=adjacency))
+    # Committed: the map just written is the state's, so nobody needs to read it back.
+    remember_map(created.campaign_id, saved.state.map)
     return created
 
 

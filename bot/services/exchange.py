@@ -25,6 +25,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from bot.campaign import botsettings, codec, exports, save
+from bot.campaign.botsettings import Book
 from bot.campaign.dice import turn_dice
 from bot.campaign.events import EventKind, side_visibility
 from bot.campaign.exports import (  # noqa: F401 (the cog's and the tests')
@@ -37,6 +38,7 @@ from bot.campaign.exports import (  # noqa: F401 (the cog's and the tests')
 )
 from bot.campaign.state import CampaignState
 from bot.engine.errors import InvalidInput
+from bot.engine.phases import Phase
 from bot.engine.tables import RuleBook, default_rulebook
 from bot.engine.text import Msg
 from bot.i18n.text import tr
@@ -44,8 +46,8 @@ from bot.limits import Limits
 from bot.scenario import parse_scenario_text
 from bot.store import campaigns as store_campaigns
 from bot.store import importing, repository
+from bot.store.bookkeeping import change_book, read_book
 from bot.store.db import Database
-from bot.store.models import Campaign
 from bot.store.rolllog import roll_log
 
 from . import readcache, shell
@@ -54,7 +56,6 @@ from .budget import quietly
 from .campaigns import check_new_campaign
 from .errors import ImportRejected
 from .loading import get_campaign
-from .resolution import next_deadline
 
 FORMAT, VERSION = exports.FORMAT, exports.VERSION
 
@@ -73,10 +74,12 @@ async def export_campaign(db: Database, campaign_id: int, actor: Actor) -> dict[
         campaign = await get_campaign(s, campaign_id)
         require_gm(campaign, actor)
         state = (await repository.load(s, campaign)).state
+        book = await read_book(s, campaign_id)
         return {
             "format": FORMAT, "version": VERSION,
             "campaign": {"name": campaign.name, "scenario": campaign.scenario, "language": campaign.language,
-                         "deadline": _utc(campaign.deadline).isoformat() if campaign.deadline else None},
+                         "deadline": _utc(book.deadline).isoformat() if book.deadline else None,
+                         "bot": book.exported()},
             "state": codec.encode(state),
             "log": await importing.log_entries(s, campaign_id),
             "roll_log": await roll_log(s, campaign),
@@ -112,7 +115,8 @@ async def import_campaign(db: Database, raw: bytes | str | dict[str, Any], *, gu
             raise ImportRejected("This channel already runs the campaign {name!r}: end it first.", name=existing.name)
         await check_new_campaign(s, guild_id=guild_id, member_id=gm.member_id, limits=limits)
         loaded = await importing.insert_new(s, state, guild_id=guild_id, channel_id=channel_id,
-                                            scenario=file.scenario, language=file.language, log=file.log)
+                                            scenario=file.scenario, language=file.language, log=file.log,
+                                            book=Book(settings=file.bot))
         journal = await loaded.journal()
         state = loaded.state
         journal.say(state, Msg("Campaign imported from an export by the GM, at turn {turn}.", turn=state.turn),
@@ -134,8 +138,9 @@ async def import_campaign(db: Database, raw: bytes | str | dict[str, Any], *, gu
                     "Your side's orders or moves declared in this phase before the export ({n}) are to be given again."),
                     visibility=side_visibility(side))
         saved = await repository.save(s, loaded, state, journal.events)
-        _imported_deadline(saved.campaign, saved.state, file.deadline, dt.datetime.now(dt.UTC))
-        s.add(saved.campaign)
+        now = dt.datetime.now(dt.UTC)
+        version = saved.campaign.version
+        await change_book(s, saved.state.id, lambda b: _imported_deadline(b, saved.state, file.deadline, now, version))
     repository.remember_map(saved.state.id, saved.state.map)
     return Imported(saved.state.id, dropped)
 
@@ -144,17 +149,13 @@ def _utc(value: dt.datetime) -> dt.datetime:
     return value.replace(tzinfo=dt.UTC) if value.tzinfo is None else value.astimezone(dt.UTC)
 
 
-def _imported_deadline(campaign: Campaign, state: CampaignState, exported: dt.datetime | None,
-                       now: dt.datetime) -> None:
+def _imported_deadline(book: Book, state: CampaignState, exported: dt.datetime | None,
+                       now: dt.datetime, version: int) -> Book:
     """The imported phase's deadline, so that its reminders go (issue 24, item 8): the exported one while
     it is still ahead (and within the longest deadline), else the campaign's default one for a phase."""
     if exported is not None and now < exported <= now + dt.timedelta(hours=botsettings.MAX_DEADLINE_HOURS):
-        campaign.deadline = exported
-        campaign.options = botsettings.storing(botsettings.storing(campaign.options, botsettings.DEADLINE_SET,
-                                                                  now.isoformat()),
-                                               botsettings.DEADLINE_VERSION, campaign.version)
-        return
-    next_deadline(campaign, state.position, now)
+        return book.with_deadline(exported, now=now, version=version)
+    return book.next_phase(state.phase is not Phase.WEATHER, now=now, version=version)
 
 
 async def save_scenario(db: Database, campaign_id: int, actor: Actor, *,

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import datetime as dt
 
-from bot.campaign import botsettings, edits
+from bot.campaign import edits
 from bot.campaign.edits import MAX_AWAY_DAYS, MAX_DEADLINE_HOURS, Correction
 from bot.store import bookkeeping
 from bot.store.db import Database
@@ -35,10 +35,8 @@ async def set_deadline(db: Database, campaign_id: int, gm: Actor, hours: float,
         journal = await loaded.journal()
         now = now or utcnow()
         deadline = edits.set_deadline(loaded.state, gm, hours, now, journal)
-        campaign = loaded.campaign
-        campaign.deadline = deadline
-        campaign.options = {**botsettings.storing(campaign.options, botsettings.DEADLINE_SET, now.isoformat()),
-                            "_reminded": []}
+        # The deadline is the book's (its reminders start over); the GM's word on it is the log's.
+        await bookkeeping.change_book(s, campaign_id, lambda b: b.with_deadline(deadline, now=now))
         saved = await shell.save(s, loaded, loaded.state, journal)
     shell.remember(db, saved)
     return deadline

@@ -15,6 +15,7 @@ import asyncio
 import dataclasses
 import hashlib
 from collections.abc import Mapping
+from dataclasses import replace
 
 from bot.campaign import views as core
 from bot.campaign.authority import Standing
@@ -31,10 +32,9 @@ from bot.engine.text import Msg
 from bot.render import Arrow, BattleResult, Counter, MapSnapshot, SideStyle, map_fingerprint, render_png, text_report
 from bot.store.db import Database
 
-from . import readcache
+from . import bookkeeping, readcache
 from .actors import Actor
 from .errors import PermissionDenied
-from .loading import get_campaign
 
 RENDERS_AT_ONCE = 2
 _renders = asyncio.Semaphore(RENDERS_AT_ONCE)
@@ -43,10 +43,8 @@ VIEWS = ("side", "full", "public")
 EXTENTS = ("near", "whole")
 """``near``: legible on a phone, around the square asked for or the reader's own Forces (the whole map
 for a reader with none); ``whole``: the whole map."""
-MAP_CARD = "_map_card"
-"""The campaign option that keeps the fingerprint of the last phase card's public map: one of the bot's
-own ``_`` keys, which no rule reads; not exported (an import refuses bot settings it does not know),
-so an imported campaign's first card carries its map."""
+# The fingerprint of the last phase card's public map is kept in the campaign's book (``map_card``):
+# never exported, so an imported campaign's first card carries its map.
 
 
 def _reader(state: CampaignState, st: Standing, view: str) -> tuple[Reader, str | None, Msg]:
@@ -187,16 +185,14 @@ async def map_png(db: Database, campaign_id: int, actor: Actor, *, view: str = "
 
 async def public_map_changed(db: Database, campaign_id: int, *, rules: RuleBook | None = None) -> bool:
     """Whether the public map shows anything the last phase card's did not (True the first time), and
-    remember what it shows now (among the campaign's options, so a restart does not forget it)."""
+    remember what it shows now (in the campaign's book, so a restart does not forget it; a bookkeeping
+    write, which leaves the game in the read cache)."""
     rules = rules or default_rulebook()
     cr = await readcache.read(db, campaign_id)
     reader, _, label = _reader(cr.state, Standing(gm=False, side=None), "public")
     snap = cr.memo(("map", reader, label), lambda: _snapshot(cr.state, reader, label, rules), pin=rules)
     now = content_hash(snap)
-    async with db.transaction() as s:
-        campaign = await get_campaign(s, campaign_id, lock=True)
-        if (campaign.options or {}).get(MAP_CARD) == now:
-            return False
-        campaign.options = {**(campaign.options or {}), MAP_CARD: now}
-        s.add(campaign)
+    if (await bookkeeping.book(db, campaign_id)).map_card == now:
+        return False
+    await bookkeeping.change(db, campaign_id, lambda b: replace(b, map_card=now))
     return True

@@ -16,6 +16,5 @@ async def resolve_quickly(db: Database, campaign_id: int, actor: Actor, battle: 
                           *, rules: RuleBook | None = None) -> Agreement:
     """A player's camp agrees to resolve a pending battle quickly (resolved once every human camp has), or the
     GM resolves it at once (RU-27); its report is applied as a table battle's (BR)."""
-    # Not cached: the report's Glory awards give their reasons as messages (as for a reported battle).
     return await shell.write(db, campaign_id, lambda state, journal: core.agree_by(
-        state, actor, battle, journal, shell.context(rules)), cache=False)
+        state, actor, battle, journal, shell.context(rules)))

@@ -14,7 +14,7 @@ import datetime as dt
 from dataclasses import dataclass, field
 from typing import Any
 
-from bot.campaign import announce, botsettings, codec, turn
+from bot.campaign import announce, codec, turn
 from bot.campaign.authority import require_gm
 from bot.campaign.dice import Context
 from bot.campaign.events import Journal, news
@@ -26,11 +26,12 @@ from bot.engine.phases import Phase, TurnPosition
 from bot.engine.rolls import BatchRoll, Roll
 from bot.engine.tables import RuleBook
 from bot.engine.text import Msg
-from bot.store import frames, repository, snapshots
+from bot.store import frames, readcache, repository, snapshots
 from bot.store import log as store_log
+from bot.store.bookkeeping import change_book
 from bot.store.db import Database
 from bot.store.log import log_event
-from bot.store.models import Campaign, utcnow
+from bot.store.models import utcnow
 from bot.store.seeds import revealed_turns
 from bot.store.snapshots import snapshot_position
 
@@ -88,9 +89,10 @@ async def resolve_phase(db: Database, campaign_id: int, actor: Actor, *, expecte
             done, after, acted, game = await asyncio.to_thread(_resolve, loaded.state, journal, ctx, forced)
             snapshots.save_snapshot(s, campaign, loaded.state, game)  # from the state loaded, through the codec
             campaign.version += 1
-            clear_deadline(campaign)
-            if not done.ended:  # RU-25: an ended campaign waits for nobody
-                next_deadline(campaign, done.after, now or utcnow())
+            # RU-25: an ended campaign waits for nobody; a new campaign's Phase 0 waits for the GM
+            book = await change_book(s, campaign_id, lambda b: b.next_phase(
+                not done.ended and done.after.phase is not Phase.WEATHER, now=now or utcnow(), version=campaign.version),
+                known=readcache.cached_book(db, campaign_id))  # one UPDATE while the cache's book is current
             if faults.armed("resolution"):
                 await repository.save(s, loaded, done.state, journal.events[:1])
                 await s.flush()  # push the half-done work to the database, uncommitted, before the crash test
@@ -101,7 +103,8 @@ async def resolve_phase(db: Database, campaign_id: int, actor: Actor, *, expecte
                 await frames.save_frame(s, campaign_id, frame)
             await snapshots.trim_snapshots(s, campaign_id, keep=SNAPSHOTS_KEPT)
             end = shell.chain_end(s, saved)
-        shell.remember(db, saved, end)  # committed: the first read (or write) after it needs no load
+        # Committed: the first read (or write) after it needs no load, nor a query for the book or the players.
+        shell.remember(db, saved, end, book=book, started=loaded)
     told = news(journal.events)
     plan = announce.resolution(loaded.state, after, journal.events, battles=done.battles,
                                turn_ended=done.turn_ended, frame=frame, forced=forced)
@@ -116,25 +119,6 @@ def _resolve(state: CampaignState, journal: Journal, ctx: Context,
     done = turn.resolve(state, journal, ctx, forced=forced)
     after, acted = act_all(done.state, journal, ctx, report_battle=general.reporter())
     return done, after, acted, codec.encode_game(state)
-
-
-def next_deadline(campaign: Campaign, position: TurnPosition, now: dt.datetime) -> None:
-    """The phase just entered gets the campaign's default deadline (the bot setting ``deadline_hours``),
-    so that its reminders go and it never waits for ever; a new campaign's Phase 0 waits for the GM."""
-    hours = botsettings.phase_hours(botsettings.stored(campaign.options))
-    if not hours or position.phase is Phase.WEATHER:
-        return
-    campaign.deadline = now + dt.timedelta(hours=hours)
-    campaign.options = botsettings.storing(botsettings.storing(campaign.options, botsettings.DEADLINE_SET,
-                                                              now.isoformat()),
-                                           botsettings.DEADLINE_VERSION, campaign.version)
-
-
-def clear_deadline(campaign: Campaign) -> None:
-    """A phase's deadline and its reminders end with the phase."""
-    campaign.deadline = None
-    if "_reminded" in campaign.options:
-        campaign.options = {k: v for k, v in campaign.options.items() if k != "_reminded"}
 
 
 # --- undo -----------------------------------------------------------------------------------
@@ -206,7 +190,7 @@ async def undo(db: Database, campaign_id: int, actor: Actor, *, expected_version
         loaded = await shell.load_locked(s, campaign, db)
         restored = snapshots.game_of(snap, loaded.state)
         first = await store_log.first_after(s, campaign_id, undone_version)  # the chain goes back to its prev
-        clear_deadline(campaign)
+        await change_book(s, campaign_id, lambda b: b.with_deadline(None))  # the phase's deadline ends with it
         campaign.version += 1
         if restored is None:  # a snapshot of the campaign's rows, kept before the codec did it
             await snapshots.restore_snapshot(s, campaign, snap)  # the game goes back; the settings stay

@@ -20,12 +20,13 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Hashable
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 from sqlmodel.ext.asyncio.session import AsyncSession
 
+from bot.campaign.botsettings import Book
 from bot.campaign.dice import Context
 from bot.campaign.events import Event, Journal
 from bot.campaign.state import CampaignState
@@ -121,10 +122,23 @@ async def save(s: AsyncSession, loaded: Loaded, new: CampaignState, journal: Jou
     return await repository.save(s, loaded, new, journal.events if journal is not None else ())
 
 
-def remember(db: Database, saved: Loaded, chain_end: str | None = None) -> None:
+def remember(db: Database, saved: Loaded, chain_end: str | None = None, *, book: Book | None = None,
+             started: Loaded | None = None) -> None:
     """After the transaction that saved ``saved`` has committed: the read cache may serve its state (and
-    ``chain_end``, the roll chain's end it committed, taken with :func:`chain_end`)."""
-    readcache.remember(db, saved.campaign, saved.state, saved.ids, chain=chain_end)
+    ``chain_end``, the roll chain's end it committed, taken with :func:`chain_end`; ``book``, the
+    campaign's book as it left it). ``started``: what the transaction started from, when it wrote no
+    player row but through the repository: the player rows (sides, absences, pings) are then the ones it
+    loaded, or the cache's it started from, as long as the state's players are the same."""
+    parts: dict[Hashable, Any] = {}
+    carry: tuple[Hashable, ...] = ()
+    if started is not None and (started.state.players is saved.state.players
+                                or dict(started.state.players) == dict(saved.state.players)):
+        if started.members is not None:  # loaded in this transaction
+            parts[readcache.PLAYERS] = started.members
+        else:  # the cache's entry, at the very stamp this transaction locked (readcache.for_write)
+            carry = (readcache.PLAYERS,)
+    readcache.remember(db, saved.campaign, repository.as_stored(saved.state), saved.ids, chain=chain_end, book=book,
+                       parts=parts, carry=carry)
 
 
 def chain_end(s: AsyncSession, saved: Loaded) -> str | None:
@@ -211,7 +225,7 @@ async def _commit(db: Database, campaign_id: int, batch: list[_Job]) -> None:
         saved = await repository.save(s, loaded, state, events)
         chain_known = chain_end(s, saved)
     if all(job.cache for job in batch):
-        remember(db, saved, chain_known)
+        remember(db, saved, chain_known, started=loaded)  # steps change players through the state only
     for job, result in answers:
         _settle(job, result=result)
 

@@ -34,9 +34,9 @@ async def status(db: Database, campaign_id: int, actor: Actor, *, rules: RuleBoo
     rules = rules or default_rulebook()
     cr = await readcache.read(db, campaign_id)
     reader = cr.reader(actor)
-    campaign = cr.campaign
-    return cr.memo(("status", reader.gm, reader.side),
-                   lambda: core.status(cr.state, reader, deadline=campaign.deadline, version=campaign.version,
+    campaign, deadline = cr.campaign, cr.book.deadline  # the deadline is the book's: it moves on its own
+    return cr.memo(("status", reader.gm, reader.side, deadline),
+                   lambda: core.status(cr.state, reader, deadline=deadline, version=campaign.version,
                                        rules=rules), pin=rules)
 
 

@@ -1,24 +1,17 @@
-"""Campaign rows: one by id (locked for a write) or by its channel, a new campaign with its scenario's
-rows, and the counts the bot's limits and ``/about`` read."""
+"""Campaign rows: one by id (locked for a write) or by its channel, and the counts the bot's limits and
+``/about`` read. A new campaign's rows are written by the repository (:func:`.importing.insert_new`, from
+:func:`bot.campaign.new.from_scenario`'s state)."""
 
 from __future__ import annotations
 
-import asyncio
 import datetime as dt
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
 
 import sqlalchemy as sa
-from sqlmodel import func, insert, select
+from sqlmodel import func, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from .models import Campaign, ForceRow, LeaderRow, MapSquare, SideRow, UnitRow, place_row
-
-if TYPE_CHECKING:
-    from bot.scenario import Scenario
-
-POPULATE_BATCH = 500
-"""Rows per INSERT when a campaign is created (each batch is a few ms on the event loop)."""
+from .models import Campaign
 
 
 async def get_campaign(s: AsyncSession, campaign_id: int, *, lock: bool = False) -> Campaign | None:
@@ -74,55 +67,3 @@ async def campaign_counts(s: AsyncSession, guild_id: int | None = None) -> tuple
     total = (await s.exec(select(func.count()).select_from(Campaign).where(*here))).one()
     active = (await s.exec(select(func.count()).select_from(Campaign).where(Campaign.status == "active", *here))).one()
     return int(active), int(total)
-
-
-async def insert_campaign(s: AsyncSession, campaign: Campaign, spec: Scenario) -> Campaign:
-    """Insert a new campaign row (given its id) and its scenario's rows: sides, map, Forces, leaders, units."""
-    s.add(campaign)
-    await s.flush()
-    await _populate(s, campaign, spec)
-    return campaign
-
-
-def _camp(spec: Scenario, side: str) -> str:
-    """A side's camp as stored: empty for a side that is its own camp (RU-19)."""
-    camp = spec.camp_of(side)
-    return "" if camp == side else camp
-
-
-async def _populate(s: AsyncSession, campaign: Campaign, spec: Scenario) -> None:
-    """The scenario's rows, inserted in batches of plain values: the largest legal scenario has about
-    13,000 rows, and building as many ORM objects would hold the event loop for over a second."""
-    from bot.campaign.new import recruits
-
-    from .repository import recruit_rows
-    cid = campaign.id
-    capitals: dict[str | None, str] = {}
-    for sq, c in spec.map.cells.items():
-        if c.capital:
-            capitals.setdefault(c.stronghold, str(sq))
-    batches: list[tuple[type[Any], list[dict[str, Any]]]] = [
-        (SideRow, [dict(campaign_id=cid, key=side.key, name=side.name, colour=side.colour, nation=side.nation,
-                        capital=capitals.get(side.key), supply=spec.supply.get(side.key, 0),
-                        supply_income=spec.supply.get(side.key, 0),
-                        camp=_camp(spec, side.key), recruits=recruit_rows(recruits(spec, side.key)))
-                   for side in spec.sides]),
-        (MapSquare, [dict(campaign_id=cid, col=sq.col, row=sq.row, terrain=cell.terrain.value,
-                          features=sorted(f.value for f in cell.features), territory=cell.territory,
-                          stronghold=cell.stronghold, capital=cell.capital, river_flow=cell.river_flow,
-                          **place_row(cell.place))
-                     for sq, cell in spec.map.cells.items()]),
-        (ForceRow, [dict(campaign_id=cid, side_key=f.side, key=f.key, name=f.name, square=str(f.square),
-                         order=f.order.value, scouts=f.scouts, state="pending" if f.arrives_turn is not None else "active",
-                         arrives_turn=f.arrives_turn, small_boats=f.small_boats, horse_rafts=f.horse_rafts)
-                    for f in spec.forces]),
-        (LeaderRow, [dict(campaign_id=cid, force_key=f.key, key=f"{f.key}-leader", name=f.leader.name, cv=f.leader.cv)
-                     for f in spec.forces]),
-        (UnitRow, [dict(campaign_id=cid, force_key=f.key, key=u.key, name=u.name, sp=u.sp, original_sp=u.sp,
-                        type=u.type.value, quality=u.quality.value, mercenary=u.mercenary, flag=u.flag)
-                   for f in spec.forces for u in f.units]),
-    ]
-    for model, rows in batches:
-        for start in range(0, len(rows), POPULATE_BATCH):
-            await s.exec(insert(model), params=rows[start:start + POPULATE_BATCH])  # type: ignore[call-overload]
-            await asyncio.sleep(0)  # let other members' commands in between batches

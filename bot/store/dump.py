@@ -28,7 +28,8 @@ from .models import (
 PHASE_STATE: tuple[type[SQLModel], ...] = (
     SideRow, ForceRow, LeaderRow, LeaderEvent, UnitRow, Declaration, BattleRow, GloryEntry,
 )
-CAMPAIGN_STATE_FIELDS = ("turn", "phase", "weather", "holdings", "options", "status", "deadline")
+CAMPAIGN_STATE_FIELDS = ("turn", "phase", "weather", "holdings", "options", "status")
+"""The deadline was one of them; it is the campaign's book's now (:class:`.models.BookRow`)."""
 
 
 def row_to_dict(row: SQLModel) -> dict[str, Any]:
@@ -95,7 +96,4 @@ async def restore_tables(session: AsyncSession, campaign_id: int, tables: dict[s
 def restore_campaign_fields(campaign: Campaign, fields: dict[str, Any]) -> None:
     for k in CAMPAIGN_STATE_FIELDS:
         if k in fields:
-            value = fields[k]
-            if k == "deadline" and isinstance(value, str):
-                value = dt.datetime.fromisoformat(value)
-            setattr(campaign, k, value)
+            setattr(campaign, k, fields[k])

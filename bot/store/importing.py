@@ -17,9 +17,11 @@ from typing import Any
 from sqlmodel import col, insert, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
+from bot.campaign.botsettings import Book
 from bot.campaign.state import CampaignState
 
 from . import repository
+from .bookkeeping import new_book
 from .models import Campaign, LogEntry, MapSquare, Player, place_row
 from .repository import Loaded
 
@@ -44,10 +46,12 @@ async def _insert(s: AsyncSession, model: Any, rows: Sequence[Mapping[str, Any]]
 
 
 async def insert_new(s: AsyncSession, state: CampaignState, *, guild_id: int, channel_id: int, scenario: str,
-                     language: str, log: Iterable[Mapping[str, Any]] = ()) -> Loaded:
+                     language: str, log: Iterable[Mapping[str, Any]] = (), book: Book | None = None,
+                     created_at: dt.datetime | None = None) -> Loaded:
     """Write ``state`` as a new campaign of ``channel_id`` (its ``id`` is the new row's; the rest as
-    given) with ``log`` (entries as :func:`bot.campaign.codec.decode_log` returns them). Returns what a
-    further :func:`.repository.save` in the same transaction starts from."""
+    given) with ``log`` (entries as :func:`bot.campaign.codec.decode_log` returns them) and ``book``, the
+    bot's bookkeeping (default: none yet). Returns what a further :func:`.repository.save` in the same
+    transaction starts from. Creating a campaign and importing one both come here."""
     campaign = Campaign(
         guild_id=guild_id, channel_id=channel_id, name=state.name, scenario=scenario, gm_id=state.gm_id,
         gm_role_id=state.gm_role_id, options={**state.options, **state.settings.as_options()}, language=language,
@@ -55,11 +59,13 @@ async def insert_new(s: AsyncSession, state: CampaignState, *, guild_id: int, ch
         phase=int(state.phase), last_turn=state.last_turn, status=state.status.value, weather=state.weather, holdings=dict(state.holdings),
         map_width=state.map.width, map_height=state.map.height, adjacency=state.map.adjacency, sight=state.sight,
         tables=state.tables.to_data() or None, names={k: dict(v) for k, v in state.names.items()} or None,
+        **({"created_at": created_at} if created_at is not None else {}),
     )
     s.add(campaign)
     await s.flush()
     cid = campaign.id
     assert cid is not None
+    new_book(s, cid, book)
     await _insert(s, MapSquare, [
         {"campaign_id": cid, "col": sq.col, "row": sq.row, "terrain": c.terrain.value,
          "features": sorted(f.value for f in c.features), "territory": c.territory, "stronghold": c.stronghold,

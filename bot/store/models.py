@@ -79,7 +79,6 @@ class Campaign(SQLModel, table=True):
     version: int = 1
     """Bumped by every phase resolution and undo: the guard that makes resolution idempotent."""
     status: str = Field(default="active", max_length=10)
-    deadline: dt.datetime | None = _ts(nullable=True)
     weather: str | None = Field(default=None, max_length=20)
     holdings: dict[str, str] = Field(default_factory=dict, sa_type=sa.JSON)
     """Strongholds held by a side other than their owner: square name -> holding side (MC-9)."""
@@ -94,6 +93,41 @@ class Campaign(SQLModel, table=True):
     names: dict[str, Any] | None = Field(default=None, sa_type=sa.JSON)
     """The scenario's title, sides, Forces and places in other languages (issue 23): ``side:KEY`` -> language
     -> name; None: named in one language. Written once, at creation or import."""
+
+
+class BookRow(SQLModel, table=True):
+    """The bot's bookkeeping of a campaign (issue 22, item 1): its settings, the phase's deadline and the
+    reminders sent for it, the messages it edits in place, each side's channel and each battle's thread.
+    Not the game: a write here leaves the campaign row (and its write stamp, :mod:`.stamp`) alone, so the
+    read cache keeps the campaign's state; ``revision`` tells readers the bookkeeping changed. Read as one
+    typed value, :class:`bot.campaign.botsettings.Book` (:mod:`.books`)."""
+
+    __tablename__ = "campaign_book"
+    __table_args__ = (sa.UniqueConstraint("campaign_id"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    campaign_id: int = _campaign_fk()
+    revision: int = 1
+    """Bumped by every bookkeeping write (never by a game save)."""
+    settings: dict[str, Any] = Field(default_factory=dict, sa_type=sa.JSON)
+    """The bot settings the GM changed (``auto_resolve``, ``at_deadline``, ``away``, ``deadline_hours``)."""
+    deadline: dt.datetime | None = Field(default=None, sa_type=UTCDateTime, nullable=True, index=True)
+    deadline_set: dt.datetime | None = Field(default=None, sa_type=UTCDateTime, nullable=True)
+    """When the deadline was set (a reminder is due only for a deadline set longer before it)."""
+    deadline_version: int | None = None
+    """The campaign version the deadline was set for, so that it never resolves a later phase."""
+    reminded: list[str] = Field(default_factory=list, sa_type=sa.JSON)
+    """The reminders sent for this deadline (their tags)."""
+    card: int | None = Field(default=None, sa_type=sa.BigInteger)
+    """The phase card's message id in the campaign's channel (edited in place)."""
+    requests_card: int | None = Field(default=None, sa_type=sa.BigInteger)
+    """The card of requests to join's message id."""
+    map_card: str | None = Field(default=None, max_length=64)
+    """What the public map on the last phase card showed (its content hash)."""
+    channels: dict[str, int] = Field(default_factory=dict, sa_type=sa.JSON)
+    """Each side's own channel: side key -> channel id."""
+    threads: dict[str, int] = Field(default_factory=dict, sa_type=sa.JSON)
+    """Each battle's thread: battle number (as text) -> thread id."""
 
 
 class TurnSeed(SQLModel, table=True):
@@ -145,7 +179,6 @@ class SideRow(SQLModel, table=True):
     must_test: str = Field(default="", max_length=200)
     """Why the side must take a Will-to-Fight test this turn (empty: it need not)."""
     defeated: bool = False
-    channel_id: int | None = Field(default=None, sa_type=sa.BigInteger)
     last_seen: dict[str, str] = Field(default_factory=dict, sa_type=sa.JSON)
     """Enemy Forces this side has seen and is no longer seeing: Force key -> square (faded on its map)."""
     supply_purchases: list[dict[str, Any]] = Field(default_factory=list, sa_type=sa.JSON)
@@ -319,7 +352,6 @@ class BattleRow(SQLModel, table=True):
     scouting: dict[str, Any] = Field(default_factory=dict, sa_type=sa.JSON)
     aftermath: dict[str, Any] = Field(default_factory=dict, sa_type=sa.JSON)
     """Per side: which checks are rolled, which retreats are chosen."""
-    thread_id: int | None = Field(default=None, sa_type=sa.BigInteger)
 
 
 class GloryEntry(SQLModel, table=True):

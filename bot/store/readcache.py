@@ -17,9 +17,14 @@ and shared by every read until the campaign changes:
 - A write path may hand the state it has just committed to the cache (:func:`remember`), so that the
   next read in this process needs no load at all.
 
-The state is immutable, so readers cannot change what they share. The campaign row kept with it (for
-the bot's bookkeeping: deadline, language, channels) is a detached copy: never change it, never add it
-to a session. Write paths load their own state inside their own locked transaction.
+The state is immutable, so readers cannot change what they share. The campaign row kept with it (its
+name, channel, language) is a detached copy: never change it, never add it to a session. Write paths
+load their own state inside their own locked transaction.
+
+The bot's bookkeeping (:class:`~bot.campaign.botsettings.Book`: deadline, reminders, cards, settings)
+is kept with the entry too, by its own row's revision, which the stamp query reads alongside: a
+bookkeeping write changes that revision only, so the next read fetches the book (one small query) and
+keeps the state (issue 22, item 1).
 
 The cache holds at most :data:`MAX_CAMPAIGNS` campaigns (least recently read dropped first), one
 stamp each, and at most :data:`MAX_PARTS` parts and :data:`MAX_MEMO` memoised views per campaign.
@@ -44,13 +49,15 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 
 from bot.campaign import authority
 from bot.campaign.authority import Acting, Standing
+from bot.campaign.botsettings import Book
 from bot.campaign.sight import Reader
 from bot.campaign.state import CampaignState
 
 from . import repository
+from .bookkeeping import read_book
 from .campaigns import get_campaign
 from .db import Database
-from .models import Campaign
+from .models import BookRow, Campaign
 from .repository import CampaignNotFound
 from .stamp import WRITE_STAMP
 
@@ -82,13 +89,16 @@ class CampaignRead:
     """One campaign as of one stamp: its state (immutable, shared), its row (the bot's bookkeeping,
     read-only) and what readers derived from them."""
 
-    __slots__ = ("_memo", "campaign", "chain", "ids", "parts", "stamp", "state")
+    __slots__ = ("_memo", "book", "campaign", "chain", "ids", "parts", "stamp", "state")
 
     def __init__(self, stamp: Stamp, campaign: Campaign, state: CampaignState,
-                 ids: dict[str, dict[Any, int]] | None = None, chain: str | None = None) -> None:
+                 ids: dict[str, dict[Any, int]] | None = None, chain: str | None = None,
+                 book: Book | None = None) -> None:
         self.stamp = stamp
         self.campaign = campaign
         self.state = state
+        self.book = book if book is not None else Book()
+        """The bot's bookkeeping as of its revision (replaced, never changed, when that moves on)."""
         self.ids = ids
         """The row ids the repository saves by (:class:`bot.store.repository.Loaded`), never changed in place."""
         self.chain = chain
@@ -145,8 +155,11 @@ async def read(db: Database, campaign_id: int, parts: Mapping[Hashable, Loader] 
     campaign)."""
     key = (db.url, campaign_id)
     entry = _CACHE.get(key)
-    if entry is not None and await current_stamp(db, campaign_id) == entry.stamp:
+    if entry is not None and (now := await _current(db, campaign_id)) is not None and now[0] == entry.stamp:
         _CACHE.move_to_end(key)
+        if now[1] != entry.book.revision:  # bookkeeping only: the state stays
+            async with db.sessions() as s:
+                entry.book = await read_book(s, campaign_id)
         if not parts or await ensure(db, entry, parts) is entry:
             return entry
     async with db.sessions() as s:
@@ -196,7 +209,10 @@ async def _snapshot(db: Database, s: AsyncSession) -> None:
 
 async def _load(s: AsyncSession, campaign: Campaign) -> CampaignRead:
     loaded = await repository.load(s, campaign)
-    return CampaignRead(stamp_of(campaign), campaign, loaded.state, loaded.ids)
+    entry = CampaignRead(stamp_of(campaign), campaign, loaded.state, loaded.ids, book=await read_book(s, campaign.id or 0))
+    if loaded.members is not None:
+        entry.parts[PLAYERS] = loaded.members
+    return entry
 
 
 def for_write(db: Database, campaign: Campaign) -> CampaignRead | None:
@@ -209,29 +225,72 @@ def for_write(db: Database, campaign: Campaign) -> CampaignRead | None:
     return entry
 
 
+def cached_book(db: Database, campaign_id: int) -> Book | None:
+    """The campaign's book as this process last read it (None: not cached): a write may start from it,
+    at its revision (:func:`bot.store.bookkeeping.change_book`)."""
+    entry = _CACHE.get((db.url, campaign_id))
+    return None if entry is None else entry.book
+
+
+def remember_book(db: Database, campaign_id: int, book: Book) -> None:
+    """After a bookkeeping write has committed: ``book`` is the campaign's book as it now stands (its
+    revision the write's), so the next read needs no query for it. Safe against races as
+    :func:`remember` is: a read compares the revision in the database first."""
+    entry = _CACHE.get((db.url, campaign_id))
+    if entry is not None and book.revision >= entry.book.revision:
+        entry.book = book
+
+
+PLAYERS = "players"
+"""The part that holds the campaign's player rows (sides, absences, pings: :mod:`bot.services.bookkeeping`).
+Those rows change only with the state's players (a join, an assignment: the repository writes them), an
+absence or a player's pings (written apart: their writes carry nothing over)."""
+
+
 def remember(db: Database, campaign: Campaign, state: CampaignState,
-             ids: dict[str, dict[Any, int]] | None = None, chain: str | None = None) -> None:
+             ids: dict[str, dict[Any, int]] | None = None, chain: str | None = None, *,
+             book: Book | None = None, parts: Mapping[Hashable, Any] | None = None,
+             carry: tuple[Hashable, ...] = ()) -> None:
     """After a write has committed: ``state`` is the campaign as it now stands in the database, and
     ``campaign`` its row as committed (its stamp the write's). The next read in this process is then
     served without a load.
 
     Only for a state that holds exactly what the transaction committed: the one the repository saved
     (:func:`bot.store.repository.save`), in a transaction that changed nothing else the state holds.
+    ``book``: the campaign's book as that transaction left it (default: the cached one, checked by its
+    revision on the next read); ``parts``: parts read in that transaction, after its writes; ``carry``:
+    parts of the cached entry the transaction left as they were (its caller vouches for it).
     Safe against races: a read checks the stamp in the database first, so an entry remembered out of
     order, or for a write that did not commit, is simply loaded again."""
     if campaign.id is None or state.id != campaign.id:
         return
     row = Campaign.model_validate(copy.deepcopy(campaign.model_dump()))  # the caller's row may change again
-    _bounded_put(_CACHE, (db.url, campaign.id), CampaignRead(stamp_of(row), row, state, ids, chain), MAX_CAMPAIGNS)
+    old = _CACHE.get((db.url, campaign.id))
+    if book is None and old is not None:
+        book = old.book  # its revision tells the next read whether it is still right
+    entry = CampaignRead(stamp_of(row), row, state, ids, chain, book)
+    if old is not None:
+        entry.parts.update({k: old.parts[k] for k in carry if k in old.parts})
+    entry.parts.update(parts or {})
+    _bounded_put(_CACHE, (db.url, campaign.id), entry, MAX_CAMPAIGNS)
 
 
 _STAMP_SQL = {
-    "aiosqlite": "SELECT created_at, version, json_extract(options, '$.{key}') FROM campaign WHERE id = ?",
-    "asyncpg": "SELECT created_at, version, options->>'{key}' FROM campaign WHERE id = $1",
+    "aiosqlite": "SELECT c.created_at, c.version, json_extract(c.options, '$.{key}'), b.revision FROM campaign c "
+                 "LEFT JOIN campaign_book b ON b.campaign_id = c.id WHERE c.id = ?",
+    "asyncpg": "SELECT c.created_at, c.version, c.options->>'{key}', b.revision FROM campaign c "
+               "LEFT JOIN campaign_book b ON b.campaign_id = c.id WHERE c.id = $1",
 }
 
 
 async def current_stamp(db: Database, campaign_id: int) -> Stamp | None:
+    """The campaign's stamp in the database now (None if there is no such campaign): what changes with
+    every committed write to its game (never with its bookkeeping)."""
+    now = await _current(db, campaign_id)
+    return None if now is None else now[0]
+
+
+async def _current(db: Database, campaign_id: int) -> tuple[Stamp, int] | None:
     """The campaign's stamp in the database now (None if there is no such campaign).
 
     One query, outside any transaction (so it sees the latest commit), on a connection the cache keeps
@@ -249,7 +308,7 @@ async def current_stamp(db: Database, campaign_id: int) -> Stamp | None:
         log.warning("event=stamp_connection_dropped", exc_info=True)
         held.discard(db)
         return await _pooled_stamp(db, campaign_id)
-    return None if row is None else (_utc(row[0]), row[1], row[2])
+    return None if row is None else ((_utc(row[0]), row[1], row[2]), row[3] or 0)
 
 
 async def _fetch_stamp(driver: str, connection: Any, campaign_id: int) -> Any:
@@ -260,11 +319,12 @@ async def _fetch_stamp(driver: str, connection: Any, campaign_id: int) -> Any:
     return await connection.fetchrow(sql, campaign_id)
 
 
-async def _pooled_stamp(db: Database, campaign_id: int) -> Stamp | None:
+async def _pooled_stamp(db: Database, campaign_id: int) -> tuple[Stamp, int] | None:
     async with db.engine.connect() as conn:
-        stmt = select(Campaign.created_at, Campaign.version, Campaign.options).where(Campaign.id == campaign_id)
+        stmt = (select(Campaign.created_at, Campaign.version, Campaign.options, BookRow.revision)
+                .outerjoin(BookRow, BookRow.campaign_id == Campaign.id).where(Campaign.id == campaign_id))
         found = (await conn.execute(stmt)).first()
-    return None if found is None else (_utc(found[0]), found[1], (found[2] or {}).get(WRITE_STAMP))
+    return None if found is None else ((_utc(found[0]), found[1], (found[2] or {}).get(WRITE_STAMP)), found[3] or 0)
 
 
 class _StampConnection:

@@ -10,6 +10,7 @@ loaded). Writes go out as a few bulk statements, whatever the number of Forces.
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -53,7 +54,7 @@ from bot.engine.text import Msg
 from bot.i18n import names as local_names
 
 from . import chain
-from .bookkeeping import join_requests, write_join_requests, write_players
+from .bookkeeping import PlayerInfo, join_requests, player_infos, write_join_requests, write_players
 from .models import (
     BattleRow,
     Campaign,
@@ -61,7 +62,6 @@ from .models import (
     LeaderRow,
     LogEntry,
     MapSquare,
-    Player,
     SideRow,
     UnitRow,
     place_from_row,
@@ -133,6 +133,8 @@ class Loaded:
     campaign: Campaign
     ids: dict[str, dict[Any, int]] = field(default_factory=dict)
     session: AsyncSession | None = None
+    members: tuple[PlayerInfo, ...] | None = None
+    """The player rows as loaded (sides, absences, pings); None: not loaded."""
 
     async def journal(self) -> Journal:
         """A journal for events applied to this state, its roll chain starting at the last roll logged."""
@@ -169,7 +171,7 @@ async def load(s: AsyncSession, campaign: Campaign | int, *, lock: bool = False)
     ids: dict[str, dict[Any, int]] = {k: {} for k in ("side", "force", "unit", "leader", "declaration", "battle",
                                                       "seed")}
     sides: dict[str, SideState] = {}
-    for r in await _rows(s, SideRow, cid, skip=("channel_id",)):
+    for r in await _rows(s, SideRow, cid):
         ids["side"][r.key] = r.id
         sides[r.key] = SideState(r.key, r.name, r.colour, r.nation, r.capital, r.battles_won, r.battles_lost,
                                  r.strongholds_taken, r.strongholds_lost, r.holds_enemy_capital, r.lost_capital,
@@ -201,7 +203,7 @@ async def load(s: AsyncSession, campaign: Campaign | int, *, lock: bool = False)
         declarations.append(Declaration(r.turn, Phase(r.phase), r.force_key, r.side_key, kind,
                                         plain.payload_from(kind, r.payload)))
     battles: dict[int, Battle] = {}
-    for r in await _rows(s, BattleRow, cid, skip=("thread_id",)):
+    for r in await _rows(s, BattleRow, cid):
         ids["battle"][r.number] = r.id
         battles[r.number] = Battle(r.number, r.turn, r.square, tuple(r.force_keys), tuple(r.side_keys),
                                    BattleStatus(r.state), plain.report_from(r.report, r.number),
@@ -214,9 +216,8 @@ async def load(s: AsyncSession, campaign: Campaign | int, *, lock: bool = False)
     for r in await _rows(s, TurnSeedRow, cid):
         ids["seed"][r.turn] = r.id
         seeds[r.turn] = TurnSeed(r.turn, r.seed_hex, r.sha256, r.revealed, r.chain_head, r.reseeded_after)
-    players = {r.member_id: r.side_key
-               for r in (await s.exec(select(Player.member_id, Player.side_key)
-                                      .where(Player.campaign_id == cid))).all()}  # type: ignore[call-overload]
+    members = await player_infos(s, cid)  # with their absences and pings: the read cache keeps them too
+    players = {p.member_id: p.side for p in members}
     requests = {r.member_id: JoinRequest(r.member_id, r.side_key, r.name) for r in await join_requests(s, cid)}
     options = dict(campaign.options or {})
     state = CampaignState(
@@ -231,7 +232,7 @@ async def load(s: AsyncSession, campaign: Campaign | int, *, lock: bool = False)
         names={str(k): dict(v) for k, v in (campaign.names or {}).items() if isinstance(v, dict)},
     )
     local_names.remember(cid, state.names)  # said in each reader's language (issue 23)
-    return Loaded(state, campaign, ids, s)
+    return Loaded(state, campaign, ids, s, members)
 
 
 # --- save ----------------------------------------------------------------------------------------
@@ -416,6 +417,22 @@ async def save(s: AsyncSession, loaded: Loaded, new: CampaignState, events: Iter
         if new.turn != old.turn:  # the state holds the current turn's declarations only
             ids["declaration"] = {k: i for k, i in ids.get("declaration", {}).items() if k[0] == new.turn}
     return Loaded(new, campaign, ids, s)
+
+
+def as_stored(state: CampaignState) -> CampaignState:
+    """``state`` as a load would give it back after :func:`save`: the ledgers' reasons as the stored text
+    (a Glory award's or a leader's reason may be a message, which the row keeps as its English text), so
+    that a write may hand the state it saved to the read cache."""
+    glory, events = state.glory, state.leader_events
+    if any(type(g.reason) is not str or len(g.reason) > 200 for g in glory):  # a message is a str subclass
+        glory = tuple(g if type(g.reason) is str and len(g.reason) <= 200
+                      else dataclasses.replace(g, reason=str.__str__(g.reason)[:200]) for g in glory)
+    if any(type(e.reason) is not str or len(e.reason) > 200 for e in events):
+        events = tuple(e if type(e.reason) is str and len(e.reason) <= 200
+                       else dataclasses.replace(e, reason=str.__str__(e.reason)[:200]) for e in events)
+    if glory is state.glory and events is state.leader_events:
+        return state
+    return state.evolve(glory=glory, leader_events=events)
 
 
 async def _ledger(s: AsyncSession, model: type[SQLModel], cid: int, old: Sequence[Any], new: Sequence[Any],

@@ -9,7 +9,6 @@ as :mod:`.dump` wrote them) are still restored row by row."""
 
 from __future__ import annotations
 
-import datetime as dt
 from typing import Any
 
 from sqlmodel import col, delete, select
@@ -32,9 +31,8 @@ def save_snapshot(s: AsyncSession, campaign: Campaign, state: CampaignState,
     version: no query but the snapshot's insert. ``game``: ``encode_game(state)``, when the caller has
     it already (made off the event loop)."""
     assert campaign.id is not None
-    deadline = campaign.deadline.isoformat() if isinstance(campaign.deadline, dt.datetime) else campaign.deadline
     snap = Snapshot(campaign_id=campaign.id, version=campaign.version, turn=state.turn, phase=int(state.phase),
-                    state={"campaign": {"turn": state.turn, "phase": int(state.phase), "deadline": deadline},
+                    state={"campaign": {"turn": state.turn, "phase": int(state.phase)},
                            CODEC: game if game is not None else codec.encode_game(state)})
     s.add(snap)
     return snap
@@ -80,25 +78,24 @@ async def restore_snapshot(s: AsyncSession, campaign: Campaign, snap: Snapshot) 
     """Put the campaign's game rows and fields back as ``snap`` (of the campaign's rows) holds them, and
     drop ``snap``.
 
-    The game only: the bot's settings stay as they are now: the campaign's options (rule options and
+    The game only: the bot's settings stay as they are now (the campaign's book, with the deadline, each
+    side's channel and each battle's thread; a snapshot from before the book held them has them in its
+    rows, and they are dropped), the campaign's options (rule options and
     the bot's own under ``_``), each side's channel and each battle's thread, like the language and
     the GM role, which the snapshot does not hold."""
     assert campaign.id is not None
-    tables = await _keeping_settings(s, campaign.id, snap.state["tables"])
+    tables = _game_rows(snap.state["tables"])
     await restore_tables(s, campaign.id, tables, PHASE_STATE)
-    restore_campaign_fields(campaign, {k: v for k, v in snap.state["campaign"].items() if k != "options"})
+    restore_campaign_fields(campaign, {k: v for k, v in snap.state["campaign"].items()
+                                       if k not in ("options", "deadline")})
     await s.delete(snap)
 
 
-async def _keeping_settings(s: AsyncSession, campaign_id: int, tables: dict[str, Any]) -> dict[str, Any]:
-    """The snapshot's rows with each side's channel and each battle's thread as they are now."""
-    channels = {k: c for k, c in (await s.exec(select(SideRow.key, SideRow.channel_id)
-                                               .where(SideRow.campaign_id == campaign_id))).all()}
-    threads = {n: t for n, t in (await s.exec(select(BattleRow.number, BattleRow.thread_id)
-                                              .where(BattleRow.campaign_id == campaign_id))).all()}
+def _game_rows(tables: dict[str, Any]) -> dict[str, Any]:
+    """The snapshot's rows without the bookkeeping an older one kept in them (each side's channel, each
+    battle's thread: the book's now, and they stay as they are)."""
     out = dict(tables)
     side, battle = table_name(SideRow), table_name(BattleRow)
-    out[side] = [{**row, "channel_id": channels.get(row.get("key"), row.get("channel_id"))} for row in tables.get(side, [])]
-    out[battle] = [{**row, "thread_id": threads.get(row.get("number"), row.get("thread_id"))}
-                   for row in tables.get(battle, [])]
+    out[side] = [{k: v for k, v in row.items() if k != "channel_id"} for row in tables.get(side, [])]
+    out[battle] = [{k: v for k, v in row.items() if k != "thread_id"} for row in tables.get(battle, [])]
     return out

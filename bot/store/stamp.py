@@ -8,6 +8,10 @@ options), in the same commit: the read cache (:mod:`bot.store.readcache`) keys a
 (created_at, version, token), which another process's write changes as surely as this one's.
 Writes lock the campaign row first (``get_campaign(lock=True)``), so the token costs no extra lock.
 Bulk statements are not seen by the ORM: the repository stamps its writes itself (:func:`stamp`). A campaign created in the transaction needs no token (no reader can have cached it).
+
+The bot's bookkeeping (:class:`~.models.BookRow`: deadline, reminders, cards, settings, channels,
+threads) is no part of the game: writing it leaves the token alone, so that the read cache keeps the
+campaign's state (issue 22, item 1); the book row's own ``revision`` tells readers it changed.
 """
 
 from __future__ import annotations
@@ -18,7 +22,7 @@ from typing import Any
 from sqlalchemy import event
 from sqlalchemy.orm import Session
 
-from .models import Campaign
+from .models import BookRow, Campaign
 
 WRITE_STAMP = "_rev"
 _TOKEN = "adc_write_token"
@@ -29,6 +33,8 @@ _CREATED = "adc_created_campaigns"
 def _stamp_write(session: Session, _context: Any, _instances: Any) -> None:
     ids: set[int] = set()
     for obj in (*session.new, *session.deleted, *session.dirty):
+        if isinstance(obj, BookRow):
+            continue  # bookkeeping: its own revision, never the game's stamp
         cid = obj.id if isinstance(obj, Campaign) else getattr(obj, "campaign_id", None)
         if isinstance(cid, int) and cid not in ids and (obj in session.new or obj in session.deleted
                                                          or session.is_modified(obj)):

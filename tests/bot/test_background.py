@@ -61,9 +61,20 @@ async def poison(table, channel, options: str = '{"_bot": 5}') -> int:
     return cid
 
 
+async def poison_book(table, channel, settings: str = "5") -> int:
+    """Write malformed bot settings straight into the campaign's book (issue 22, item 1: the bot settings'
+    row), as a bad import or a hand edit could."""
+    cid = await cid_of(table, channel)
+    async with table.env.bot.db.transaction() as s:
+        conn = await s.connection()
+        await conn.execute(text("UPDATE campaign_book SET settings = :o WHERE campaign_id = :id"),
+                           {"o": settings, "id": cid})
+    return cid
+
+
 async def test_a_campaign_with_malformed_settings_does_not_stop_the_others_deadlines(table, caplog) -> None:
     other = await two_campaigns_with_deadlines(table)
-    bad = await poison(table, other)
+    bad = await poison_book(table, other)
 
     with caplog.at_level(logging.ERROR, logger="adc.scheduler"):
         await table.env.advance_time(3 * HOUR)  # 23 h left: the 24 h reminder of Ulm

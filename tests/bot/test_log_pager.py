@@ -37,7 +37,7 @@ async def long_log(table) -> int:
     cid = await campaign_of_channel(bot.db, table.channel.id)
     gm = Actor(table.gm.id, name="Gina")
     for i in range(160):  # public lines, enough for several pages
-        await bookkeeping.change_bot_setting(bot.db, cid, gm, "at_deadline", ("wait", "resolve")[i % 2])
+        await bookkeeping.change_bot_setting(bot.db, cid, gm, "join_approval", ("on", "off")[i % 2])
     odds = await table.fr.slash(table.channel, "order give", force="soult", order="defend")
     await table.fr.click(odds.response, label="Roll")
     return cid

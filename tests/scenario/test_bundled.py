@@ -10,10 +10,10 @@ from collections import Counter
 import pytest
 import yaml
 
+from bot.campaign.lifecycle import check_options
 from bot.engine.model import Feature, Square, Terrain
 from bot.engine.tables import default_rulebook
 from bot.scenario import MAX_BYTES, Scenario, bundled_scenarios, load_bundled
-from bot.services.campaigns import check_options
 
 BUNDLED = sorted(bundled_scenarios())
 

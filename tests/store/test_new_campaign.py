@@ -1,6 +1,10 @@
 """``bot.campaign.new.from_scenario`` builds, without a database, the very state that creating a
 campaign through the services and loading it from the repository gives: every part of it but the
-campaign's id, and turn 1's seed, which the core draws on first use (here from the same source)."""
+campaign's id, and turn 1's seed, which the core draws on first use (here from the same source).
+
+Creation itself builds its state with ``from_scenario`` and saves it through the repository, as every
+save of the game (issue 22, item 1): so this is the repository's round trip of a new campaign, the rows
+it writes read back into the very state it was given."""
 
 from __future__ import annotations
 

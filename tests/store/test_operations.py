@@ -31,7 +31,7 @@ async def test_a_campaign_with_malformed_settings_is_left_out_of_the_deadline_li
     good = await campaign_with_deadline(db, GUILDS[0], 21)
     bad = await campaign_with_deadline(db, GUILDS[0], 22)
     async with db.engine.begin() as conn:
-        await conn.execute(text("UPDATE campaign SET options = :o WHERE id = :id"), {"o": '{"_bot": 5}', "id": bad})
+        await conn.execute(text("UPDATE campaign_book SET settings = :o WHERE campaign_id = :id"), {"o": '5', "id": bad})
     failed: list[tuple[int, str]] = []
     listed = await bookkeeping.with_deadlines(db, on_error=lambda cid, exc: failed.append((cid, type(exc).__name__)))
     assert [m.campaign_id for m in listed] == [good]

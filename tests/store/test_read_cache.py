@@ -121,6 +121,9 @@ async def test_every_write_gives_a_new_stamp_and_the_next_read_sees_it(db: Datab
         stamp = await readcache.current_stamp(db, cid)
         old_version = await version()
         await write()
+        if name in BOOKKEEPING:  # the book's own revision moves, not the game's stamp (issue 22, item 1)
+            assert await readcache.current_stamp(db, cid) == stamp, f"{name} changed the game's stamp"
+            continue
         assert await readcache.current_stamp(db, cid) != stamp, f"{name} left the campaign's stamp as it was"
         cached = await everything(db, cid)  # served after checking the stamp: a miss, then hits
         assert cached == await fresh(db, cid), f"after {name}, a cached read differs from a fresh one"
@@ -132,6 +135,67 @@ async def test_every_write_gives_a_new_stamp_and_the_next_read_sees_it(db: Datab
     assert (await views.status(db, cid, GM)).status == "ended"
     # Reads between writes were served from the cache: one load per write (and per fresh()), not per read.
     assert len(loads) <= 2 * len(writes) + 2
+
+
+BOOKKEEPING = ("bot setting", "deadline noted", "reminder claimed", "battle thread")
+"""Writes of the campaign's book only (:class:`bot.store.models.BookRow`)."""
+
+
+async def _card(db: Database, cid: int) -> None:
+    await bookkeeping.set_card_message(db, cid, 10**17)
+
+
+async def _map_card(db: Database, cid: int) -> None:
+    from bot.services import maps
+    assert await maps.public_map_changed(db, cid) is True
+
+
+@pytest.mark.parametrize("name", ["bot setting", "deadline hours", "deadline noted", "reminder claimed",
+                                  "battle thread", "phase card", "map card", "side channel"])
+async def test_a_bookkeeping_write_keeps_the_game_in_the_read_cache(db: Database, loads: list[int],
+                                                                    name: str) -> None:
+    """Issue 22, item 1: a bookkeeping write (a setting changed, a deadline noted, a reminder marked sent, a
+    card or thread kept) is seen by the next read, which loads no whole state: the game stays cached."""
+    created = await campaigns.create_campaign(db, guild_id=1, channel_id=7, gm=GM, name="Bridge",
+                                              scenario_text=SCENARIO)
+    cid = created.campaign_id
+    await campaigns.join_side(db, cid, FRENCH, "fr")
+    await gm.set_deadline(db, cid, GM, 24)  # a deadline for the reminder to claim
+    before = await everything(db, cid)
+    meta = await bookkeeping.meta(db, cid)
+    cached = readcache._CACHE[(db.url, cid)].state
+    n = len(loads)
+    writes = {
+        "bot setting": lambda: bookkeeping.change_bot_setting(db, cid, GM, "auto_resolve", "off"),
+        "deadline hours": lambda: bookkeeping.change_bot_setting(db, cid, GM, "deadline_hours", "12"),
+        "deadline noted": lambda: bookkeeping.note_deadline(db, cid),
+        "reminder claimed": lambda: _claim(db, cid),
+        "battle thread": lambda: bookkeeping.set_battle_thread(db, cid, 1, 555),
+        "phase card": lambda: _card(db, cid),
+        "map card": lambda: _map_card(db, cid),
+        "side channel": lambda: bookkeeping.change_bot_setting(db, cid, GM, "channel:fr", str(10**17 + 5)),
+    }
+    await writes[name]()
+    after = await bookkeeping.meta(db, cid)
+    assert len(loads) == n, f"{name}: the next read loaded the whole campaign again"
+    assert readcache._CACHE[(db.url, cid)].state is cached
+    assert await everything(db, cid) == before
+    assert len(loads) == n
+    if name == "battle thread":  # battle 1 not fought yet: nothing kept, nothing written
+        assert after.book.revision == meta.book.revision
+    else:
+        assert after.book.revision > meta.book.revision
+    seen = {"bot setting": lambda m: m.setting("auto_resolve") is False,
+            "deadline hours": lambda m: m.setting("deadline_hours") == 12,
+            "deadline noted": lambda m: m.deadline_version == m.version,
+            "reminder claimed": lambda m: m.reminded == ("t12",),
+            "battle thread": lambda m: m.book.threads == {},  # battle 1 not fought yet: nothing kept
+            "phase card": lambda m: m.book.card == 10**17,
+            "map card": lambda m: m.book.map_card is not None,
+            "side channel": lambda m: m.book.channels == {"fr": 10**17 + 5}}
+    assert seen[name](after), after
+    readcache.clear()  # and a fresh load reads the same book
+    assert (await bookkeeping.meta(db, cid)).book == after.book
 
 
 async def _claim(db: Database, cid: int) -> None:
