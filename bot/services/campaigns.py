@@ -3,6 +3,7 @@ end (the rules of all but the creation: :mod:`bot.campaign.lifecycle`)."""
 
 from __future__ import annotations
 
+import asyncio
 import datetime as dt
 from dataclasses import dataclass, replace
 from typing import Any
@@ -38,6 +39,7 @@ from bot.store.repository import remember_map
 
 from . import general, shell
 from .actors import Actor
+from .budget import quietly
 from .loading import campaign_in_channel, turn_seed
 
 
@@ -103,7 +105,7 @@ async def create_campaign(
     if spec is None and scenario_text is not None:
         size = len(scenario_text.encode("utf-8") if isinstance(scenario_text, str) else scenario_text)
         check_upload_size(size, limits, kind="scenario")
-        spec = parse_scenario_text(scenario_text, key=scenario or "uploaded")
+        spec = await asyncio.to_thread(quietly, parse_scenario_text, scenario_text, key=scenario or "uploaded")  # CPU
     elif spec is None and scenario:
         spec = load_bundled(scenario)
     elif spec is None:

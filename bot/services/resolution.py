@@ -12,13 +12,12 @@ from __future__ import annotations
 import asyncio
 import datetime as dt
 from dataclasses import dataclass, field
-from typing import Any
 
-from bot.campaign import announce, botsettings, codec, turn
+from bot.campaign import announce, botsettings, turn
 from bot.campaign.authority import require_gm
 from bot.campaign.dice import Context
 from bot.campaign.events import Journal, news
-from bot.campaign.frames import end_of_turn
+from bot.campaign.frames import Frame, end_of_turn
 from bot.campaign.general import Acted, act_all
 from bot.campaign.state import CampaignState
 from bot.engine.errors import RuleViolation
@@ -30,7 +29,7 @@ from bot.store import frames, repository, snapshots
 from bot.store import log as store_log
 from bot.store.db import Database
 from bot.store.log import log_event
-from bot.store.models import Campaign, utcnow
+from bot.store.models import Campaign, EncodedJSON, utcnow
 from bot.store.seeds import revealed_turns
 from bot.store.snapshots import snapshot_position
 
@@ -85,7 +84,7 @@ async def resolve_phase(db: Database, campaign_id: int, actor: Actor, *, expecte
             journal = await loaded.journal()
             # The core's resolution and the undo snapshot's encoding in a worker thread (issue 26 item 4):
             # a 2,000-Force movement takes a few hundred ms, which the event loop must not wait for.
-            done, after, acted, game = await asyncio.to_thread(_resolve, loaded.state, journal, ctx, forced)
+            done, after, acted, game, frame = await asyncio.to_thread(_resolve, loaded.state, journal, ctx, forced)
             snapshots.save_snapshot(s, campaign, loaded.state, game)  # from the state loaded, through the codec
             campaign.version += 1
             clear_deadline(campaign)
@@ -96,7 +95,6 @@ async def resolve_phase(db: Database, campaign_id: int, actor: Actor, *, expecte
                 await s.flush()  # push the half-done work to the database, uncommitted, before the crash test
                 faults.checkpoint("resolution")
             saved = await repository.save(s, loaded, after, journal.events)  # the row's one UPDATE with it
-            frame = end_of_turn(loaded.state, done.state, ctx.rules) if done.turn_ended else None
             if frame is not None:  # the timelapse's frame of the turn just ended, in the same transaction
                 await frames.save_frame(s, campaign_id, frame)
             await snapshots.trim_snapshots(s, campaign_id, keep=SNAPSHOTS_KEPT)
@@ -109,13 +107,15 @@ async def resolve_phase(db: Database, campaign_id: int, actor: Actor, *, expecte
                       told.rolls, list(done.battles), done.turn_ended, done.ended, plan, acted)
 
 
-def _resolve(state: CampaignState, journal: Journal, ctx: Context,
-             forced: bool) -> tuple[turn.Resolved, CampaignState, tuple[Acted, ...], dict[str, Any]]:
+def _resolve(state: CampaignState, journal: Journal, ctx: Context, forced: bool
+             ) -> tuple[turn.Resolved, CampaignState, tuple[Acted, ...], EncodedJSON, Frame | None]:
     """The core's resolution (refused first if the phase cannot end), what the bot general then did for the
-    sides it plays as the new phase opened (RU-26), and the snapshot of the state before it."""
+    sides it plays as the new phase opened (RU-26), the snapshot of the state before it (its JSON), and
+    the timelapse's frame of a turn that ended: pure CPU, all of it run in a worker thread."""
     done = turn.resolve(state, journal, ctx, forced=forced)
     after, acted = act_all(done.state, journal, ctx, report_battle=general.reporter())
-    return done, after, acted, codec.encode_game(state)
+    frame = end_of_turn(state, done.state, ctx.rules) if done.turn_ended else None
+    return done, after, acted, snapshots.encoded_game(state), frame
 
 
 def next_deadline(campaign: Campaign, position: TurnPosition, now: dt.datetime) -> None:

@@ -92,11 +92,21 @@ def _camp(spec: Scenario, side: str) -> str:
 
 async def _populate(s: AsyncSession, campaign: Campaign, spec: Scenario) -> None:
     """The scenario's rows, inserted in batches of plain values: the largest legal scenario has about
-    13,000 rows, and building as many ORM objects would hold the event loop for over a second."""
+    13,000 rows, and building as many ORM objects would hold the event loop for over a second. The
+    values are built in a worker thread (pure CPU: tens of ms for the largest, issue 24 item 6)."""
+    assert campaign.id is not None
+    batches = await asyncio.to_thread(scenario_rows, campaign.id, spec)
+    for model, rows in batches:
+        for start in range(0, len(rows), POPULATE_BATCH):
+            await s.exec(insert(model), params=rows[start:start + POPULATE_BATCH])  # type: ignore[call-overload]
+            await asyncio.sleep(0)  # let other members' commands in between batches
+
+
+def scenario_rows(cid: int, spec: Scenario) -> list[tuple[type[Any], list[dict[str, Any]]]]:
+    """A new campaign's rows from its scenario, table by table, as plain values: pure."""
     from bot.campaign.new import recruits
 
     from .repository import recruit_rows
-    cid = campaign.id
     capitals: dict[str | None, str] = {}
     for sq, c in spec.map.cells.items():
         if c.capital:
@@ -122,7 +132,4 @@ async def _populate(s: AsyncSession, campaign: Campaign, spec: Scenario) -> None
                         type=u.type.value, quality=u.quality.value, mercenary=u.mercenary, flag=u.flag)
                    for f in spec.forces for u in f.units]),
     ]
-    for model, rows in batches:
-        for start in range(0, len(rows), POPULATE_BATCH):
-            await s.exec(insert(model), params=rows[start:start + POPULATE_BATCH])  # type: ignore[call-overload]
-            await asyncio.sleep(0)  # let other members' commands in between batches
+    return batches
