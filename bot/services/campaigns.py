@@ -112,6 +112,7 @@ async def create_campaign(
         raise InvalidInput("Choose a bundled scenario or upload a scenario file.")
     # The map's adjacency (RU-11) is the default; the scenario's or the GM's options may override it.
     opts = check_options({"adjacency": spec.map.adjacency, **spec.options, **(options or {})}, rules)
+    names = await asyncio.to_thread(names_of, spec)  # every place of the map: off the loop
     async with db.transaction() as s:
         await check_new_campaign(s, guild_id=guild_id, member_id=gm.member_id, limits=limits, now=now)
         existing = await rows.campaign_in_channel(s, channel_id)
@@ -126,7 +127,7 @@ async def create_campaign(
             turn=pos.turn, phase=int(pos.phase), last_turn=spec.last_turn,
             map_width=spec.map.width, map_height=spec.map.height,
             adjacency=int(opts.get("adjacency", spec.map.adjacency)), sight=spec.sight, created_at=now,
-            language=language, tables=spec.tables.to_data() or None, names=names_of(spec) or None,
+            language=language, tables=spec.tables.to_data() or None, names=names or None,
         )
         await rows.insert_campaign(s, campaign, spec)
         local_names.remember(campaign.id or 0, campaign.names or {})  # said in each reader's language (issue 23)

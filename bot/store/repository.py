@@ -160,6 +160,8 @@ async def get_campaign_row(s: AsyncSession, campaign_id: int, *, lock: bool = Fa
     return campaign
 
 
+BATCH = 500
+"""Rows per statement of a save (a few ms of the driver's work on the event loop each)."""
 OFF_LOOP_ROWS = 2_000
 """From this many rows of Forces and units, a load builds its state, and a save finds what changed, in
 a worker thread (issue 24 item 6, issue 26 item 4: 5,000 units are tens of ms of pure CPU, hundreds on a
@@ -411,14 +413,20 @@ class _Writes:
         table = self.model.__table__  # type: ignore[attr-defined]
         if self.deletes:
             await s.exec(delete(table).where(table.c.id.in_(self.deletes)))  # type: ignore[call-overload]
-        if self.updates:
-            await s.exec(update(self.model), params=self.updates)  # type: ignore[call-overload]
+        for start in range(0, len(self.updates), BATCH):  # in batches: the loop runs other work between them
+            await s.exec(update(self.model), params=self.updates[start:start + BATCH])  # type: ignore[call-overload]
+            if len(self.updates) > BATCH:
+                await asyncio.sleep(0)
         if self.inserts:
             now = dt.datetime.now(dt.UTC)
             rows = [{"created_at": now, **r} if "created_at" in self.model.model_fields else r for r in self.inserts]
             stmt = insert(table).returning(table.c.id, sort_by_parameter_order=True)
-            result = await s.exec(stmt, params=rows)  # type: ignore[call-overload]
-            self.added = {self.key(r): i for r, (i,) in zip(rows, result.all(), strict=True)}
+            for start in range(0, len(rows), BATCH):
+                part = rows[start:start + BATCH]
+                result = await s.exec(stmt, params=part)  # type: ignore[call-overload]
+                self.added.update({self.key(r): i for r, (i,) in zip(part, result.all(), strict=True)})
+                if len(rows) > BATCH:
+                    await asyncio.sleep(0)
 
     def ids(self, before: Mapping[Any, int]) -> dict[Any, int]:
         """The table's ids after this write (a new dict: the cache shares the old one)."""
