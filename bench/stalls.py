@@ -68,24 +68,6 @@ async def measured(label: str, call: Awaitable[Any]) -> Any:
     return result
 
 
-def over_the_caps(largest: bytes) -> bytes:
-    """The largest legal campaign's scenario with Forces added up to the byte limit: refused by the
-    Force and unit caps, the costliest refusal (issue 24: a 514 KB scenario stalled 0.25 s)."""
-    from bot.scenario import LIMITS
-
-    extra, i = [], 0
-    while True:
-        force = (f"- key: x{i}\n  name: X{i}\n  side: a\n  square: A{1 + i % 90}\n  leader: {{name: LX{i}, cv: 2}}\n"
-                 f"  units:\n" + "".join(f"  - {{key: x{i}u{j}, name: U{j}, sp: 4, type: infantry}}\n"
-                                         for j in range(10))).encode()
-        if len(largest) + sum(map(len, extra)) + len(force) > LIMITS.file_bytes:
-            break
-        extra.append(force)
-        i += 1
-    head, _, rest = largest.partition(b"\nforces:\n")
-    return head + b"\nforces:\n" + b"".join(extra) + rest
-
-
 async def main() -> None:
     logging.disable(logging.WARNING)
     gc.collect()
@@ -99,7 +81,7 @@ async def main() -> None:
     bot = create_bot(Settings(database_url=f"sqlite+aiosqlite:///{tmp / 'stalls.db'}", data_dir=tmp),
                      background_tasks=False)
     from store import large_spec  # bench/store.py's 2,000-Force scenario (imported after the bot under test)
-    from upload import largest_scenario  # bench/upload.py's largest legal scenario
+    from upload import largest_scenario, over_the_caps  # bench/upload.py's largest legal scenario, and one refused
 
     from tests.campaign.test_largest_export import largest_scenario as largest_campaign
 
