@@ -100,9 +100,9 @@ async def resolve_phase(db: Database, campaign_id: int, actor: Actor, *, expecte
             await snapshots.trim_snapshots(s, campaign_id, keep=SNAPSHOTS_KEPT)
             end = shell.chain_end(s, saved)
         shell.remember(db, saved, end)  # committed: the first read (or write) after it needs no load
-    told = news(journal.events)
-    plan = announce.resolution(loaded.state, after, journal.events, battles=done.battles,
-                               turn_ended=done.turn_ended, frame=frame, forced=forced)
+    told, plan = await asyncio.to_thread(lambda: (  # what to tell whom: pure, over every Force (off the loop)
+        news(journal.events), announce.resolution(loaded.state, after, journal.events, battles=done.battles,
+                                                  turn_ended=done.turn_ended, frame=frame, forced=forced)))
     return Resolution(campaign_id, done.before, done.after, campaign.version, told.public, told.private,
                       told.rolls, list(done.battles), done.turn_ended, done.ended, plan, acted)
 
