@@ -20,7 +20,7 @@ from bot.campaign.state import CampaignState
 from bot.engine.phases import Phase, TurnPosition
 
 from .dump import PHASE_STATE, restore_campaign_fields, restore_tables, snapshot_state, table_name
-from .models import BattleRow, Campaign, EncodedJSON, SideRow, Snapshot, json_dumps
+from .models import BattleRow, Campaign, EncodedJSON, SideRow, Snapshot, encoded, json_dumps
 
 CODEC = "codec"
 """A snapshot's ``state`` key for the game as :func:`bot.campaign.codec.encode_game` keeps it."""
@@ -48,7 +48,7 @@ def save_snapshot(s: AsyncSession, campaign: Campaign, state: CampaignState,
 def encoded_game(state: CampaignState) -> EncodedJSON:
     """The snapshot's game (``encode_game``) as JSON, for :func:`save_snapshot`: pure CPU, megabytes for
     a large campaign, so made in a worker thread."""
-    return EncodedJSON(json_dumps(codec.encode_game(state)))
+    return encoded(codec.encode_game(state))
 
 
 async def save_rows_snapshot(s: AsyncSession, campaign: Campaign) -> Snapshot:

@@ -104,3 +104,25 @@ async def test_a_resolution_undone_comes_back_to_the_state_before_it(db, fixed_s
     after = (await _loaded(db, cid)).state
     assert (after.turn, after.phase, after.forces, after.sides.keys()) == (before.turn, before.phase, before.forces,
                                                                            before.sides.keys())
+
+
+@pytest.mark.parametrize("value", [
+    {"a": [1, 2.5, None, True, "é\u2028\"q\""] * 20, "b": {"c": list(range(40)), "d": {}}, "e": []},
+    [{"k": i, "v": [str(i)] * 20} for i in range(30)],
+    {1: "int keys", "x": [1] * 20},
+    "plain",
+])
+def test_json_encoded_item_by_item_is_json_dumps_to_the_character(value) -> None:
+    import json
+
+    from bot.store.models import encoded
+
+    assert encoded(value) == json.dumps(value)
+
+
+async def test_the_snapshot_of_a_large_campaign_is_encoded_as_json_dumps_would(db) -> None:
+    import json
+
+    cid = await _campaign(db)
+    state = (await _loaded(db, cid)).state
+    assert snapshots.encoded_game(state) == json.dumps(codec.encode_game(state))
