@@ -120,7 +120,7 @@ def crop(state: CampaignState, snaps: Sequence[MapSnapshot], reader: Reader) -> 
 
 async def _frames(s: AsyncSession, state: CampaignState) -> list[Frame]:
     rows = await store.load_frame_rows(s, state.id)
-    return await asyncio.to_thread(quietly, lambda: [Frame.from_json(r) for r in rows])  # off the loop (issue 24)
+    return await asyncio.to_thread(quietly, store.frames_of, rows)  # decoded off the loop (issue 24)
 
 
 Admit = Callable[[], AbstractAsyncContextManager[None]]
