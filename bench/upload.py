@@ -133,6 +133,25 @@ def largest_scenario() -> bytes:
     return out
 
 
+def over_the_caps(largest: bytes) -> bytes:
+    """``largest`` (a scenario with a ``forces:`` list) with Forces of side ``a`` added up to the byte
+    limit: refused by the Force and unit caps, the costliest refusal (issue 24: a 514 KB scenario
+    stalled the loop 0.25 s, parsed whole before the cap refused it)."""
+    max_bytes = limit("file_bytes", scenario_module.MAX_BYTES)
+    extra, size, i = [], len(largest), 0
+    while True:
+        force = (f"- key: x{i}\n  name: X{i}\n  side: a\n  square: A{1 + i % 90}\n  leader: {{name: LX{i}, cv: 2}}\n"
+                 f"  units:\n" + "".join(f"  - {{key: x{i}u{j}, name: U{j}, sp: 4, type: infantry}}\n"
+                                         for j in range(10))).encode()
+        if size + len(force) > max_bytes:
+            break
+        extra.append(force)
+        size += len(force)
+        i += 1
+    head, _, rest = largest.partition(b"\nforces:\n")
+    return head + b"\nforces:\n" + b"".join(extra) + rest
+
+
 def range_bomb() -> bytes:
     """The issue's 1.4 KB scenario (whole-map ranges repeated under one field), on the largest legal map."""
     side = limit("map_side", 200)

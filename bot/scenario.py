@@ -84,6 +84,9 @@ class ScenarioLimits:
     description: int = 4_000
     depth: int = MAX_DEPTH
     """Levels of lists and mappings (bot/engine/uploads.py)."""
+    nodes: int = 150_000
+    """Values in the file (texts, numbers, lists, mappings; keys not counted): the largest legal scenario
+    (bench/upload.py) holds about 70,000, and 512 KB of short items could hold 260,000."""
 
 
 LIMITS = ScenarioLimits()
@@ -408,9 +411,77 @@ def parse_scenario_text(text: str | bytes, *, key: str = "uploaded") -> Scenario
     return parse_scenario(read_yaml_text(text), key=key)
 
 
+class _Precheck:
+    """The limits a file's size could multiply, counted while its YAML events stream by (issue 24,
+    item 6): the first one exceeded refuses the file there, before the document is built or parsed, so
+    a refusal costs a fraction of a full parse (a 514 KB scenario over the unit cap was parsed whole
+    first). Each refusal names its field and limit, as the full parse's does."""
+
+    __slots__ = ("forces", "items", "nodes", "units")
+
+    def __init__(self) -> None:
+        self.nodes = self.forces = self.units = 0
+        self.items: dict[tuple[Any, ...], int] = {}
+        """Items seen so far of each list or mapping counted one by one (by its path)."""
+
+    def __call__(self, parent: tuple[Any, ...], part: Any, event: Any) -> None:
+        self.nodes += 1
+        if self.nodes > LIMITS.nodes:
+            raise _at(parent, part).fail("the file holds more than {limit:,} values (texts, numbers, lists, "
+                                         "mappings)", limit=LIMITS.nodes)
+        depth = len(parent)
+        if depth == 0:
+            if part == "description" and isinstance(event, yaml.ScalarEvent) and len(event.value) > LIMITS.description:
+                raise _at(parent, part).fail("at most {limit:,} characters, got {n_description:,}",
+                                             limit=LIMITS.description, n_description=len(event.value))
+            return
+        head = parent[0]
+        if depth == 1:
+            if head in ("forces", "reinforcements") and isinstance(part, int):
+                self.forces += 1
+                if self.forces > LIMITS.forces:
+                    raise _at(parent).fail("at most {limit:,} Forces in all (at the start and reinforcements)",
+                                           limit=LIMITS.forces)
+            elif head == "sides" and isinstance(part, int) and part >= LIMITS.sides:
+                raise _at(parent).fail("at most {limit} sides", limit=LIMITS.sides)
+            elif head == "map" and part in ("width", "height") and isinstance(event, yaml.ScalarEvent):
+                value = event.value
+                if event.implicit[0] and value.isdigit():  # else the full parse says what is wrong
+                    _int(int(value), _at(parent, part), 2, LIMITS.map_side)
+        elif parent == ("map", "legend"):
+            if self._count(parent) > LIMITS.legend:
+                raise _at(parent).fail("at most {limit} entries", limit=LIMITS.legend)
+        elif not isinstance(part, int):  # below, lists' items: in a mapping the full parse refuses the mapping
+            return
+        elif ((head == "forces" and depth == 3 and parent[2] == "units")
+              or (head == "reinforcements" and depth == 4 and parent[2:] == ("force", "units"))):
+            if self._count(parent) > LIMITS.units_per_force:
+                raise _at(parent).fail("at most {limit} units in a Force", limit=LIMITS.units_per_force)
+            self._unit(parent)
+        elif head == "supply" and depth == 3 and parent[1] == RECRUITS:
+            self._unit(parent)
+
+    def _count(self, parent: tuple[Any, ...]) -> int:
+        n = self.items[parent] = self.items.get(parent, 0) + 1
+        return n
+
+    def _unit(self, parent: tuple[Any, ...]) -> None:
+        self.units += 1
+        if self.units > LIMITS.units:
+            raise _at(parent).fail("at most {limit:,} units in all", limit=LIMITS.units)
+
+
+def _at(parent: tuple[Any, ...], part: Any = None) -> _At:
+    at = _At()
+    for p in (*parent, part) if part is not None else parent:
+        at = at / p
+    return at
+
+
 def read_yaml_text(text: str | bytes) -> Any:
     """A scenario file (or a painted map's small YAML) as plain data: its size, encoding and YAML
-    checked, each refusal naming the field and line."""
+    checked, each refusal naming the field and line; the limits a file's size could multiply checked
+    as its YAML is read, before the document is built (:class:`_Precheck`)."""
     if len(text) > LIMITS.file_bytes:
         raise InvalidInput("The scenario file is {n_text:,} bytes: at most {max_bytes:,} are accepted.", n_text=len(text), max_bytes=LIMITS.file_bytes)
     if isinstance(text, bytes):
@@ -419,7 +490,7 @@ def read_yaml_text(text: str | bytes) -> Any:
         except UnicodeDecodeError:
             raise InvalidInput("The scenario file is not UTF-8 text.") from None
     try:
-        return load_yaml(text)
+        return load_yaml(text, _Precheck)
     except UploadProblem as p:
         if p.line:
             raise InvalidInput("Scenario field {field} (line {line}): {what}", field=p.field or "(top)", line=p.line,

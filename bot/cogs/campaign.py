@@ -22,7 +22,7 @@ from bot.i18n import names as local_names
 from bot.i18n.text import tr
 from bot.scenario import bundled_scenarios
 from bot.services import bookkeeping as state
-from bot.services import campaigns, exchange, gm, logbook, views
+from bot.services import campaigns, exchange, gm, logbook, views, workers
 from bot.services.budget import Heavy, quietly
 from bot.services.errors import PermissionDenied, TooSoon
 from bot.services.timelapse import timelapse_gif
@@ -67,9 +67,18 @@ def _generation(climate: str | None, season: str | None, size: str | None, sides
                            width, height, sides or 2, (), secrets.randbelow(10**9) if seed is None else seed)
 
 
-def _generated(params: generate.Params) -> scenarios.Scenario:
-    """Draw and check a generated scenario: CPU-bound, run in a worker thread."""
-    return scenarios.parse_scenario(generate.generate_scenario(params), key=GENERATED)
+IN_PROCESS_SQUARES = 2_500
+"""From this many squares, a generated map is drawn in a worker process (bot/services/workers.py): seconds
+of pure Python, which in a thread would keep the event loop waiting for the interpreter's lock."""
+
+
+async def _generated(params: generate.Params) -> scenarios.Scenario:
+    """Draw and check a generated scenario: CPU-bound, off the event loop (a large one in a process)."""
+    if params.width * params.height >= IN_PROCESS_SQUARES:
+        data = await workers.in_process(generate.generate_scenario, params)
+    else:
+        data = await asyncio.to_thread(generate.generate_scenario, params)
+    return await asyncio.to_thread(quietly, scenarios.parse_scenario, data, key=GENERATED)
 
 
 def _is_export(raw: bytes) -> bool:
@@ -418,7 +427,7 @@ class Campaign(commands.Cog):
             spec = await asyncio.to_thread(quietly, scenarios.parse_scenario_text, raw, key=scenario)
         elif scenario.strip().lower() == GENERATED:  # MC-0: a new map from the options, drawn off the event loop
             params = _generation(climate, season, size, sides, seed)
-            spec = await asyncio.to_thread(_generated, params)
+            spec = await _generated(params)
             scenario = params.label()
         else:
             if any(v is not None for v in (climate, season, size, sides, seed)):

@@ -19,7 +19,8 @@ from __future__ import annotations
 
 import json
 import re
-from typing import Any
+from collections.abc import Callable
+from typing import Any, Protocol
 
 import yaml
 
@@ -93,17 +94,27 @@ _STAND_IN = 0x10FF00
 class _Frame:
     """An open list or mapping while the events are walked."""
 
-    __slots__ = ("expect_key", "index", "is_key", "key", "mapping", "part")
+    __slots__ = ("expect_key", "index", "is_key", "key", "mapping", "part", "path")
 
-    def __init__(self, mapping: bool, part: Any, is_key: bool) -> None:
-        self.mapping, self.part, self.is_key = mapping, part, is_key
+    def __init__(self, mapping: bool, part: Any, is_key: bool, path: tuple[Any, ...]) -> None:
+        self.mapping, self.part, self.is_key, self.path = mapping, part, is_key, path
         self.expect_key, self.key, self.index = True, "?", 0
 
 
-def _check_events(events: Any) -> None:
+class Watch(Protocol):
+    """What a reader counts while the events stream by, before anything is built (the scenario's
+    limits: bot/scenario.py); it raises to refuse the document there."""
+
+    def __call__(self, parent: tuple[Any, ...], part: Any, event: Any) -> None:
+        """A node starts: ``parent`` is the path of the list or mapping that holds it (``()`` for the
+        top, ``("forces", 3, "units")``), ``part`` its index or key there (None for the top), ``event``
+        its YAML event (a scalar or the start of a list or mapping). Mapping keys are not passed."""
+
+
+def _check_events(events: Any, watch: Watch | None = None) -> None:
     """Walk the document's events (an iterative parser: no recursion however deep it nests) and
-    refuse, by field and line, what :func:`load_yaml` promises to refuse. Composing the document
-    afterwards recurses only as deep as :data:`MAX_DEPTH`."""
+    refuse, by field and line, what :func:`load_yaml` promises to refuse, and what ``watch`` refuses.
+    Composing the document afterwards recurses only as deep as :data:`MAX_DEPTH`."""
     frames: list[_Frame] = []
 
     def where(part: Any) -> str:
@@ -137,13 +148,19 @@ def _check_events(events: Any) -> None:
             problem = _check_scalar(event)
             if problem is not None:
                 raise UploadProblem(where(part), event.start_mark.line + 1, problem)
+            if watch is not None and not is_key:
+                watch(frames[-1].path if frames else (), part, event)
             done(event.value if is_key else None)
         elif isinstance(event, yaml.CollectionStartEvent):
             part, is_key = next_part()
             if len(frames) + 1 > MAX_DEPTH:
                 raise UploadProblem(where(part), event.start_mark.line + 1,
                                     Msg("lists and mappings are nested more than {limit} levels deep", limit=MAX_DEPTH))
-            frames.append(_Frame(isinstance(event, yaml.MappingStartEvent), part, is_key))
+            parent = frames[-1].path if frames else ()
+            if watch is not None and not is_key:
+                watch(parent, part, event)
+            frames.append(_Frame(isinstance(event, yaml.MappingStartEvent), part, is_key,
+                                 parent if part is None else (*parent, part)))
         elif isinstance(event, yaml.CollectionEndEvent):
             frames.pop()
             done(None)
@@ -185,24 +202,25 @@ def _check_scalar(event: Any) -> Msg | None:
     return None
 
 
-def load_yaml(text: str) -> Any:
+def load_yaml(text: str, watch: Callable[[], Watch] | None = None) -> Any:
     """Plain data from YAML ``text`` (one document); :class:`UploadProblem` names what is wrong and
     where. Other YAML errors (syntax, tags, two documents) raise :class:`yaml.YAMLError`.
 
-    Two passes: the events are checked first (:func:`_check_events`), then the document is built by
-    libyaml when PyYAML has it. Where libyaml refuses what PyYAML's own reader accepts (an escaped
-    lone surrogate) or words an error differently, the pure-Python parser reads it again, so the
-    member is told the same thing either way."""
+    Two passes: the events are checked first (:func:`_check_events`, with a fresh ``watch()`` if
+    given: a reader's own limits, refused there, as soon as one is exceeded, before the document is
+    built), then the document is built by libyaml when PyYAML has it. Where libyaml refuses what
+    PyYAML's own reader accepts (an escaped lone surrogate) or words an error differently, the
+    pure-Python parser reads it again, so the member is told the same thing either way."""
     if _RAW_BAD.search(text):  # the reader would refuse them with a position only: let the check name the field
         text = _RAW_BAD.sub(lambda m: chr(_STAND_IN + ord(m.group())), text)
     loader: type[yaml.SafeLoader] = _FAST
     try:
-        _check_events(yaml.parse(text, Loader=loader))
+        _check_events(yaml.parse(text, Loader=loader), watch() if watch else None)
     except yaml.YAMLError:
         if loader is yaml.SafeLoader:
             raise
         loader = yaml.SafeLoader
-        _check_events(yaml.parse(text, Loader=loader))
+        _check_events(yaml.parse(text, Loader=loader), watch() if watch else None)
     try:
         return yaml.load(text, Loader=loader)  # a SafeLoader or CSafeLoader, checked above
     except yaml.YAMLError:

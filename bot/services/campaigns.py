@@ -3,6 +3,7 @@ end (the rules of all but the creation: :mod:`bot.campaign.lifecycle`)."""
 
 from __future__ import annotations
 
+import asyncio
 import datetime as dt
 from dataclasses import dataclass
 from typing import Any
@@ -37,6 +38,7 @@ from bot.store.repository import remember_map
 
 from . import general, shell
 from .actors import Actor
+from .budget import quietly
 from .loading import campaign_in_channel, turn_seed
 
 
@@ -102,14 +104,16 @@ async def create_campaign(
     if spec is None and scenario_text is not None:
         size = len(scenario_text.encode("utf-8") if isinstance(scenario_text, str) else scenario_text)
         check_upload_size(size, limits, kind="scenario")
-        spec = parse_scenario_text(scenario_text, key=scenario or "uploaded")
+        spec = await asyncio.to_thread(quietly, parse_scenario_text, scenario_text, key=scenario or "uploaded")  # CPU
     elif spec is None and scenario:
         spec = load_bundled(scenario)
     elif spec is None:
         raise InvalidInput("Choose a bundled scenario or upload a scenario file.")
     # The core builds the new campaign's state (the map's adjacency, RU-11, then the scenario's and the
-    # GM's options, each checked); the repository writes it as every save does (issue 22, item 1).
-    state = from_scenario(spec, campaign_id=0, name=name, gm_id=gm.member_id, options=options, rules=rules)
+    # GM's options, each checked); the repository writes it as every save does (issue 22, item 1). Pure CPU
+    # (every square and place of a 100x100 map): off the loop (issue 24, item 6).
+    state = await asyncio.to_thread(from_scenario, spec, campaign_id=0, name=name, gm_id=gm.member_id,
+                                    options=options, rules=rules)
     async with db.transaction() as s:
         await check_new_campaign(s, guild_id=guild_id, member_id=gm.member_id, limits=limits, now=now)
         existing = await rows.campaign_in_channel(s, channel_id)

@@ -93,7 +93,10 @@ async def import_campaign(db: Database, raw: bytes | str | dict[str, Any], *, gu
     ``members``: the file's players who are members of the importing server (see :func:`player_ids`);
     the others are dropped and named in the result. ``None`` keeps every player (tests, the demo).
     ``limits``: the bot's limits on new campaigns (:mod:`bot.limits`), checked in the same transaction."""
-    data = parse_export(raw) if isinstance(raw, bytes | str) else exports.check_export(exports.checked_plain(raw))
+    if isinstance(raw, bytes | str):
+        data = await asyncio.to_thread(quietly, parse_export, raw)  # CPU-bound: off the event loop
+    else:  # checked again (a caller's dict): every key and text of a 4 MB export, off the loop too
+        data = await asyncio.to_thread(quietly, _checked, raw)
     file = await asyncio.to_thread(quietly, exports.read, data)
     state = file.state
     # Fair play: the current turn's dice come from a fresh secret seed (the file holds none, and one it
@@ -143,6 +146,10 @@ async def import_campaign(db: Database, raw: bytes | str | dict[str, Any], *, gu
         await change_book(s, saved.state.id, lambda b: _imported_deadline(b, saved.state, file.deadline, now, version))
     repository.remember_map(saved.state.id, saved.state.map)
     return Imported(saved.state.id, dropped)
+
+
+def _checked(raw: dict[str, Any]) -> dict[str, Any]:
+    return exports.check_export(exports.checked_plain(raw))
 
 
 def _utc(value: dt.datetime) -> dt.datetime:

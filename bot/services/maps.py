@@ -118,12 +118,15 @@ async def turn_png(db: Database, campaign_id: int, frame: Frame, *, rules: RuleB
     around its battle when it had one, else the whole map; legible on a phone."""
     rules = rules or default_rulebook()
     cr = await readcache.read(db, campaign_id)
-    snap = turn_snapshot(cr.state, frame, Reader(), Msg("public"), rules, lang=lang)
+    async with _renders:  # the turn's fog of war (2,000 Forces), its picture and report: all off the loop
+        return await asyncio.to_thread(_turn_png, cr.state, frame, rules, lang)
+
+
+def _turn_png(state: CampaignState, frame: Frame, rules: RuleBook, lang: str) -> tuple[bytes, str]:
+    snap = turn_snapshot(state, frame, Reader(), Msg("public"), rules, lang=lang)
     squares = list(dict.fromkeys(snap.battles))
     centre = squares[0] if len(squares) == 1 else None
-    async with _renders:
-        png = await asyncio.to_thread(render_png, snap, around=centre, phone=centre is not None)
-    return png, text_report(snap)
+    return render_png(snap, around=centre, phone=centre is not None), text_report(snap)
 
 
 def content_hash(snap: MapSnapshot) -> str:
@@ -146,7 +149,7 @@ async def snapshot(db: Database, campaign_id: int, actor: Actor, *, view: str = 
     rules = rules or default_rulebook()
     cr = await readcache.read(db, campaign_id)
     reader, key, label = _reader(cr.state, cr.standing(actor), view)
-    snap = cr.memo(("map", reader, label), lambda: _snapshot(cr.state, reader, label, rules), pin=rules)
+    snap = await cr.memo_off_loop(("map", reader, label), lambda: _snapshot(cr.state, reader, label, rules), pin=rules)
     snap = snap if snap.lang == lang else dataclasses.replace(snap, lang=lang)
     return localised(snap, cr.state.names, lang), key
 
@@ -177,10 +180,9 @@ async def map_png(db: Database, campaign_id: int, actor: Actor, *, view: str = "
         raise InvalidInput("Unknown map extent {extent!r}: near or whole.", extent=extent)
     snap, key = await snapshot(db, campaign_id, actor, view=view, rules=rules, lang=lang)
     centre = snap.cmap.parse(around) if around else None
-    async with _renders:
-        png = await asyncio.to_thread(render_png, snap, view=key, around=centre, radius=radius,
-                                      phone=extent == "near")
-    return png, text_report(snap, view=key)
+    async with _renders:  # the picture and its report, pure CPU: off the loop
+        return await asyncio.to_thread(lambda: (render_png(snap, view=key, around=centre, radius=radius,
+                                                           phone=extent == "near"), text_report(snap, view=key)))
 
 
 async def public_map_changed(db: Database, campaign_id: int, *, rules: RuleBook | None = None) -> bool:
@@ -190,7 +192,7 @@ async def public_map_changed(db: Database, campaign_id: int, *, rules: RuleBook 
     rules = rules or default_rulebook()
     cr = await readcache.read(db, campaign_id)
     reader, _, label = _reader(cr.state, Standing(gm=False, side=None), "public")
-    snap = cr.memo(("map", reader, label), lambda: _snapshot(cr.state, reader, label, rules), pin=rules)
+    snap = await cr.memo_off_loop(("map", reader, label), lambda: _snapshot(cr.state, reader, label, rules), pin=rules)
     now = content_hash(snap)
     if (await bookkeeping.book(db, campaign_id)).map_card == now:
         return False

@@ -12,13 +12,12 @@ from __future__ import annotations
 import asyncio
 import datetime as dt
 from dataclasses import dataclass, field
-from typing import Any
 
-from bot.campaign import announce, codec, turn
+from bot.campaign import announce, turn
 from bot.campaign.authority import require_gm
 from bot.campaign.dice import Context
 from bot.campaign.events import Journal, news
-from bot.campaign.frames import end_of_turn
+from bot.campaign.frames import Frame, end_of_turn
 from bot.campaign.general import Acted, act_all
 from bot.campaign.state import CampaignState
 from bot.engine.errors import RuleViolation
@@ -31,7 +30,7 @@ from bot.store import log as store_log
 from bot.store.bookkeeping import change_book
 from bot.store.db import Database
 from bot.store.log import log_event
-from bot.store.models import utcnow
+from bot.store.models import EncodedJSON, utcnow
 from bot.store.seeds import revealed_turns
 from bot.store.snapshots import snapshot_position
 
@@ -86,7 +85,7 @@ async def resolve_phase(db: Database, campaign_id: int, actor: Actor, *, expecte
             journal = await loaded.journal()
             # The core's resolution and the undo snapshot's encoding in a worker thread (issue 26 item 4):
             # a 2,000-Force movement takes a few hundred ms, which the event loop must not wait for.
-            done, after, acted, game = await asyncio.to_thread(_resolve, loaded.state, journal, ctx, forced)
+            done, after, acted, game, frame = await asyncio.to_thread(_resolve, loaded.state, journal, ctx, forced)
             snapshots.save_snapshot(s, campaign, loaded.state, game)  # from the state loaded, through the codec
             campaign.version += 1
             # RU-25: an ended campaign waits for nobody; a new campaign's Phase 0 waits for the GM
@@ -98,27 +97,28 @@ async def resolve_phase(db: Database, campaign_id: int, actor: Actor, *, expecte
                 await s.flush()  # push the half-done work to the database, uncommitted, before the crash test
                 faults.checkpoint("resolution")
             saved = await repository.save(s, loaded, after, journal.events)  # the row's one UPDATE with it
-            frame = end_of_turn(loaded.state, done.state, ctx.rules) if done.turn_ended else None
             if frame is not None:  # the timelapse's frame of the turn just ended, in the same transaction
                 await frames.save_frame(s, campaign_id, frame)
             await snapshots.trim_snapshots(s, campaign_id, keep=SNAPSHOTS_KEPT)
             end = shell.chain_end(s, saved)
         # Committed: the first read (or write) after it needs no load, nor a query for the book or the players.
         shell.remember(db, saved, end, book=book, started=loaded)
-    told = news(journal.events)
-    plan = announce.resolution(loaded.state, after, journal.events, battles=done.battles,
-                               turn_ended=done.turn_ended, frame=frame, forced=forced)
+    told, plan = await asyncio.to_thread(lambda: (  # what to tell whom: pure, over every Force (off the loop)
+        news(journal.events), announce.resolution(loaded.state, after, journal.events, battles=done.battles,
+                                                  turn_ended=done.turn_ended, frame=frame, forced=forced)))
     return Resolution(campaign_id, done.before, done.after, campaign.version, told.public, told.private,
                       told.rolls, list(done.battles), done.turn_ended, done.ended, plan, acted)
 
 
-def _resolve(state: CampaignState, journal: Journal, ctx: Context,
-             forced: bool) -> tuple[turn.Resolved, CampaignState, tuple[Acted, ...], dict[str, Any]]:
+def _resolve(state: CampaignState, journal: Journal, ctx: Context, forced: bool
+             ) -> tuple[turn.Resolved, CampaignState, tuple[Acted, ...], EncodedJSON, Frame | None]:
     """The core's resolution (refused first if the phase cannot end), what the bot general then did for the
-    sides it plays as the new phase opened (RU-26), and the snapshot of the state before it."""
+    sides it plays as the new phase opened (RU-26), the snapshot of the state before it (its JSON), and
+    the timelapse's frame of a turn that ended: pure CPU, all of it run in a worker thread."""
     done = turn.resolve(state, journal, ctx, forced=forced)
     after, acted = act_all(done.state, journal, ctx, report_battle=general.reporter())
-    return done, after, acted, codec.encode_game(state)
+    frame = end_of_turn(state, done.state, ctx.rules) if done.turn_ended else None
+    return done, after, acted, snapshots.encoded_game(state), frame
 
 
 # --- undo -----------------------------------------------------------------------------------

@@ -120,7 +120,7 @@ def crop(state: CampaignState, snaps: Sequence[MapSnapshot], reader: Reader) -> 
 
 async def _frames(s: AsyncSession, state: CampaignState) -> list[Frame]:
     rows = await store.load_frame_rows(s, state.id)
-    return await asyncio.to_thread(quietly, lambda: [Frame.from_json(r) for r in rows])  # off the loop (issue 24)
+    return await asyncio.to_thread(quietly, store.frames_of, rows)  # decoded off the loop (issue 24)
 
 
 Admit = Callable[[], AbstractAsyncContextManager[None]]
@@ -183,15 +183,18 @@ def draw(state: CampaignState, frames: Sequence[Frame], reader: Reader, key: str
 def _packed(state: CampaignState, frames: Sequence[Frame]) -> bytes:
     """The state and frames for the worker process as plain data (the codec's document, the frames' JSON),
     pickled here: pickling 120 frames of 500 Forces as objects is one 0.5 s call holding the interpreter's
-    lock, plain data a tenth of that (bench/abuse.py)."""
-    return pickle.dumps((codec.encode(state), [f.to_json() for f in frames]), protocol=pickle.HIGHEST_PROTOCOL)
+    lock, plain data a tenth of that (bench/abuse.py), and each frame pickled on its own, so that the
+    event loop gets its turn between them (issue 24 item 6)."""
+    each = [pickle.dumps(f.to_json(), protocol=pickle.HIGHEST_PROTOCOL) for f in frames]
+    return pickle.dumps((codec.encode(state), each), protocol=pickle.HIGHEST_PROTOCOL)
 
 
 def draw_packed(packed: bytes, reader: Reader, key: str | None, label: Msg, rules: RuleBook, lang: str,
                 max_bytes: int) -> Timelapse:
     """:func:`draw` in the worker process, from :func:`_packed`'s data."""
     doc, frames = pickle.loads(packed)
-    return draw(codec.decode(doc), [Frame.from_json(f) for f in frames], reader, key, label, rules, lang, max_bytes)
+    return draw(codec.decode(doc), [Frame.from_json(pickle.loads(f)) for f in frames], reader, key, label, rules,
+                lang, max_bytes)
 
 
 _pool: ProcessPoolExecutor | None = None

@@ -46,9 +46,9 @@ async def status_card(db: Database, campaign_id: int, actor: Actor, *, rules: Ru
     rules = rules or default_rulebook()
     cr = await readcache.read(db, campaign_id)
     reader = cr.reader(actor)
-    campaign = cr.campaign
-    return cr.memo(("status_card", reader.gm, reader.side),
-                   lambda: core.status_card(cr.state, reader, deadline=campaign.deadline, version=campaign.version,
+    campaign, deadline = cr.campaign, cr.book.deadline  # the deadline is the book's: it moves on its own
+    return cr.memo(("status_card", reader.gm, reader.side, deadline),
+                   lambda: core.status_card(cr.state, reader, deadline=deadline, version=campaign.version,
                                             rules=rules), pin=rules)
 
 

@@ -18,6 +18,8 @@ from sqlalchemy.engine import make_url
 from sqlalchemy.ext.asyncio import AsyncEngine, async_sessionmaker, create_async_engine
 from sqlmodel.ext.asyncio.session import AsyncSession
 
+from .models import json_dumps
+
 # Set while a write transaction opens: SQLite then takes the write lock at BEGIN (IMMEDIATE), so two
 # writers queue on the busy timeout instead of deadlocking; reads begin DEFERRED and never block.
 _WRITING: ContextVar[bool] = ContextVar("adc_writing", default=False)
@@ -33,12 +35,12 @@ def create_engine(url: str, **kwargs: Any) -> AsyncEngine:
     if parsed.get_backend_name() == "sqlite":
         if parsed.database and parsed.database != ":memory:":
             Path(parsed.database).parent.mkdir(parents=True, exist_ok=True)
-        engine = create_async_engine(url, connect_args={"timeout": 30}, **kwargs)
+        engine = create_async_engine(url, connect_args={"timeout": 30}, json_serializer=json_dumps, **kwargs)
         _sqlite_pragmas(engine)
         return engine
     if parsed.get_backend_name() == "postgresql" and parsed.drivername == "postgresql":
         url = parsed.set(drivername="postgresql+asyncpg").render_as_string(hide_password=False)
-    return create_async_engine(url, pool_pre_ping=True, **kwargs)
+    return create_async_engine(url, pool_pre_ping=True, json_serializer=json_dumps, **kwargs)
 
 
 def _sqlite_pragmas(engine: AsyncEngine) -> None:

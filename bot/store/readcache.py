@@ -131,6 +131,17 @@ class CampaignRead:
         return value
 
 
+    async def memo_off_loop(self, key: Hashable, build: Callable[[], T], *, pin: object = None) -> T:
+        """:meth:`memo`, with ``build()`` (pure CPU: a 500-Force map's fog of war) run in a worker thread
+        when it is not kept already (issue 24 item 6)."""
+        hit = self._memo.get(key)
+        if hit is not None and hit[0] is pin:
+            return hit[1]  # type: ignore[no-any-return]
+        value = await asyncio.to_thread(build)
+        _bounded_put(self._memo, key, (pin, value), MAX_MEMO)
+        return value
+
+
 _CACHE: OrderedDict[tuple[str, int], CampaignRead] = OrderedDict()
 
 

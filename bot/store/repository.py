@@ -10,6 +10,7 @@ loaded). Writes go out as a few bulk statements, whatever the number of Forces.
 
 from __future__ import annotations
 
+import asyncio
 import dataclasses
 import datetime as dt
 from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -161,17 +162,98 @@ async def get_campaign_row(s: AsyncSession, campaign_id: int, *, lock: bool = Fa
     return campaign
 
 
+BATCH = 500
+"""Rows per statement of a save (a few ms of the driver's work on the event loop each)."""
+OFF_LOOP_ROWS = 2_000
+"""From this many rows of Forces and units, a load builds its state, and a save finds what changed, in
+a worker thread (issue 24 item 6, issue 26 item 4: 5,000 units are tens of ms of pure CPU, hundreds on a
+loaded machine); smaller campaigns stay on the loop, where a thread's hand-off would cost more."""
+
+
+@dataclass(frozen=True)
+class _Read:
+    """A campaign's rows as read, before they are built into its state (plain tuples: no session)."""
+
+    sides: Sequence[Any]
+    units: Sequence[Any]
+    forces: Sequence[Any]
+    leaders: Sequence[Any]
+    declarations: Sequence[Any]
+    battles: Sequence[Any]
+    glory: Sequence[Any]
+    events: Sequence[Any]
+    seeds: Sequence[Any]
+    players: Sequence[Any]
+    requests: Sequence[Any]
+
+
 async def load(s: AsyncSession, campaign: Campaign | int, *, lock: bool = False) -> Loaded:
     """The campaign's state, in the session's transaction (``lock``: with its row locked, as every
-    write starts)."""
+    write starts). The rows are read on the event loop (the session's); building the state from them,
+    pure CPU, runs in a worker thread for a large campaign (:data:`OFF_LOOP_ROWS`)."""
     if not isinstance(campaign, Campaign):
         campaign = await get_campaign_row(s, campaign, lock=lock)
     cid = campaign.id
     assert cid is not None
+    read = _Read(
+        sides=await _rows(s, SideRow, cid),
+        units=await _rows(s, UnitRow, cid),
+        forces=await _rows(s, ForceRow, cid),
+        leaders=await _rows(s, LeaderRow, cid),
+        declarations=await _rows(s, DeclarationRow, cid, DeclarationRow.turn == campaign.turn, skip=("created_at",)),
+        battles=await _rows(s, BattleRow, cid),
+        glory=await _rows(s, GloryRow, cid, skip=("created_at",)),
+        events=await _rows(s, LeaderEventRow, cid, skip=("created_at",)),
+        seeds=await _rows(s, TurnSeedRow, cid),
+        players=await player_infos(s, cid),  # with their absences and pings: the read cache keeps them too
+        requests=[JoinRequest(r.member_id, r.side_key, r.name) for r in await join_requests(s, cid)],
+    )
+    cmap = await load_map(s, campaign)
+    fields = _CampaignFields.of(campaign)
+    if len(read.units) + len(read.forces) >= OFF_LOOP_ROWS:
+        state, ids = await asyncio.to_thread(_build, fields, read, cmap)
+    else:
+        state, ids = _build(fields, read, cmap)
+    local_names.remember(cid, state.names)  # said in each reader's language (issue 23)
+    return Loaded(state, campaign, ids, s, tuple(read.players))
+
+
+@dataclass(frozen=True)
+class _CampaignFields:
+    """The campaign row's columns a state is built from, copied on the loop (the ORM object stays there)."""
+
+    id: int
+    name: str
+    turn: int
+    phase: int
+    status: str
+    options: dict[str, Any]
+    climate: str
+    theatre: Any
+    start_date: Any
+    sight: int
+    gm_id: int
+    gm_role_id: int | None
+    weather: Any
+    holdings: dict[str, Any]
+    last_turn: int | None
+    tables: Any
+    names: dict[Any, Any]
+
+    @classmethod
+    def of(cls, c: Campaign) -> _CampaignFields:
+        assert c.id is not None
+        return cls(c.id, c.name, c.turn, c.phase, c.status, dict(c.options or {}), c.climate, c.theatre, c.start_date,
+                   c.sight, c.gm_id, c.gm_role_id, c.weather, dict(c.holdings or {}), c.last_turn, c.tables,
+                   dict(c.names or {}))
+
+
+def _build(campaign: _CampaignFields, read: _Read, cmap: CampaignMap) -> tuple[CampaignState, dict[str, dict[Any, int]]]:
+    """The state and the row ids from a campaign's rows: pure, so it may run in a worker thread."""
     ids: dict[str, dict[Any, int]] = {k: {} for k in ("side", "force", "unit", "leader", "declaration", "battle",
                                                       "seed")}
     sides: dict[str, SideState] = {}
-    for r in await _rows(s, SideRow, cid):
+    for r in read.sides:
         ids["side"][r.key] = r.id
         sides[r.key] = SideState(r.key, r.name, r.colour, r.nation, r.capital, r.battles_won, r.battles_lost,
                                  r.strongholds_taken, r.strongholds_lost, r.holds_enemy_capital, r.lost_capital,
@@ -179,60 +261,57 @@ async def load(s: AsyncSession, campaign: Campaign | int, *, lock: bool = False)
                                  r.camp or "", r.supply_income, _purchases(r.supply_purchases),
                                  recruits_from_rows(r.recruits))
     units: dict[str, list[UnitState]] = {}
-    for r in await _rows(s, UnitRow, cid):
+    for r in read.units:
         ids["unit"][r.key] = r.id
         units.setdefault(r.force_key, []).append(
             UnitState(r.key, r.name, r.sp, r.original_sp, UnitType(r.type), Quality(r.quality), r.mercenary, r.flag,
                       r.heroic))
     forces: dict[str, ForceState] = {}
-    for r in await _rows(s, ForceRow, cid):
+    for r in read.forces:
         ids["force"][r.key] = r.id
         forces[r.key] = ForceState(r.key, r.side_key, r.name, r.square, Order(r.order),
                                    Reaction(r.reaction) if r.reaction else None, r.scouts, ForceStatus(r.state),
                                    r.arrives_turn, r.wtf_marker, tuple(units.get(r.key, ())), r.small_boats,
                                    r.horse_rafts)
     leaders: dict[str, LeaderState] = {}
-    for r in await _rows(s, LeaderRow, cid):
+    for r in read.leaders:
         ids["leader"][r.key] = r.id
         leaders[r.key] = LeaderState(r.key, r.name, r.cv, LeaderStatus(r.status), LeaderKind(r.kind),
                                      UnitType(r.designation) if r.designation else None, r.force_key)
     declarations = []
-    for r in await _rows(s, DeclarationRow, cid, DeclarationRow.turn == campaign.turn, skip=("created_at",)):
+    for r in read.declarations:
         ids["declaration"][(r.turn, r.phase, r.force_key)] = r.id
         kind = DeclarationKind(r.kind)
         declarations.append(Declaration(r.turn, Phase(r.phase), r.force_key, r.side_key, kind,
                                         plain.payload_from(kind, r.payload)))
     battles: dict[int, Battle] = {}
-    for r in await _rows(s, BattleRow, cid):
+    for r in read.battles:
         ids["battle"][r.number] = r.id
         battles[r.number] = Battle(r.number, r.turn, r.square, tuple(r.force_keys), tuple(r.side_keys),
                                    BattleStatus(r.state), plain.report_from(r.report, r.number),
                                    plain.scouting_from(r.scouting), plain.aftermath_from(r.aftermath, r.number))
     glory = tuple(GloryEntry(r.side_key, r.turn, r.amount, r.reason, r.kind, r.rule, r.battle, r.subject)
-                  for r in await _rows(s, GloryRow, cid, skip=("created_at",)))
-    events = tuple(LeaderEvent(r.leader_key, r.turn, LeaderStatus(r.status), r.reason)
-                   for r in await _rows(s, LeaderEventRow, cid, skip=("created_at",)))
+                  for r in read.glory)
+    events = tuple(LeaderEvent(r.leader_key, r.turn, LeaderStatus(r.status), r.reason) for r in read.events)
     seeds: dict[int, TurnSeed] = {}
-    for r in await _rows(s, TurnSeedRow, cid):
+    for r in read.seeds:
         ids["seed"][r.turn] = r.id
         seeds[r.turn] = TurnSeed(r.turn, r.seed_hex, r.sha256, r.revealed, r.chain_head, r.reseeded_after)
-    members = await player_infos(s, cid)  # with their absences and pings: the read cache keeps them too
-    players = {p.member_id: p.side for p in members}
-    requests = {r.member_id: JoinRequest(r.member_id, r.side_key, r.name) for r in await join_requests(s, cid)}
-    options = dict(campaign.options or {})
+    players = {p.member_id: p.side for p in read.players}
+    requests = {r.member: r for r in read.requests}
+    options = campaign.options
     state = CampaignState(
-        id=cid, name=campaign.name, turn=campaign.turn, phase=Phase(campaign.phase),
+        id=campaign.id, name=campaign.name, turn=campaign.turn, phase=Phase(campaign.phase),
         status=CampaignStatus(campaign.status), settings=Settings.from_options(options),
         climate=Climate(campaign.climate), theatre=campaign.theatre, start_date=campaign.start_date,
-        map=await load_map(s, campaign), sight=campaign.sight, gm_id=campaign.gm_id, gm_role_id=campaign.gm_role_id,
-        weather=campaign.weather, holdings=dict(campaign.holdings or {}), sides=sides, forces=forces,
+        map=cmap, sight=campaign.sight, gm_id=campaign.gm_id, gm_role_id=campaign.gm_role_id,
+        weather=campaign.weather, holdings=campaign.holdings, sides=sides, forces=forces,
         leaders=leaders, declarations=tuple(declarations), battles=battles, glory=glory, leader_events=events,
         seeds=seeds, players=players, requests=requests, options=options, last_turn=campaign.last_turn,
         tables=read_scenario_tables(campaign.tables, default_rulebook()) if campaign.tables else NO_TABLES,
-        names={str(k): dict(v) for k, v in (campaign.names or {}).items() if isinstance(v, dict)},
+        names={str(k): dict(v) for k, v in campaign.names.items() if isinstance(v, dict)},
     )
-    local_names.remember(cid, state.names)  # said in each reader's language (issue 23)
-    return Loaded(state, campaign, ids, s, members)
+    return state, ids
 
 
 # --- save ----------------------------------------------------------------------------------------
@@ -335,14 +414,20 @@ class _Writes:
         table = self.model.__table__  # type: ignore[attr-defined]
         if self.deletes:
             await s.exec(delete(table).where(table.c.id.in_(self.deletes)))  # type: ignore[call-overload]
-        if self.updates:
-            await s.exec(update(self.model), params=self.updates)  # type: ignore[call-overload]
+        for start in range(0, len(self.updates), BATCH):  # in batches: the loop runs other work between them
+            await s.exec(update(self.model), params=self.updates[start:start + BATCH])  # type: ignore[call-overload]
+            if len(self.updates) > BATCH:
+                await asyncio.sleep(0)
         if self.inserts:
             now = dt.datetime.now(dt.UTC)
             rows = [{"created_at": now, **r} if "created_at" in self.model.model_fields else r for r in self.inserts]
             stmt = insert(table).returning(table.c.id, sort_by_parameter_order=True)
-            result = await s.exec(stmt, params=rows)  # type: ignore[call-overload]
-            self.added = {self.key(r): i for r, (i,) in zip(rows, result.all(), strict=True)}
+            for start in range(0, len(rows), BATCH):
+                part = rows[start:start + BATCH]
+                result = await s.exec(stmt, params=part)  # type: ignore[call-overload]
+                self.added.update({self.key(r): i for r, (i,) in zip(part, result.all(), strict=True)})
+                if len(rows) > BATCH:
+                    await asyncio.sleep(0)
 
     def ids(self, before: Mapping[Any, int]) -> dict[Any, int]:
         """The table's ids after this write (a new dict: the cache shares the old one)."""
@@ -364,18 +449,22 @@ _KEYS: dict[str, Callable[[Mapping[str, Any]], Any]] = {
 """Each table's key in the state, from a row as written (what ``Loaded.ids`` maps to row ids)."""
 
 
-async def save(s: AsyncSession, loaded: Loaded, new: CampaignState, events: Iterable[Event] = ()) -> Loaded:
-    """Write ``new`` over the state ``loaded`` holds, and append ``events`` to the log. Returns what a
-    further save in the same transaction starts from: its ids are those of ``loaded`` with the rows
-    inserted (their ids from ``RETURNING``) and deleted, so nothing is read back."""
-    old, campaign, cid = loaded.state, loaded.campaign, loaded.state.id
+def _rows_of(state: CampaignState) -> int:
+    """The rows of Forces and units a state holds (what decides :data:`OFF_LOOP_ROWS`)."""
+    return len(state.forces) + sum(len(f.units) for f in state.forces.values())
+
+
+def _diffs(cid: int, ids: Mapping[str, Mapping[Any, int]], old: CampaignState,
+           new: CampaignState) -> dict[str, _Writes]:
+    """What a save writes, table by table: the rows ``new`` adds, changes and drops over ``old``. Pure,
+    so a large one runs in a worker thread (:data:`OFF_LOOP_ROWS`)."""
     writes: dict[str, _Writes] = {}
 
     def table(model: type[SQLModel], name: str, before: Mapping[Any, Any], after: Mapping[Any, Any], row: Any) -> None:
         if before is after:
             return
         w = _Writes(model, cid, _KEYS[name])
-        w.diff(before, after, loaded.ids.get(name, {}), row)
+        w.diff(before, after, ids.get(name, {}), row)
         if w.inserts or w.updates or w.deletes:
             writes[name] = w
 
@@ -390,6 +479,18 @@ async def save(s: AsyncSession, loaded: Loaded, new: CampaignState, events: Iter
               {(d.turn, int(d.phase), d.force): d for d in new.declarations}, _declaration_row)
     table(BattleRow, "battle", old.battles, new.battles, _battle_row)
     table(TurnSeedRow, "seed", old.seeds, new.seeds, _seed_row)
+    return writes
+
+
+async def save(s: AsyncSession, loaded: Loaded, new: CampaignState, events: Iterable[Event] = ()) -> Loaded:
+    """Write ``new`` over the state ``loaded`` holds, and append ``events`` to the log. Returns what a
+    further save in the same transaction starts from: its ids are those of ``loaded`` with the rows
+    inserted (their ids from ``RETURNING``) and deleted, so nothing is read back."""
+    old, campaign, cid = loaded.state, loaded.campaign, loaded.state.id
+    if old.forces is not new.forces and _rows_of(new) >= OFF_LOOP_ROWS:
+        writes = await asyncio.to_thread(_diffs, cid, loaded.ids, old, new)  # pure CPU: off the loop
+    else:
+        writes = _diffs(cid, loaded.ids, old, new)
     for w in writes.values():
         await w.send(s)
     ledgers = await _ledger(s, GloryRow, cid, old.glory, new.glory, lambda g: {

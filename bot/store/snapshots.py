@@ -19,23 +19,34 @@ from bot.campaign.state import CampaignState
 from bot.engine.phases import Phase, TurnPosition
 
 from .dump import PHASE_STATE, restore_campaign_fields, restore_tables, snapshot_state, table_name
-from .models import BattleRow, Campaign, SideRow, Snapshot
+from .models import BattleRow, Campaign, EncodedJSON, SideRow, Snapshot, encoded, json_dumps
 
 CODEC = "codec"
 """A snapshot's ``state`` key for the game as :func:`bot.campaign.codec.encode_game` keeps it."""
 
 
 def save_snapshot(s: AsyncSession, campaign: Campaign, state: CampaignState,
-                  game: dict[str, Any] | None = None) -> Snapshot:
+                  game: dict[str, Any] | EncodedJSON | None = None) -> Snapshot:
     """Keep the campaign's game as ``state`` (loaded in this transaction) holds it, at its current
     version: no query but the snapshot's insert. ``game``: ``encode_game(state)``, when the caller has
-    it already (made off the event loop)."""
+    it already (made off the event loop), or its JSON (:func:`encoded_game`, made there too)."""
     assert campaign.id is not None
+    head = {"turn": state.turn, "phase": int(state.phase)}
+    document: dict[str, Any] | EncodedJSON
+    if isinstance(game, EncodedJSON):  # the document's JSON around it: the game is not encoded again
+        document = EncodedJSON(f'{{"campaign": {json_dumps(head)}, {json_dumps(CODEC)}: {game}}}')
+    else:
+        document = {"campaign": head, CODEC: game if game is not None else codec.encode_game(state)}
     snap = Snapshot(campaign_id=campaign.id, version=campaign.version, turn=state.turn, phase=int(state.phase),
-                    state={"campaign": {"turn": state.turn, "phase": int(state.phase)},
-                           CODEC: game if game is not None else codec.encode_game(state)})
+                    state=document)  # type: ignore[arg-type]
     s.add(snap)
     return snap
+
+
+def encoded_game(state: CampaignState) -> EncodedJSON:
+    """The snapshot's game (``encode_game``) as JSON, for :func:`save_snapshot`: pure CPU, megabytes for
+    a large campaign, so made in a worker thread."""
+    return encoded(codec.encode_game(state))
 
 
 async def save_rows_snapshot(s: AsyncSession, campaign: Campaign) -> Snapshot:

@@ -188,3 +188,27 @@ def test_the_flow_directions_written_are_the_rivers_steps() -> None:
         assert COMPASS[spec.map.cell(Square(*here)).river_flow] == step
 
 
+
+
+async def test_a_large_map_is_drawn_in_the_worker_process_and_is_the_one_a_thread_draws(monkeypatch) -> None:
+    """Issue 24 item 6: from ``IN_PROCESS_SQUARES`` the generator runs in a worker process (no share of
+    the event loop's interpreter lock); the scenario is the same as drawn in a thread."""
+    from bot.cogs import campaign as cog
+    from bot.services import workers
+
+    params = Params(Climate.CONTINENTAL, Season.AUTUMN, 20, 16, 3, (), 11)
+    sent: list[object] = []
+    real = workers.in_process
+
+    async def in_process(fn, *args):  # type: ignore[no-untyped-def]
+        sent.append(fn)
+        return await real(fn, *args)
+
+    monkeypatch.setattr(workers, "in_process", in_process)
+    monkeypatch.setattr(cog, "IN_PROCESS_SQUARES", 10**9)
+    in_thread = await cog._generated(params)
+    assert not sent
+    monkeypatch.setattr(cog, "IN_PROCESS_SQUARES", 20 * 16)
+    in_worker = await cog._generated(params)
+    assert sent == [generate.generate_scenario]
+    assert in_worker == in_thread
