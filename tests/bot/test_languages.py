@@ -378,3 +378,37 @@ def test_the_vocabulary_check_catches_english_words_placeholders_plurals_and_num
     assert not vocabulary_leaks(lang, ["Army of Mack (MC-7.3)", "`T1P0`", "t1/p1/force:lannes/force-test"],
                                 names="Army of Mack")
     assert plural_words(lang)  # every catalogue has plurals to check against
+
+
+async def test_after_a_restart_the_first_click_says_the_scenarios_names_in_the_readers_language(
+        table, locales, tmp_path) -> None:  # noqa: F811
+    """Issue 23, item 5: a button clicked after a restart, where no command has run since, names the
+    scenario's sides and Forces in the reader's language on that first click (its campaign is named by
+    the button's own id, not by a command that looked the channel up)."""
+    from .conftest import make_bot
+
+    for member in (table.gm, table.fr, table.au):
+        locales[member.id] = "fr"
+    gm, fr, au, ch = table.gm, table.fr, table.au, table.channel
+    await gm.slash(ch, "campaign create", name="Bridge", scenario="bridge",
+                   file=("bridge.yaml", localised_scenario().encode()))
+    await gm.slash(ch, "campaign settings", name="language", value="fr")
+    await fr.slash(ch, "campaign join", side="fr")
+    await au.slash(ch, "campaign join", side="au")
+    card = await gm.slash(ch, "gm advance")
+    await gm.click(card.response, label=t("fr", "gm.resolve"))
+    for order in ({"order": "forced_march"}, {"path": "E4"}):  # Lannes marches into the Austrians at E4
+        odds = await fr.slash(ch, "order give" if "order" in order else "order move", force="lannes", **order)
+        await fr.click(odds.response, label=t("fr", "confirm.roll"))
+        await fr.slash(ch, "order done")
+        await au.slash(ch, "order done")
+    preview = await gm.slash(ch, "battle report", battle="1", file=("report.json", json.dumps(REPORT).encode()))
+    await gm.click(preview.response, label=t("fr", "report.confirm"))
+    (thread,) = ch.threads
+    button = thread.history()[-1]
+
+    await table.env.restart_bot(make_bot(tmp_path))
+    rolled = await au.click(button, label=t("fr", "aftermath.button"))  # the first interaction of the new bot
+    said = seen(rolled)
+    assert any(LOCAL_NAMES["Austria"]["fr"] in text for text in said), said
+    assert not english_names("fr", said), english_names("fr", said)
