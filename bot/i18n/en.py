@@ -117,7 +117,7 @@ MESSAGES: dict[str, str] = {
     "verify.files": "The roll log of the ended turns, and a page that checks it in your browser, offline. Compare the chain heads it shows with the ones announced when each turn ended. Rolls private to a side and those of the turn in play are hidden; `python -m bot verify` checks the JSON file too.",
     "settings.title": "Settings of {name}",
     "settings.choices": "Choices: {choices}.",
-    "settings.changed": "The GM set `{name}` to **{value}**.",
+    "settings.changed": "The GM set {name} to **{value}**.",
     "settings.unknown": "There is no setting {name!r}.",
     "settings.help_auto_resolve": "resolve a phase by itself when every side is done",
     "settings.help_at_deadline": "at the deadline, resolve the phase (forced) or wait for the GM",

@@ -36,6 +36,8 @@ from bot.campaign.botsettings import (  # noqa: F401 (BOT_CHOICES, JOIN_APPROVAL
     id_setting_kind,
     language,
     setting_id,
+    setting_name,
+    value_name,
 )
 from bot.engine.errors import InvalidInput
 from bot.engine.text import Msg
@@ -163,7 +165,10 @@ async def change_bot_setting(db: Database, campaign_id: int, gm: Actor, name: st
         else:
             raise InvalidInput("Unknown setting {name!r}.", name=name)
         s.add(campaign)
-        await log_event(s, campaign, Msg("The GM set `{name}` to {shown!r}.", name=name, shown=shown), kind="gm")
+        said = value_name("none") if shown is None else f"<@&{shown}>" if name == "gm_role" \
+            else f"<#{shown}>" if name.startswith(SIDE_CHANNEL) else value_name(shown)
+        await log_event(s, campaign, Msg("The GM set {name} to {value}.", name=setting_name(name), value=said),
+                        kind="gm")  # named in the reader's words (issue 23), not `deadline_hours`
         return shown
 
 

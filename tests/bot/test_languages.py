@@ -289,6 +289,16 @@ async def play_a_turn(table, lang: str) -> dict[str, list[str]]:
     await act("gm", gm.slash(ch, "campaign create", name="Bridge", scenario="bridge",
                              file=("bridge.yaml", localised_scenario().encode())))
     await act("gm", gm.slash(ch, "campaign settings", name="language", value=lang))
+    # the settings' pages name each setting and value in the reader's words, not `deadline_hours` (item 2)
+    pages = await act("gm", gm.slash(ch, "campaign settings"))
+    cid = re.search(r"adc:setp:(\d+)", str(pages.response.components)).group(1)
+    rules = await act("gm", gm.select(pages.response, ["rules"], custom_id=f"adc:setp:{cid}"))
+    pick = await act("gm", gm.select(rules.response, ["mercenary_desertion"], custom_id=f"adc:setk:{cid}:rules"))
+    await act("gm", gm.select(pick.response, ["check_all"], custom_id=f"adc:setv:{cid}:mercenary_desertion"))
+    seen_by["gm"] += [c["name"] for c in await gm.autocomplete(ch, "campaign settings", "name", "")]
+    seen_by["gm"] += [c["name"] for c in await gm.autocomplete(ch, "campaign settings", "value", "",
+                                                             name="unmanned_sides")]
+    await act("gm", gm.slash(ch, "campaign settings", name="deadline_hours"))
     await act("fr", fr.slash(ch, "campaign join", side="fr"))
     joined = await act("au", au.slash(ch, "campaign join", side="au"))
     await act("au", au.click(joined.response, label=t(lang, "howto.button")))
