@@ -175,7 +175,8 @@ def draw(state: CampaignState, frames: Sequence[Frame], reader: Reader, key: str
         kept = [states[i] for i in picks]
     # the scenario's names in the reader's language, as the other maps say them (issue 23, item 4): here
     # from the state itself, as the worker process knows no campaign's names
-    label = Msg(label.template, **{k: local_name(state.names, lang, v) for k, v in label.params.items()})
+    local = {k: local_name(state.names, lang, v) for k, v in label.params.items()}
+    label = Msg(label.template, **local)  # i18n: passes a template on
     snaps = [localised(snapshot_of(s, reader, label, rules, now=False, lang=lang), state.names, lang) for s in kept]
     window = crop(state, snaps, reader)
     around, radius = window if window is not None else (None, 3)

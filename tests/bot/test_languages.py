@@ -28,7 +28,7 @@ from bot.i18n import en, t
 from bot.i18n.catalogues import TRANSLATED, po_path, pot_path, read
 from tests.store.test_battle_flow import REPORT, SCENARIO
 
-from .test_battle_report import AU_LOSSES, FR_LOSSES, filled
+from .test_battle_report import AU_LOSSES, FR_LOSSES, through_form
 from .test_features import locales  # noqa: F401 - the fixture
 
 pytestmark = pytest.mark.filterwarnings("ignore")
@@ -321,9 +321,11 @@ async def play_a_turn(table, lang: str) -> dict[str, list[str]]:
     await act("au", au.slash(thread, "battle scout", battle="1"))
     # the camps report on their forms and differ (BR): the GM is told by DM, and reports the battle
     form = await act("fr", fr.slash(thread, "battle report", battle="1"))
-    await act("fr", fr.submit_modal(form, filled(form.modal, outcome="won", banners="7/7", losses=FR_LOSSES)))
+    for step in await through_form(fr, form, lang=lang, outcome="won", banners="7/7", losses=FR_LOSSES):
+        seen_by["fr"] += seen(step)  # the losses' pages too: number boxes named in the reader's words (item 1)
     form = await act("au", au.slash(thread, "battle report", battle="1"))
-    await act("au", au.submit_modal(form, filled(form.modal, outcome="won", banners="4/7", losses=AU_LOSSES)))
+    for step in await through_form(au, form, lang=lang, outcome="won", banners="4/7", losses=AU_LOSSES):
+        seen_by["au"] += seen(step)
     for who, member, command, option in (("fr", fr, "order give", "force"), ("au", au, "battle retreat", "square"),
                                           ("fr", fr, "trophy roll", "unit")):
         suggested = await member.autocomplete(thread if who == "au" or command == "trophy roll" else ch, command,
