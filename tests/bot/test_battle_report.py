@@ -241,3 +241,21 @@ async def test_br_a_french_camp_reports_by_picking_and_is_refused_in_french(tabl
     assert not refused(done)
     again = controls((await table.au.slash(thread, "battle report", battle="1")).modal)
     assert [o["value"] for o in again["more"]["options"] if o.get("default")] == ["fell:0:melee"]
+
+
+async def test_br_a_unit_past_24_sp_gets_a_number_box_and_a_bad_number_is_refused(table) -> None:
+    """Issue 23, item 1: past Discord's 25 options a count is a short number box; what is not a number
+    is refused naming the unit and the box."""
+    from tests.store.test_battle_flow import SCENARIO
+
+    await to_battle(table, SCENARIO.replace("{key: riesch, name: Riesch, sp: 12", "{key: riesch, name: Riesch, sp: 30"))
+    (thread,) = table.channel.threads
+    form = await table.au.slash(thread, "battle report", battle="1")
+    steps = await through_form(table.au, form, outcome="lost", banners="4/7", losses={"riesch": ("three", 0, 0)})
+    box = controls(next(r.modal for r in steps if r.modal))["riesch:killed"]
+    assert "options" not in box and box["placeholder"] == "0-30"
+    said = shown(steps[-1])
+    assert refused(steps[-1]) and "Riesch" in said and "SP killed" in said and "'three'" in said, said
+    form = await table.au.slash(thread, "battle report", battle="1")
+    done = await through_form(table.au, form, outcome="lost", banners="4/7", losses={"riesch": (25, 2, 0)})
+    assert "Waiting for: France" in shown(done[-1])
