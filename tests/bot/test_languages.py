@@ -46,7 +46,7 @@ def words_of(value: Any, out: list[str]) -> list[str]:
                     continue
                 out.append(v)
             elif k not in ("custom_id", "url", "icon_url", "proxy_url", "id", "type", "style", "emoji", "key",
-                           "fingerprint", "lang"):
+                           "fingerprint", "lang", "re", "fields", "say"):
                 words_of(v, out)
     elif isinstance(value, list):
         for v in value:
