@@ -12,6 +12,7 @@ import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
+from bot.campaign.botsettings import LANGUAGES
 from bot.engine.errors import InvalidInput, VerificationError
 from bot.engine.verify import parse_announced, verify_log
 from bot.settings import Settings, SettingsError
@@ -177,8 +178,15 @@ def cmd_verify(args: argparse.Namespace) -> int:
     except VerificationError as exc:
         print(f"{path}: {exc}", file=sys.stderr)
         return EXIT_USAGE
-    for line in report.lines():
-        print(line)
+    lang = getattr(args, "lang", None) or "en"
+    if lang != "en":
+        from bot.i18n.text import tr  # the catalogues only when asked for another language
+
+        for line in report.lines():
+            print(tr(lang, line))
+    else:
+        for line in report.lines():
+            print(line)
     return 0 if report.ok else 1
 
 
@@ -343,6 +351,8 @@ def build_parser() -> argparse.ArgumentParser:
     verify.add_argument("file", help="a roll log or campaign export (JSON)")
     verify.add_argument("--announced", help="the chain heads announced in the channel (each turn's gazette "
                         "fingerprint), like '1: 2315d3c9fcf5cf10, 2: 8d6af4beea411629'")
+    verify.add_argument("--lang", choices=LANGUAGES, default="en",
+                        help="the language of the report (default: English; issue 23)")
     verify.set_defaults(func=cmd_verify)
     health = sub.add_parser("health", help="exit 0 when the running bot's heartbeat file is fresh (for HEALTHCHECK)")
     health.add_argument("--file", help="the heartbeat file (default: ADC_HEARTBEAT, or heartbeat in ADC_DATA_DIR)")

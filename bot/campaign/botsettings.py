@@ -19,6 +19,7 @@ from enum import StrEnum
 from typing import Any
 
 from bot.engine.errors import InvalidInput
+from bot.engine.text import Msg
 
 BOT_DEFAULTS: dict[str, Any] = {"auto_resolve": True, "at_deadline": "resolve", "away": "stretch",
                                 "deadline_hours": 48, "join_approval": False}
@@ -47,6 +48,47 @@ that long before it (a 2-hour deadline gets no "24 h" reminder)."""
 
 MIN_ID, MAX_ID = 10**14, 2**63 - 1
 """Discord ids (snowflakes) are 15 to 19 digits; the database keeps them as signed 64-bit integers."""
+SETTING_NAMES: dict[str, Msg] = {
+    "auto_resolve": Msg("Resolve by itself"), "at_deadline": Msg("At the deadline"), "away": Msg("Absences"),
+    "deadline_hours": Msg("Deadline (hours)"), "join_approval": Msg("Joining approved by the GM"),
+    "language": Msg("Language"), "gm_role": Msg("GM role"),
+    "weather": Msg("Weather"), "random_events": Msg("Random events"), "movement_order": Msg("Movement order"),
+    "movement_extension": Msg("Extended movement"), "mercenary_desertion": Msg("Mercenary desertion"),
+    "adjacency": Msg("Adjacent squares"), "overwhelm": Msg("Overwhelm"), "supply": Msg("Supply points"),
+    "scout_rerolls": Msg("Scout re-rolls"), "unmanned_sides": Msg("Sides nobody plays"), "battles": Msg("Battles"),
+    "general": Msg("Bot general's temper"),
+    "max_active_campaigns": Msg("Active campaigns per server"), "max_gm_campaigns": Msg("Active campaigns per GM"),
+    "max_new_campaigns_per_day": Msg("New campaigns per day"), "max_import_bytes": Msg("Largest campaign export"),
+    "max_scenario_bytes": Msg("Largest scenario file"),
+}
+"""Each setting's name as members read it (issue 23: not its identifier, ``deadline_hours``)."""
+VALUE_NAMES: dict[str, Msg] = {
+    "true": Msg("on"), "false": Msg("off"), "simultaneous": Msg("all at once"), "initiative": Msg("by initiative"),
+    "check_all": Msg("all checked"), "lose_all": Msg("all desert"), "hold": Msg("hold their orders"),
+    "wait": Msg("wait"), "ai": Msg("bot general"), "table": Msg("on the table"), "quick": Msg("quickly by the bot"),
+    "ask": Msg("ask the camps"), "cautious": Msg("cautious"), "balanced": Msg("balanced"), "bold": Msg("bold"),
+    "resolve": Msg("resolve"), "stretch": Msg("stretch the deadline"), "none": Msg("not set"),
+}
+"""The settings' values as members read them (numbers, languages and mentions are shown as they are)."""
+
+
+ANY_SIDE_CHANNEL = Msg("Private channel of a side")
+"""The ``channel:SIDE`` settings, all of them."""
+
+
+def setting_name(name: str, side: str | None = None) -> Msg | str:
+    """A setting's name as members read it; a side's private channel names the side (its name)."""
+    if name.startswith(SIDE_CHANNEL):
+        return Msg("Private channel of {side}", side=side or name[len(SIDE_CHANNEL):])
+    return SETTING_NAMES.get(name, name)
+
+
+def value_name(value: Any) -> Msg | str:
+    """A setting's value as members read it (``on``, ``all checked``)."""
+    text = str(value).lower() if isinstance(value, bool) else str(value)
+    return VALUE_NAMES.get(text, text)
+
+
 _MENTION = {"role": re.compile(r"<@&(\d+)>|(\d+)"), "channel": re.compile(r"<#(\d+)>|(\d+)")}
 
 

@@ -357,6 +357,12 @@ class Form:
             rows.append(f"{u.key}: {g.get('killed', 0)} {g.get('rout', 0)} {g.get('other_order', 0)}   # {u.name}, {u.sp} SP")
         return "\n".join(rows)
 
+    def count(self, unit: str, kind: str) -> int:
+        """The stored claim's SP of ``unit`` lost as ``kind`` (:data:`LOSS_KINDS`), 0 if none."""
+        given = next((u for u in self.part.get("units", []) if u.get("unit") == unit), {})
+        value = given.get(kind, 0)
+        return value if isinstance(value, int) else 0
+
     def banners_text(self) -> str:
         doc = self.doc or {}
         if doc.get("banners_required") is None:
@@ -404,6 +410,12 @@ class Form:
         return tuple(out)
 
 
+LOSS_KINDS: tuple[tuple[str, Msg], ...] = (
+    ("killed", Msg("SP killed")), ("rout", Msg("SP that left in rout")),
+    ("other_order", Msg("SP that left under another order")))
+"""A unit's counts in its side's report (BR), each with the name of its box in the form."""
+
+
 @dataclass(frozen=True)
 class FormWords:
     """The words a member may type in the form's last box, casefolded, the first of each the one shown: the
@@ -446,7 +458,7 @@ def form_for(state: CampaignState, actor: Acting, battle: int | str) -> Form:
                 None if stored is None else report_data(stored))
 
 
-def _number(text: str, unit: FormUnit, what: str) -> int:
+def _number(text: str, unit: FormUnit, what: str | Msg) -> int:
     if not text.isdigit():
         raise InvalidInput("{name}: {what} must be a whole number, 0 or more; got {text!r}.", name=unit.name,
                            what=what, text=text)
@@ -560,14 +572,36 @@ def _losses_row(line: str, by_key: Mapping[str, FormUnit], form: Form) -> dict[s
     return {"unit": unit.key, "killed": counts[0], "rout": counts[1], "other_order": counts[2]}
 
 
-def part_from_form(form: Form, *, outcome: str, system: str, banners: str, losses: str, more: str = "",
-                   chosen: Sequence[str] | None = None, words: FormWords | None = None) -> dict[str, Any]:
-    """A side's report document from its form's fields (BR); errors name the unit or the line, in the
-    reader's words. The last box is either ``chosen`` (the values of :meth:`Form.choices` picked in a
-    select) or ``more``, typed in ``words`` (the reader's, English understood too)."""
-    by_key = {u.key: u for u in form.units} | {u.name.casefold(): u for u in form.units}
+def _counted(form: Form, counts: Mapping[str, Mapping[str, str]]) -> list[dict[str, Any]]:
+    """The units' losses from the form's number boxes (``counts``: unit key -> kind -> what was picked or
+    typed; a box left out is 0): a bad number is refused naming the unit and the box (issue 23, item 2)."""
     units: list[dict[str, Any]] = []
-    for n, raw in enumerate(losses.splitlines(), 1):
+    for unit in form.units:
+        given = counts.get(unit.key, {})
+        row = {kind: _number(str(given.get(kind, "0")).strip() or "0", unit, what) for kind, what in LOSS_KINDS}
+        for kind, what in LOSS_KINDS:
+            if row[kind] > unit.sp:
+                raise InvalidInput("{name}: {what}: {count}, more than its strength of {sp} SP.", name=unit.name,
+                                   what=what, count=row[kind], sp=unit.sp)
+        if sum(row.values()) > unit.sp:
+            raise InvalidInput("{name}: {total} SP lost in all (killed: {killed}, in rout: {rout}, under another order: "
+                               "{other}), more than its strength of {sp} SP (BR).", name=unit.name, killed=row["killed"],
+                               rout=row["rout"], other=row["other_order"], total=sum(row.values()), sp=unit.sp)
+        if sum(row.values()):
+            units.append({"unit": unit.key, **row})
+    return units
+
+
+def part_from_form(form: Form, *, outcome: str, system: str, banners: str, losses: str = "", more: str = "",
+                   chosen: Sequence[str] | None = None, words: FormWords | None = None,
+                   counts: Mapping[str, Mapping[str, str]] | None = None) -> dict[str, Any]:
+    """A side's report document from its form's fields (BR); errors name the unit or the line, in the
+    reader's words. The losses are ``counts`` (the form's number boxes per unit, issue 23) or ``losses``
+    typed one line per unit. The last box is either ``chosen`` (the values of :meth:`Form.choices` picked
+    in a select) or ``more``, typed in ``words`` (the reader's, English understood too)."""
+    by_key = {u.key: u for u in form.units} | {u.name.casefold(): u for u in form.units}
+    units: list[dict[str, Any]] = [] if counts is None else _counted(form, counts)
+    for n, raw in enumerate(losses.splitlines() if counts is None else (), 1):
         line = raw.split("#", 1)[0].strip()
         if not line:
             continue

@@ -1326,9 +1326,10 @@ def decode_log(entries: Any, state: CampaignState, where: str = "log") -> list[d
     own = {k: v for k, v in state.tables.to_data().items() if k in OWN_TABLES}  # its weather and events (RU-10)
     report = verify_log({"format": ROLL_LOG_FORMAT, "version": 1, "rolls": rolls, "turns": turns, "tables": own})
     if not report.ok:
-        first = (report.mismatches and str(report.mismatches[0])) or (report.problems and report.problems[0]) \
-            or f"turn {report.bad_seeds[0]}: bad seed"
-        raise InvalidInput("log: the rolls do not re-derive from their turn seeds: {first}", first=str(first)[:200])
+        first = report.mismatches[0].msg() if report.mismatches else report.problems[0] if report.problems \
+            else Msg("turn {turn}: bad seed", turn=report.bad_seeds[0])  # said in the reader's language (issue 23)
+        raise InvalidInput("log: the rolls do not re-derive from their turn seeds: {first}",
+                           first=first if len(first) <= 200 else str(first)[:200])
     return out
 
 

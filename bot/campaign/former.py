@@ -40,4 +40,7 @@ FORMER_MESSAGES: tuple[Msg, ...] = (
     # Until a setting's name was shown as the name one types (issue 23).
     Msg("The GM set {name} to {value!r}.", name="", value=""),
     Msg("The GM set {name} to {shown!r}.", name="", shown=""),
+    # Until a setting was named in the reader's words, not by its identifier (issue 23).
+    Msg("The GM set `{name}` to {value!r}.", name="", value=""),
+    Msg("The GM set `{name}` to {shown!r}.", name="", shown=""),
 )

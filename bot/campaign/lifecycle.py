@@ -14,7 +14,7 @@ from bot.engine.text import Msg
 from bot.scenario import fold_name
 
 from .authority import Acting, is_gm, require_gm
-from .botsettings import requires_approval
+from .botsettings import requires_approval, setting_name, value_name
 from .dice import reveal_turn
 from .errors import NotFound, PermissionDenied
 from .events import EventKind, Journal
@@ -234,7 +234,8 @@ def change_setting(state: CampaignState, gm: Acting, name: str, value: Any, jour
         state = state.evolve(weather=None)
     if not settings.random_events:
         state = state.with_sides([replace(sd, movement_modifier=0) for sd in state.sides.values() if sd.movement_modifier])
-    journal.say(state, Msg("The GM set `{name}` to {value!r}.", name=name, value=value), kind=EventKind.GM)
+    journal.say(state, Msg("The GM set {name} to {value}.", name=setting_name(name), value=value_name(value)),
+                kind=EventKind.GM)  # named in the reader's words (issue 23), not `mercenary_desertion`
     return state, merged
 
 

@@ -41,10 +41,23 @@ def lang(interaction: discord.Interaction) -> str:
     """The reader's language; and, as every answer asks it before it says anything, the campaign whose
     names (issue 23, item 4) that answer says in it: the channel's, as last looked up (a button's task
     did not look it up itself)."""
+    named = button_campaign(interaction)
     known = getattr(interaction.client, "channel_campaigns", {}).get(campaign_channel_id(interaction) or 0)
-    if known is not None:
+    if named is not None:  # a button names its campaign: right on the first click after a restart too (item 5)
+        names.use(named)
+    elif known is not None:
         names.use(known[0])
     return lang_of(interaction.locale)
+
+
+_BUTTON_CAMPAIGN = re.compile(r"adc:[a-z]+:(\d+)(?::|$)")
+
+
+def button_campaign(interaction: discord.Interaction) -> int | None:
+    """The campaign a persistent button or select names in its id (``adc:aft:<campaign>:...``), if any."""
+    data = interaction.data if isinstance(interaction.data, dict) else {}
+    found = _BUTTON_CAMPAIGN.match(str(data.get("custom_id") or ""))
+    return int(found.group(1)) if found else None
 
 
 def campaign_channel_id(interaction: discord.Interaction) -> int | None:

@@ -15,6 +15,7 @@ import discord
 
 from bot import formatting as fmt
 from bot import limits
+from bot.campaign import botsettings
 from bot.i18n import t
 from bot.i18n.text import tr
 from bot.services import bookkeeping as state
@@ -39,6 +40,36 @@ SELECT_OPTIONS = 25
 
 def show(value: Any) -> str:
     return str(value).lower() if isinstance(value, bool) else str(value)
+
+
+def said_value(lc: str, value: Any) -> str:
+    """A setting's value in the reader's words (``on``, ``all checked``); numbers, languages, mentions as
+    they are (issue 23: no identifier shown as code)."""
+    return tr(lc, botsettings.value_name(value))
+
+
+def said_name(lc: str, name: str, sides: dict[str, str] | None = None) -> str:
+    """A setting's name in the reader's words (``Deadline (hours)``, not ``deadline_hours``)."""
+    side = name[len(state.SIDE_CHANNEL):] if name.startswith(state.SIDE_CHANNEL) else None
+    return tr(lc, botsettings.setting_name(name, (sides or {}).get(side or "", side)))
+
+
+def typed_name(lc: str, typed: str) -> str:
+    """The setting a member typed, by its identifier or by its name in their words (or English)."""
+    wanted = typed.strip().casefold()
+    for name, said in botsettings.SETTING_NAMES.items():
+        if wanted in (tr(lc, said).casefold(), said.casefold()):
+            return name
+    return typed.strip()
+
+
+def typed_value(lc: str, typed: str) -> str:
+    """A value a member typed, by its identifier or in their words (or English)."""
+    wanted = typed.strip().casefold()
+    for value, said in botsettings.VALUE_NAMES.items():
+        if wanted in (tr(lc, said).casefold(), said.casefold()):
+            return value
+    return typed.strip()
 
 
 def page_of(bot: Any, name: str) -> Page | None:
@@ -75,23 +106,24 @@ def lines(bot: Any, m: state.Meta, lc: str, page: Page, *, only: str | None = No
             if only and key != only:
                 continue
             current = m.rule_options.get(key, spec.default)
-            out.append(f"`{key}` = **{show(current)}** ({spec.rule}): {tr(lc, spec.help)}. "
-                       + t(lc, "settings.choices", choices=", ".join(values_of(bot, key))))
+            out.append(f"{said_name(lc, key)} = **{said_value(lc, current)}** ({spec.rule}): {tr(lc, spec.help)}. "
+                       + t(lc, "settings.choices", choices=", ".join(said_value(lc, v) for v in values_of(bot, key))))
     elif page is Page.FLOW:
         for key in state.BOT_DEFAULTS:
             if only and key != only:
                 continue
-            out.append(f"`{key}` = **{show(m.setting(key))}**: {t(lc, f'settings.help_{key}')} "
-                       + t(lc, "settings.choices", choices=", ".join(values_of(bot, key))))
+            out.append(f"{said_name(lc, key)} = **{said_value(lc, m.setting(key))}**: {t(lc, f'settings.help_{key}')} "
+                       + t(lc, "settings.choices", choices=", ".join(said_value(lc, v) for v in values_of(bot, key))))
         if requests and (not only or only == state.JOIN_APPROVAL):  # waiting for the GM's answer
             out.append(t(lc, "settings.requests", requests=", ".join(f"<@{r.member}> → {side}" for r, side in requests)))
         if not only or only == "language":
-            out.append(f"`language` = **{m.language}**: {t(lc, 'settings.help_language', languages=', '.join(state.LANGUAGES))}")
+            out.append(f"{said_name(lc, 'language')} = **{m.language}**: "
+                       f"{t(lc, 'settings.help_language', languages=', '.join(state.LANGUAGES))}")
         if not only or only == "gm_role":
-            role = f"<@&{m.gm_role_id}>" if m.gm_role_id else "none"
-            out.append(f"`gm_role` = **{role}**: {t(lc, 'settings.help_gm_role')}")
+            role = f"<@&{m.gm_role_id}>" if m.gm_role_id else said_value(lc, "none")
+            out.append(f"{said_name(lc, 'gm_role')} = **{role}**: {t(lc, 'settings.help_gm_role')}")
         if not only or only.startswith(state.SIDE_CHANNEL):
-            out.append(f"`channel:SIDE`: {t(lc, 'settings.help_channel')}")
+            out.append(f"{tr(lc, botsettings.ANY_SIDE_CHANNEL)}: {t(lc, 'settings.help_channel')}")
     else:
         now = {"max_active_campaigns": used and used.active_in_server, "max_gm_campaigns": used and used.gm_active,
                "max_new_campaigns_per_day": used and used.new_today}
@@ -99,7 +131,7 @@ def lines(bot: Any, m: state.Meta, lc: str, page: Page, *, only: str | None = No
             if only and key != only:
                 continue
             shown_limit = limits.size_text(limit) if key.endswith("_bytes") else str(limit)
-            out.append(f"`{key}` = **{shown_limit}** ({t(lc, 'settings.read_only_mark')}): "
+            out.append(f"{said_name(lc, key)} = **{shown_limit}** ({t(lc, 'settings.read_only_mark')}): "
                        + t(lc, f"settings.help_{key}", now=now.get(key) or 0))
     return out
 
@@ -155,7 +187,7 @@ class SettingSelect(discord.ui.DynamicItem[discord.ui.Select[Any]],
     """Pick a setting of the page to change: its values follow in a select of their own."""
 
     def __init__(self, cid: int, page: Page, lc: str = "en", names: list[str] | None = None) -> None:
-        options = [discord.SelectOption(label=n, value=n) for n in (names or ["-"])]
+        options = [discord.SelectOption(label=said_name(lc, n)[:100], value=n) for n in (names or ["-"])]
         super().__init__(discord.ui.Select(custom_id=f"adc:setk:{cid}:{page.value}", options=options,
                                            placeholder=t(lc, "settings.pick")))
         self.cid, self.page = cid, page
@@ -183,9 +215,10 @@ class ValueSelect(discord.ui.DynamicItem[discord.ui.Select[Any]],
     channel."""
 
     def __init__(self, cid: int, name: str, lc: str = "en", values: list[str] | None = None) -> None:
-        options = [discord.SelectOption(label=v, value=v) for v in (values or ["-"])[:SELECT_OPTIONS]]
+        options = [discord.SelectOption(label=said_value(lc, v)[:100], value=v)
+                   for v in (values or ["-"])[:SELECT_OPTIONS]]
         super().__init__(discord.ui.Select(custom_id=f"adc:setv:{cid}:{name}", options=options,
-                                           placeholder=t(lc, "settings.pick_value", name=name)))
+                                           placeholder=t(lc, "settings.pick_value", name=said_name(lc, name))[:150]))
         self.cid, self.name = cid, name
 
     @classmethod
@@ -196,8 +229,9 @@ class ValueSelect(discord.ui.DynamicItem[discord.ui.Select[Any]],
     async def callback(self, interaction: discord.Interaction) -> None:
         async def work() -> None:
             shown = await change(interaction, self.cid, self.name, self.item.values[0])
-            await reply(interaction, content=t(lang(interaction), "settings.changed", name=self.name, value=show(shown)),
-                        ephemeral=False)
+            lc = lang(interaction)
+            await reply(interaction, content=t(lc, "settings.changed", name=said_name(lc, self.name),
+                                               value=said_value(lc, shown)), ephemeral=False)
 
         await guarded(interaction, work)
 

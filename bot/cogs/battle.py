@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import dataclasses
 import io
 import json
 import re
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from typing import Any
 
 import discord
@@ -246,14 +248,14 @@ def form_words(lc: str) -> aftermath.FormWords:
 
 
 class CampReportModal(discord.ui.Modal):
-    """A side's own part of the report (BR) on a phone: outcome and system to pick, banners, one line of
-    losses per unit (its key and name shown), fallen leaders and melee eliminations; prefilled with the
+    """A side's own part of the report (BR) on a phone: outcome and system to pick, banners, fallen leaders
+    and melee eliminations; its losses follow in number boxes (:class:`LossesModal`); prefilled with the
     side's stored report, so a reopened form keeps what was entered."""
 
     def __init__(self, cid: int, form: aftermath.Form, lc: str, typed: Typed | None = None) -> None:
         super().__init__(title=fmt.clip(t(lc, "report.form_title", number=form.battle, side=form.side_name), 45),
                          timeout=1800)
-        self.cid, self.form, self.lc = cid, form, lc
+        self.cid, self.form, self.lc, self.typed = cid, form, lc, typed
         doc = form.doc or {}
         outcome = typed.outcome if typed else form.part.get("outcome")
         self.outcome: discord.ui.Select[Any] = discord.ui.Select(custom_id="outcome", options=[
@@ -265,9 +267,6 @@ class CampReportModal(discord.ui.Modal):
         self.banners: discord.ui.TextInput[Any] = discord.ui.TextInput(
             custom_id="banners", required=False, max_length=9, placeholder="4/7",
             default=(typed.banners if typed else form.banners_text()) or None)
-        self.losses: discord.ui.TextInput[Any] = discord.ui.TextInput(
-            custom_id="losses", style=discord.TextStyle.paragraph, required=False, max_length=MODAL_TEXT,
-            default=fmt.clip(typed.losses if typed else form.losses_text(), MODAL_TEXT) or None)
         # the last box: a select of how each leader fell and who took whom in melee (issue 23, item 2), or,
         # past Discord's 25 options, a box typed in the reader's words
         offered = form.choices()
@@ -287,8 +286,6 @@ class CampReportModal(discord.ui.Modal):
         self.add_item(discord.ui.Label(text=t(lc, "report.form_system"), component=self.system))
         self.add_item(discord.ui.Label(text=fmt.clip(t(lc, "report.form_banners"), 45), component=self.banners,
                                        description=fmt.clip(t(lc, "report.form_banners_help"), 100)))
-        self.add_item(discord.ui.Label(text=fmt.clip(t(lc, "report.form_losses"), 45), component=self.losses,
-                                       description=fmt.clip(t(lc, "report.form_losses_help"), 100)))
         if self.pick is not None:
             self.add_item(discord.ui.Label(text=fmt.clip(t(lc, "report.form_more"), 45), component=self.pick,
                                            description=fmt.clip(t(lc, "report.form_more_pick_help"), 100)))
@@ -297,38 +294,126 @@ class CampReportModal(discord.ui.Modal):
                                            description=fmt.clip(t(lc, "report.form_more_help"), 100)))
 
     async def on_submit(self, interaction: discord.Interaction) -> None:
-        typed = Typed(self.outcome.values[0], self.system.values[0], self.banners.value, self.losses.value,
+        typed = Typed(self.outcome.values[0], self.system.values[0], self.banners.value,
                       self.more.value if self.more is not None else "",
-                      tuple(self.pick.values) if self.pick is not None else None)
-        try:
-            data = aftermath.part_from_form(self.form, outcome=typed.outcome, system=typed.system,
-                                            banners=typed.banners, losses=typed.losses, more=typed.more,
-                                            chosen=typed.chosen, words=form_words(self.lc))
-            await record_claim(interaction, self.cid, str(self.form.battle), data)
-        except EngineError as exc:  # refused: the form reopens with what the member typed (issue 22, item 4)
-            await bot_of(interaction).report_error(interaction, exc, view=reopen_view(self.cid, self.form, self.lc,
-                                                                                      typed))
+                      tuple(self.pick.values) if self.pick is not None else None,
+                      self.typed.counts if self.typed else {})
+        if loss_pages(self.form):  # the losses follow, in number boxes (issue 23, item 1)
+            try:  # this page's own boxes checked now, not after the losses' pages
+                aftermath.part_from_form(self.form, outcome=typed.outcome, system=typed.system, banners=typed.banners,
+                                         counts={}, more=typed.more, chosen=typed.chosen, words=form_words(self.lc))
+            except EngineError as exc:
+                await bot_of(interaction).report_error(interaction, exc, view=reopen_view(self.cid, self.form, self.lc,
+                                                                                          typed))
+                return
+            await next_page(interaction, self.cid, self.form, self.lc, typed, 0)
+        else:
+            await finish_form(interaction, self.cid, self.form, self.lc, typed)
 
     async def on_error(self, interaction: discord.Interaction, error: Exception) -> None:
         await bot_of(interaction).report_error(interaction, error)
 
 
+LOSS_BOXES = 5
+"""A modal's top-level components: a page of the losses holds five number boxes."""
+
+
+def loss_boxes(form: aftermath.Form) -> list[tuple[aftermath.FormUnit, str, Any]]:
+    """Every number box of the losses (BR): per unit, its SP killed, in rout and under another order."""
+    return [(u, kind, what) for u in form.units for kind, what in aftermath.LOSS_KINDS]
+
+
+def loss_pages(form: aftermath.Form) -> int:
+    return -(-len(loss_boxes(form)) // LOSS_BOXES)
+
+
+class LossesModal(discord.ui.Modal):
+    """A page of a side's losses (BR; issue 23, item 1): per unit a select of 0 to its SP for each count
+    (a short box for a number past Discord's 25 options), its name and the box's named; prefilled with
+    what was entered or stored."""
+
+    def __init__(self, cid: int, form: aftermath.Form, lc: str, typed: Typed, page: int) -> None:
+        super().__init__(title=fmt.clip(t(lc, "report.losses_title", number=form.battle, page=page + 1,
+                                          pages=loss_pages(form)), 45), timeout=1800)
+        self.cid, self.form, self.lc, self.typed, self.page = cid, form, lc, typed, page
+        self.boxes: dict[str, tuple[str, str, discord.ui.Select[Any] | discord.ui.TextInput[Any]]] = {}
+        for unit, kind, what in loss_boxes(form)[page * LOSS_BOXES:(page + 1) * LOSS_BOXES]:
+            box_id = f"{unit.key}:{kind}"
+            current = typed.counts.get(unit.key, {}).get(kind, str(form.count(unit.key, kind)))
+            box: discord.ui.Select[Any] | discord.ui.TextInput[Any]
+            if unit.sp + 1 <= SELECT_OPTIONS:
+                box = discord.ui.Select(custom_id=box_id, options=[
+                    discord.SelectOption(label=str(n), value=str(n), default=str(n) == current.strip())
+                    for n in range(unit.sp + 1)])
+            else:
+                box = discord.ui.TextInput(custom_id=box_id, required=False, max_length=6,
+                                           placeholder=f"0-{unit.sp}", default=current or None)
+            self.boxes[box_id] = (unit.key, kind, box)
+            self.add_item(discord.ui.Label(text=fmt.clip(unit.name, 45), component=box,
+                                           description=fmt.clip(t(lc, "report.loss_box", what=tr(lc, what),
+                                                                  sp=unit.sp), 100)))
+
+    async def on_submit(self, interaction: discord.Interaction) -> None:
+        counts = {k: dict(v) for k, v in self.typed.counts.items()}
+        for key, kind, box in self.boxes.values():
+            value = (box.values[0] if box.values else "0") if isinstance(box, discord.ui.Select) else box.value
+            counts.setdefault(key, {})[kind] = value
+        typed = dataclasses.replace(self.typed, counts=counts)
+        if self.page + 1 < loss_pages(self.form):
+            await next_page(interaction, self.cid, self.form, self.lc, typed, self.page + 1)
+        else:
+            await finish_form(interaction, self.cid, self.form, self.lc, typed)
+
+    async def on_error(self, interaction: discord.Interaction, error: Exception) -> None:
+        await bot_of(interaction).report_error(interaction, error)
+
+
+async def next_page(interaction: discord.Interaction, cid: int, form: aftermath.Form, lc: str, typed: Typed,
+                    page: int) -> None:
+    """Between two pages of the form (a modal cannot open another): a button opens the next one, with
+    what was entered so far (kept with the message, as the form would have kept it)."""
+    pages = loss_pages(form)
+    view = discord.ui.View(timeout=1800)
+    button: discord.ui.Button[Any] = discord.ui.Button(
+        label=fmt.clip(t(lc, "report.losses_button", page=page + 1, pages=pages), 80), style=discord.ButtonStyle.primary)
+
+    async def open_page(clicked: discord.Interaction) -> None:
+        await clicked.response.send_modal(LossesModal(cid, form, lc, typed, page))
+
+    button.callback = open_page  # type: ignore[method-assign]
+    view.add_item(button)
+    await reply(interaction, content=t(lc, "report.losses_next", page=page + 1, pages=pages), view=view)
+
+
+async def finish_form(interaction: discord.Interaction, cid: int, form: aftermath.Form, lc: str,
+                      typed: Typed) -> None:
+    """The whole form entered: the side's report recorded, or refused with the form to reopen."""
+    try:
+        data = aftermath.part_from_form(form, outcome=typed.outcome, system=typed.system, banners=typed.banners,
+                                        counts=typed.counts, more=typed.more, chosen=typed.chosen,
+                                        words=form_words(lc))
+        await record_claim(interaction, cid, str(form.battle), data)
+    except EngineError as exc:  # refused: the form reopens with what the member entered (issue 22, item 4)
+        await bot_of(interaction).report_error(interaction, exc, view=reopen_view(cid, form, lc, typed))
+
+
 @dataclass(frozen=True)
 class Typed:
-    """What a member typed in their report form, to reopen it with after a refusal."""
+    """What a member entered in their report form, to carry from page to page and reopen it with."""
 
     outcome: str
     system: str
     banners: str
-    losses: str
     more: str
     chosen: tuple[str, ...] | None = None
     """What was picked in the last box's select (None: it was typed)."""
+    counts: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
+    """The losses entered so far: unit key -> kind (:data:`~bot.services.aftermath.LOSS_KINDS`) -> number."""
 
 
 def reopen_view(cid: int, form: aftermath.Form, lc: str, typed: Typed) -> discord.ui.View:
-    """Under a refused form's refusal: reopen it with the member's own text (kept with the message for as
-    long as the form would have been: the text is the member's and is stored nowhere)."""
+    """Under a refused form's refusal: reopen it with the member's own entries (kept with the message for as
+    long as the form would have been: they are the member's and are stored nowhere)."""
     view = discord.ui.View(timeout=1800)
     button: discord.ui.Button[Any] = discord.ui.Button(label=t(lc, "report.reopen"), style=discord.ButtonStyle.primary)
 

@@ -651,6 +651,8 @@ class Campaign(commands.Cog):
         cid = await campaign_id(interaction)
         m = await state.require_gm_of(bot.db, cid, actor)
         specs = bot.rules.mc.options
+        name = _settings.typed_name(lc, name) if name else name  # its name in the reader's words, or its id
+        value = _settings.typed_value(lc, value) if value else value
         if name is None or value is None:
             if not name:
                 await _settings.show_page(interaction, cid, _settings.Page.FLOW)
@@ -668,7 +670,7 @@ class Campaign(commands.Cog):
             return
         name = name.strip()
         if name in limits.NAMES:
-            raise InvalidInput(t(lc, "settings.read_only", name=name, env=limits.ENV[name]))
+            raise InvalidInput(t(lc, "settings.read_only", name=_settings.said_name(lc, name), env=limits.ENV[name]))
         if name in specs:
             merged = await campaigns.change_setting(bot.db, cid, actor, name, value, rules=bot.rules)
             shown = merged.get(name, value)
@@ -679,26 +681,33 @@ class Campaign(commands.Cog):
                 if ident is not None:
                     await _of_this_server(interaction, m.guild_id, name, kind, ident, lc)
             shown = await state.change_bot_setting(bot.db, cid, actor, name, value)
-        await reply(interaction, content=t(lc, "settings.changed", name=name, value=_settings.show(shown)), ephemeral=False)
+        sides = {key: side for key, side, _ in (await status_of(interaction, cid)).sides}
+        await reply(interaction, content=t(lc, "settings.changed", name=_settings.said_name(lc, name, sides),
+                                           value=_settings.said_value(lc, shown)), ephemeral=False)
         if name in specs:  # RU-26: a general seated by the setting acted; the phase may have nothing left to wait for
             await publish.settle(bot, cid)
 
     @settings.autocomplete("name")
     async def _setting_names(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+        lc = lang(interaction)
         names = [*self.bot.rules.mc.options, *state.bot_setting_names(), *limits.NAMES]  # type: ignore[attr-defined]
+        sides: dict[str, str] = {}
         try:
             cid = await campaign_id(interaction)
             sv = await status_of(interaction, cid)
-            names += [f"{state.SIDE_CHANNEL}{key}" for key, _, _ in sv.sides]
+            sides = {key: side for key, side, _ in sv.sides}
+            names += [f"{state.SIDE_CHANNEL}{key}" for key in sides]
         except Exception:  # suggestions only
             pass
-        return choices(((n, n) for n in names), current)
+        # each by its name in the reader's words; its identifier is what is sent (issue 23: nothing typed in English)
+        return choices(((_settings.said_name(lc, n, sides), n) for n in names), current)
 
     @settings.autocomplete("value")
     async def _setting_values(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
         name = str(getattr(interaction.namespace, "name", "") or "")
-        values = _settings.values_of(self.bot, name) or ("none",)
-        return choices(((v, v) for v in values), current)
+        lc = lang(interaction)
+        values = _settings.values_of(self.bot, _settings.typed_name(lc, name)) or ("none",)
+        return choices(((_settings.said_value(lc, v), v) for v in values), current)
 
     @campaign.command(name="end", description="GM: end and archive this channel's campaign")
     async def end(self, interaction: discord.Interaction) -> None:

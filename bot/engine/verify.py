@@ -46,6 +46,7 @@ from typing import Any
 
 from .dice import derive_faces, seed_commitment
 from .errors import VerificationError
+from .text import Msg
 
 FORMAT = "aide-de-camp/roll-log"
 VERSION = 3
@@ -136,7 +137,11 @@ class Mismatch:
     derived: tuple[int, ...]
 
     def __str__(self) -> str:
-        return f"turn {self.turn} {self.key}: recorded [{_faces(self.recorded)}], seed gives [{_faces(self.derived)}]"
+        return str(self.msg())
+
+    def msg(self) -> Msg:
+        return Msg("turn {turn} {key}: recorded [{recorded}], seed gives [{derived}]", turn=self.turn, key=self.key,
+                   recorded=_faces(self.recorded), derived=_faces(self.derived))
 
 
 @dataclass
@@ -151,7 +156,8 @@ class VerificationReport:
     replaced_turns: list[int] = field(default_factory=list)
     bad_seeds: list[int] = field(default_factory=list)
     """Turns whose revealed seed does not match the published hash."""
-    problems: list[str] = field(default_factory=list)
+    problems: list[Msg] = field(default_factory=list)
+    """Each said in English (the CLI's) and in the reader's language through the catalogue (issue 23)."""
     hidden: int = 0
     """Stretches of rolls this view of the log hides (private to a side, or of a turn in play)."""
     recomputed: int = 0
@@ -182,55 +188,60 @@ class VerificationReport:
         """Every chain head of the log was compared with the one announced in the channel, and matched."""
         return bool(self.heads) and all(t in self.announced for t, _ in self.heads)
 
-    def verdict(self) -> str:
+    def verdict(self) -> Msg:
         """Never an unqualified "check out": a rewritten log is consistent with itself too (issue 24, item
         2); only the heads announced in the channel tell it from the real one."""
         if not self.ok:
-            return "The log does NOT check out."
+            return Msg("The log does NOT check out.")
         if self.matches_announced:
-            return "All rolls check out and match the dice announced in the channel."
-        return ("The log is consistent with itself, which a rewritten log can be too: it is the campaign's only if "
-                "each chain head above is the one announced when its turn ended (the gazette's dice fingerprint).")
+            return Msg("All rolls check out and match the dice announced in the channel.")
+        return Msg("The log is consistent with itself, which a rewritten log can be too: it is the campaign's only if "
+                   "each chain head above is the one announced when its turn ended (the gazette's dice fingerprint).")
 
-    def lines(self) -> list[str]:
-        out = [f"{self.verified} rolls verified against their turn seeds."]
+    def lines(self) -> list[Msg]:
+        out = [Msg("{verified} rolls verified against their turn seeds.", verified=self.verified)]
         if self.unverifiable:
             turns = ", ".join(map(str, self.unrevealed_turns))
-            out.append(f"{self.unverifiable} rolls not verifiable yet: turn(s) {turns} still in play (seed not revealed).")
+            out.append(Msg("{unverifiable} rolls not verifiable yet: turn(s) {turns} still in play (seed not revealed).",
+                           unverifiable=self.unverifiable, turns=turns))
         if self.replaced:
             turns = ", ".join(map(str, self.replaced_turns))
-            out.append(f"{self.replaced} rolls of turn(s) {turns} were made before the turn's seed was drawn anew on "
-                       "import: not verifiable with it.")
+            out.append(Msg("{replaced} rolls of turn(s) {turns} were made before the turn's seed was drawn anew on "
+                           "import: not verifiable with it.", replaced=self.replaced, turns=turns))
         if self.hidden:
-            out.append(f"{self.hidden} stretches of the log hidden from this view (rolls private to a side, or of a "
-                       "turn still in play): only their place in the chain is checked.")
+            out.append(Msg("{hidden} stretches of the log hidden from this view (rolls private to a side, or of a turn "
+                           "still in play): only their place in the chain is checked.", hidden=self.hidden))
         if self.recomputed:
-            out.append(f"{self.recomputed} totals and results recomputed from the dice, modifiers and tables.")
+            out.append(Msg("{recomputed} totals and results recomputed from the dice, modifiers and tables.",
+                           recomputed=self.recomputed))
         if self.rulebook:
-            out.append(f"{self.rulebook} tables are the bot's own rulebook's for their rule.")
+            out.append(Msg("{rulebook} tables are the bot's own rulebook's for their rule.", rulebook=self.rulebook))
         if self.not_recomputed:
-            out.append(f"{self.not_recomputed} rolls not recomputed: their records carry no table (logged before "
-                       "tables were recorded).")
+            out.append(Msg("{not_recomputed} rolls not recomputed: their records carry no table (logged before tables "
+                           "were recorded).", not_recomputed=self.not_recomputed))
         if self.linked:
-            out.append(f"{self.linked} rolls linked in the chain.")
+            out.append(Msg('{linked} rolls linked in the chain.', linked=self.linked))
         if self.unchained:
-            out.append(f"{self.unchained} rolls logged before the chain was kept: a roll deleted among them would "
-                       "not show.")
+            out.append(Msg("{unchained} rolls logged before the chain was kept: a roll deleted among them would not "
+                           "show.", unchained=self.unchained))
         if self.undone:
-            out.append(f"{self.undone} rolls undone by the GM, each by an undo recorded in the chain.")
+            out.append(Msg("{undone} rolls undone by the GM, each by an undo recorded in the chain.",
+                           undone=self.undone))
         if self.undone_unchecked:
-            out.append(f"{self.undone_unchecked} rolls marked undone in a log made before undo was chained: the mark "
-                       "cannot be checked.")
+            out.append(Msg("{undone_unchecked} rolls marked undone in a log made before undo was chained: the mark "
+                           "cannot be checked.", undone_unchecked=self.undone_unchecked))
         for turn, head in self.heads:
             if turn in self.announced:
-                out.append(f"Turn {turn} chain head {head}: matches the dice announced in the channel "
-                           f"({self.announced[turn]}).")
+                out.append(Msg("Turn {turn} chain head {head}: matches the dice announced in the channel ({announced}).",
+                               turn=turn, head=head, announced=self.announced[turn]))
             else:
-                out.append(f"Turn {turn} chain head {head}: compare it with the one announced when turn {turn} ended.")
+                out.append(Msg("Turn {turn} chain head {head}: compare it with the one announced when turn {turn} "
+                               "ended.", turn=turn, head=head))
         for t in self.bad_seeds:
-            out.append(f"MISMATCH: the revealed seed of turn {t} does not match the SHA-256 published at its start.")
-        out += [f"MISMATCH: {m}" for m in self.mismatches]
-        out += [f"PROBLEM: {p}" for p in self.problems]
+            out.append(Msg("MISMATCH: the revealed seed of turn {turn} does not match the SHA-256 published at its "
+                           "start.", turn=t))
+        out += [Msg("MISMATCH: {mismatch}", mismatch=m.msg()) for m in self.mismatches]
+        out += [Msg("PROBLEM: {problem}", problem=p) for p in self.problems]
         out.append(self.verdict())
         return out
 
@@ -407,18 +418,18 @@ def _book(report: VerificationReport, given: Any) -> _Book:
     chosen = {"weather": house["weather"], "events": house["events"]}
     if given is not None:
         if not isinstance(given, Mapping):
-            report.problems.append("the log's \"tables\" (the campaign's own weather and events) is not an object")
+            report.problems.append(Msg("the log's \"tables\" (the campaign's own weather and events) is not an object"))
         else:
             chosen |= {k: given[k] for k in ("weather", "events") if k in given}
     try:
         weather_keys, weather_specs = _weather_book(chosen["weather"])
     except _Malformed:
-        report.problems.append("the campaign's own weather table that the log carries is malformed")
+        report.problems.append(Msg("the campaign's own weather table that the log carries is malformed"))
         weather_keys, weather_specs = [], []
     try:
         event_keys, moves = _events_book(chosen["events"])
     except _Malformed:
-        report.problems.append("the campaign's own random-events table that the log carries is malformed")
+        report.problems.append(Msg("the campaign's own random-events table that the log carries is malformed"))
         event_keys, moves = [], []
 
     def expand(specs: Sequence[Spec]) -> list[Spec]:
@@ -443,12 +454,13 @@ def _held(report: VerificationReport, book: _Book, label: str, r: Mapping[str, A
     """The roll's table against its rule's in the rulebook: the modifiers the rules give it, or None."""
     rule = r.get("rule")
     if not isinstance(rule, str) or rule not in book:
-        report.problems.append(f"{label}: no rule of the bot's rulebook rolls it (rule {show(rule)})")
+        report.problems.append(Msg("{label}: no rule of the bot's rulebook rolls it (rule {rule})",
+                                   label=label, rule=show(rule)))
         return None
     key = _table_key(r["table"], r.get("sides", 6))
     entry = next((specs for table, specs in book[rule] if table == key), None)
     if entry is None:
-        report.problems.append(f"{label}: its table is not the rulebook's table for {rule}")
+        report.problems.append(Msg("{label}: its table is not the rulebook's table for {rule}", label=label, rule=rule))
         return None
     report.rulebook += 1
     return entry
@@ -480,19 +492,22 @@ def _modifiers_held(report: VerificationReport, label: str, mods: Sequence[Mappi
         reason, rule = m.get("reason"), m.get("rule")
         k = next((k for k, spec in enumerate(specs) if _fits(spec, rule, reason, value)), None)
         if k is None:
-            report.problems.append(f"{label}: its modifier {show(reason)} of {value} (rule {show(rule)}) is not one "
-                                   "the rulebook gives this roll")
+            report.problems.append(Msg("{label}: its modifier {reason} of {value} (rule {rule}) is not one the rulebook"
+                                       " gives this roll",
+                                       label=label, reason=show(reason), value=value, rule=show(rule)))
             continue
         matched.add(k)
         group = specs[k]["group"]
         if group in used and not specs[k].get("repeat"):
-            report.problems.append(f"{label}: its modifiers {show(used[group])} and {show(reason)} cannot both "
-                                   "apply (the rulebook gives one of them at most)")
+            report.problems.append(Msg("{label}: its modifiers {used} and {reason} cannot both apply (the rulebook "
+                                       "gives one of them at most)",
+                                       label=label, used=show(used[group]), reason=show(reason)))
         used.setdefault(group, reason)
     for k, spec in enumerate(specs):
         if spec.get("required") and k not in matched:
             named = spec.get("reason", "..." + str(spec.get("suffix")))
-            report.problems.append(f"{label}: it lacks the modifier the rulebook always gives it ({show(named)})")
+            report.problems.append(Msg("{label}: it lacks the modifier the rulebook always gives it ({named})",
+                                       label=label, named=show(named)))
 
 
 def verify_log(data: Mapping[str, Any], announced: Mapping[int, str] | None = None,
@@ -538,20 +553,21 @@ def verify_log(data: Mapping[str, Any], announced: Mapping[int, str] | None = No
     reseeds: dict[int, str] = {}
     for t in listed:
         if t.turn in seeds:
-            report.problems.append(f"turn {t.turn} is listed twice")
+            report.problems.append(Msg('turn {turn} is listed twice', turn=t.turn))
             continue
         if current is not None and t.turn > current:
-            report.problems.append(f"turn {t.turn} is listed, but the log was made during turn {current}")
+            report.problems.append(Msg("turn {turn} is listed, but the log was made during turn {current}",
+                                       turn=t.turn, current=current))
         if t.seed is None:
             if t.turn < last:
-                report.problems.append(f"turn {t.turn} has ended, but its seed is missing: a turn's seed is revealed "
-                                       "when it ends")
+                report.problems.append(Msg("turn {turn} has ended, but its seed is missing: a turn's seed is revealed "
+                                           "when it ends", turn=t.turn))
                 seeds[t.turn] = _MISSING
             else:
                 seeds[t.turn] = _IN_PLAY
             if t.head is not None:
-                report.problems.append(f"turn {t.turn} has a chain head but no seed: both are published when the "
-                                       "turn ends")
+                report.problems.append(Msg("turn {turn} has a chain head but no seed: both are published when the turn "
+                                           "ends", turn=t.turn))
         elif seed_commitment(t.seed) != t.published:
             report.bad_seeds.append(t.turn)
             seeds[t.turn] = _BAD
@@ -593,23 +609,26 @@ def verify_log(data: Mapping[str, Any], announced: Mapping[int, str] | None = No
         label = f"rolls[{i}] ({key})"
         digest = hashes[i]
         if digest is None:
-            report.problems.append(f"{label}: holds a number that is not a whole number (or is too large to check)")
+            report.problems.append(Msg("{label}: holds a number that is not a whole number (or is too large to check)",
+                                       label=label))
         prev = r.get("prev")
         if prev is not None and not (isinstance(prev, str) and _HEX64.fullmatch(prev)):
-            report.problems.append(f"{label}: its \"prev\" is not 64 hexadecimal digits")
+            report.problems.append(Msg('{label}: its "prev" is not 64 hexadecimal digits', label=label))
             chain.broken(digest)
         else:
             chain.link(i, label, prev, digest)
         named = key_turn(key)
         if named is None:
-            report.problems.append(f"{label}: its key does not start with its turn (t<turn>/)")
+            report.problems.append(Msg('{label}: its key does not start with its turn (t<turn>/)', label=label))
         elif named != turn:
-            report.problems.append(f"{label} is labelled turn {turn}, but its key is of turn {named}")
+            report.problems.append(Msg("{label} is labelled turn {turn}, but its key is of turn {named}",
+                                       label=label, turn=turn, named=named))
             turn = named
         turn_at.append((i, turn, key))
         _recompute(report, book, label, r, recorded)
         if turn not in seeds:
-            report.problems.append(f"{label} belongs to turn {turn}, which the log does not list")
+            report.problems.append(Msg("{label} belongs to turn {turn}, which the log does not list",
+                                       label=label, turn=turn))
             continue
         if i <= reseed_at.get(turn, -1):
             report.replaced += 1
@@ -625,10 +644,12 @@ def verify_log(data: Mapping[str, Any], announced: Mapping[int, str] | None = No
                 report.unrevealed_turns.append(turn)
             continue
         if not 2 <= sides <= MAX_SIDES:
-            report.problems.append(f"{label}: A die with {sides} sides is not allowed: 2 to {MAX_SIDES}.")
+            report.problems.append(Msg("{label}: A die with {sides} sides is not allowed: 2 to {max_sides}.",
+                                       label=label, sides=sides, max_sides=MAX_SIDES))
             continue
         if len(recorded) > MAX_DICE:
-            report.problems.append(f"{label}: Cannot roll {len(recorded)} dice: between 0 and 1,000,000 per roll.")
+            report.problems.append(Msg("{label}: Cannot roll {n_recorded} dice: between 0 and 1,000,000 per roll.",
+                                       label=label, n_recorded=len(recorded)))
             continue
         assert isinstance(seed, bytes)
         derived = derive_faces(seed, key, len(recorded), sides)
@@ -640,8 +661,8 @@ def verify_log(data: Mapping[str, Any], announced: Mapping[int, str] | None = No
     _undone_marks(report, rolls, undone_by, _whole(version) or 1)
     for turn in sorted(reseeds):
         if turn not in reseed_at:
-            report.problems.append(f"the point where turn {turn}'s seed was drawn anew is not the hash of any roll in "
-                                   "the log")
+            report.problems.append(Msg("the point where turn {turn}'s seed was drawn anew is not the hash of any roll "
+                                       "in the log", turn=turn))
     # Heads: each is the hash of a roll in the chain, and no roll before it is of a later turn.
     for turn in sorted(heads):
         head = heads[turn]
@@ -651,14 +672,15 @@ def verify_log(data: Mapping[str, Any], announced: Mapping[int, str] | None = No
         elif head in chain.positions:
             pos = chain.positions[head]
         else:
-            report.problems.append(f"the chain head of turn {turn} is not the hash of any roll in the log: rolls were "
-                                   "deleted or changed")
+            report.problems.append(Msg("the chain head of turn {turn} is not the hash of any roll in the log: rolls "
+                                       "were deleted or changed", turn=turn))
             continue
         late = next(((i, u, key) for i, u, key in turn_at if i <= pos and u > turn), None)
         if late is not None:
             i, u, key = late
-            report.problems.append(f"rolls[{i}] ({key}) of turn {u} comes before the chain head of turn {turn}, "
-                                   f"which was published when turn {turn} ended")
+            report.problems.append(Msg("rolls[{i}] ({key}) of turn {its_turn} comes before the chain head of turn "
+                                       "{turn}, which was published when turn {turn} ended",
+                                       i=i, key=key, its_turn=u, turn=turn))
     _compare_announced(report, dict(heads), announced or {})
     return report
 
@@ -672,11 +694,12 @@ def _compare_announced(report: VerificationReport, heads: Mapping[int, str], ann
             raise VerificationError(f"The announced chain head of turn {turn} is not 16 to 64 hex digits.")
         head = heads.get(turn)
         if head is None:
-            report.problems.append(f"turn {turn}'s dice were announced ({fingerprint}), but the log has no chain head "
-                                   "for it")
+            report.problems.append(Msg("turn {turn}'s dice were announced ({fingerprint}), but the log has no chain "
+                                       "head for it", turn=turn, fingerprint=fingerprint))
         elif not head.startswith(fingerprint):
-            report.problems.append(f"turn {turn}'s chain head {head} is not the one announced in the channel "
-                                   f"({fingerprint}): this log is not the campaign's")
+            report.problems.append(Msg("turn {turn}'s chain head {head} is not the one announced in the channel "
+                                       "({fingerprint}): this log is not the campaign's",
+                                       turn=turn, head=head, fingerprint=fingerprint))
         else:
             report.announced[turn] = fingerprint
 
@@ -690,22 +713,23 @@ def _undo(report: VerificationReport, chain: _Chain, rolls: Sequence[Any], hashe
     label = f"rolls[{i}] ({key})"
     prev = r.get("prev")
     if not (isinstance(prev, str) and _HEX64.fullmatch(prev)):
-        report.problems.append(f"{label}: its \"prev\" is not 64 hexadecimal digits")
+        report.problems.append(Msg('{label}: its "prev" is not 64 hexadecimal digits', label=label))
         chain.broken(hashes[i])
     else:
         chain.link(i, label, prev, hashes[i])
     turn = key_turn(key)
     if turn is None:
-        report.problems.append(f"{label}: its key does not start with its turn (t<turn>/)")
+        report.problems.append(Msg('{label}: its key does not start with its turn (t<turn>/)', label=label))
     else:
         turn_at.append((i, turn, key))
     after = r.get("after")
     if not (isinstance(after, str) and _HEX64.fullmatch(after)):
-        report.problems.append(f"{label}: its \"after\" is not 64 hexadecimal digits")
+        report.problems.append(Msg('{label}: its "after" is not 64 hexadecimal digits', label=label))
         return
     start = 0 if after == GENESIS else next((j + 1 for j in range(i - 1, -1, -1) if hashes[j] == after), None)
     if start is None:
-        report.problems.append(f"{label}: it undoes the rolls after {after}, which is no roll before it")
+        report.problems.append(Msg("{label}: it undoes the rolls after {after}, which is no roll before it",
+                                   label=label, after=after))
         return
     for j in range(start, i):
         if isinstance(rolls[j], Mapping) and rolls[j].get("kind") not in (HIDDEN, UNDO):
@@ -723,10 +747,11 @@ def _undone_marks(report: VerificationReport, rolls: Sequence[Any], undone_by: M
             if marked:
                 report.undone += 1
             else:
-                report.problems.append(f"{label} was undone by rolls[{undone_by[j]}], but is not marked undone")
+                report.problems.append(Msg("{label} was undone by rolls[{undone_by}], but is not marked undone",
+                                           label=label, undone_by=undone_by[j]))
         elif marked:
             if version >= 3 or undone_by:
-                report.problems.append(f"{label} is marked undone, but no undo in the chain undid it")
+                report.problems.append(Msg('{label} is marked undone, but no undo in the chain undid it', label=label))
             else:
                 report.undone_unchecked += 1
 
@@ -757,16 +782,17 @@ class _Chain:
     def link(self, i: int, label: str, prev: str | None, digest: str | None) -> None:
         if prev is None:
             if self.chained:
-                self.report.problems.append(f"{label}: the chain is broken here: it carries no \"prev\", but rolls "
-                                            "before it do")
+                self.report.problems.append(Msg('{label}: the chain is broken here: it carries no "prev", but rolls '
+                                                "before it do", label=label))
             else:
                 self.report.unchained += 1
         else:
             self.chained = True
             expected = self.last if self.started else GENESIS
             if prev != expected:
-                self.report.problems.append(f"{label}: the chain is broken here: its \"prev\" is not the hash of the "
-                                            "roll before it (a roll was deleted, inserted or changed)")
+                self.report.problems.append(Msg('{label}: the chain is broken here: its "prev" is not the hash of the '
+                                                "roll before it (a roll was deleted, inserted or changed)",
+                                                label=label))
             else:
                 self.report.linked += 1
         self.broken(digest)
@@ -882,13 +908,13 @@ def _recompute(report: VerificationReport, book: _Book, label: str, r: Mapping[s
     try:
         dice, multiplier, floor, bands, naturals = _read_table(r["table"])
     except _Malformed as exc:
-        report.problems.append(f"{label}: its table is malformed ({exc})")
+        report.problems.append(Msg('{label}: its table is malformed ({exc})', label=label, exc=str(exc)))
         return
     specs = _held(report, book, label, r)
     mods = r.get("modifiers", [])
     values = [_whole(m.get("value")) if isinstance(m, Mapping) else None for m in mods] if isinstance(mods, list) else [None]
     if any(v is None for v in values):
-        report.problems.append(f"{label}: its modifiers are malformed")
+        report.problems.append(Msg('{label}: its modifiers are malformed', label=label))
         return
     if specs is not None:
         _modifiers_held(report, label, mods, [v or 0 for v in values], specs)
@@ -896,43 +922,47 @@ def _recompute(report: VerificationReport, book: _Book, label: str, r: Mapping[s
     order = list(dict.fromkeys(b.result for b in bands))
     if r.get("kind") == "batch":
         if dice != 1:
-            report.problems.append(f"{label}: its table is malformed (dice)")
+            report.problems.append(Msg('{label}: its table is malformed (dice)', label=label))
             return
         computed = dict.fromkeys(order, 0)
         for face in faces:
             _total, row, _nat = _band(bands, naturals, (face,), modifier, multiplier, floor)
             if row is None:
-                report.problems.append(f"{label}: no row of its table holds the total of a {face}")
+                report.problems.append(Msg("{label}: no row of its table holds the total of a {face}",
+                                           label=label, face=face))
                 return
             computed[row.result] += 1
         counts = r.get("counts")
         if not isinstance(counts, Mapping) or set(counts) != set(computed) \
                 or not all(_same(counts[k], computed[k]) for k in computed):
             shown = counts if isinstance(counts, Mapping) else {}
-            report.problems.append(f"{label}: recorded tally {_tally(shown, order)}, but its dice, modifiers and "
-                                   f"table give {_tally(computed, order)}")
+            report.problems.append(Msg("{label}: recorded tally {tally}, but its dice, modifiers and table give "
+                                       "{tally2}",
+                                       label=label, tally=_tally(shown, order), tally2=_tally(computed, order)))
         labels = r.get("labels")
         wanted = {b.result: b.label for b in bands}
         if not isinstance(labels, Mapping) or set(labels) != set(wanted) \
                 or not all(_same(labels[k], wanted[k]) for k in wanted):
-            report.problems.append(f"{label}: its labels do not match its table")
+            report.problems.append(Msg('{label}: its labels do not match its table', label=label))
         report.recomputed += 1
         return
     if len(faces) != dice:
-        report.problems.append(f"{label}: {len(faces)} dice recorded, but its table rolls {dice}")
+        report.problems.append(Msg("{label}: {n_faces} dice recorded, but its table rolls {dice}",
+                                   label=label, n_faces=len(faces), dice=dice))
     if not _same(r.get("multiplier", 1), multiplier):
-        report.problems.append(f"{label}: recorded multiplier {show(r.get('multiplier', 1))}, but its table's is "
-                               f"{multiplier}")
+        report.problems.append(Msg("{label}: recorded multiplier {value}, but its table's is {multiplier}",
+                                   label=label, value=show(r.get('multiplier', 1)), multiplier=multiplier))
     total, row, natural = _band(bands, naturals, faces, modifier, multiplier, floor)
     if row is None:
-        report.problems.append(f"{label}: no row of its table holds a total of {total}")
+        report.problems.append(Msg('{label}: no row of its table holds a total of {total}', label=label, total=total))
         return
     names = ("total", "result", "label", "value", "natural")
     recorded = [r.get("total"), r.get("result"), r.get("label"), r.get("value"), r.get("natural", False)]
     expected = [total, row.result, row.label, row.value, natural]
     if not all(_same(a, b) for a, b in zip(recorded, expected, strict=True)):
-        report.problems.append(f"{label}: recorded {_outcome(list(zip(names, recorded, strict=True)))}, but its dice, "
-                               f"modifiers and table give {_outcome(list(zip(names, expected, strict=True)))}")
+        report.problems.append(Msg("{label}: recorded {outcome}, but its dice, modifiers and table give {outcome2}",
+                                   label=label, outcome=_outcome(list(zip(names, recorded, strict=True))),
+                                   outcome2=_outcome(list(zip(names, expected, strict=True)))))
     report.recomputed += 1
 
 
@@ -1009,19 +1039,22 @@ def _recompute_symbols(report: VerificationReport, book: _Book, label: str, r: M
             raise _Malformed("faces")  # a per-SP roll is tallied by bands, one die at a time
         t = _read_symbols(r["table"])
     except _Malformed as exc:
-        report.problems.append(f"{label}: its table is malformed ({exc})")
+        report.problems.append(Msg('{label}: its table is malformed ({exc})', label=label, exc=str(exc)))
         return
     _held(report, book, label, r)
     mods = r.get("modifiers", [])
     if not isinstance(mods, list) or mods:
-        report.problems.append(f"{label}: it carries modifiers, but its table reads symbols and takes none")
+        report.problems.append(Msg("{label}: it carries modifiers, but its table reads symbols and takes none",
+                                   label=label))
     if len(faces) != t.dice:
-        report.problems.append(f"{label}: {len(faces)} dice recorded, but its table rolls {t.dice}")
+        report.problems.append(Msg("{label}: {n_faces} dice recorded, but its table rolls {dice}",
+                                   label=label, n_faces=len(faces), dice=t.dice))
     if not _same(r.get("multiplier", 1), 1):
-        report.problems.append(f"{label}: recorded multiplier {show(r.get('multiplier', 1))}, but its table's is 1")
+        report.problems.append(Msg("{label}: recorded multiplier {value}, but its table's is 1",
+                                   label=label, value=show(r.get('multiplier', 1))))
     missing = next((f for f in faces if not 1 <= f <= len(t.faces)), None)
     if missing is not None:
-        report.problems.append(f"{label}: its table's die has no face {missing}")
+        report.problems.append(Msg("{label}: its table's die has no face {missing}", label=label, missing=missing))
         return
     rolled = [t.faces[f - 1] for f in faces]
     # Sorted by code point, as the page sorts: any one order tells whether the symbols are the same.
@@ -1032,8 +1065,9 @@ def _recompute_symbols(report: VerificationReport, book: _Book, label: str, r: M
     recorded = [r.get("total"), r.get("result"), r.get("label"), r.get("value"), r.get("natural", False)]
     expected = [rolled.count(t.count), row.result, row.label.replace(SHOWN, shown), None, False]
     if not all(_same(a, b) for a, b in zip(recorded, expected, strict=True)):
-        report.problems.append(f"{label}: recorded {_outcome(list(zip(names, recorded, strict=True)))}, but its dice "
-                               f"and table give {_outcome(list(zip(names, expected, strict=True)))}")
+        report.problems.append(Msg("{label}: recorded {outcome}, but its dice and table give {outcome2}",
+                                   label=label, outcome=_outcome(list(zip(names, recorded, strict=True))),
+                                   outcome2=_outcome(list(zip(names, expected, strict=True)))))
     report.recomputed += 1
 
 

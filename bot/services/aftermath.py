@@ -132,5 +132,7 @@ async def take_claim(db: Database, campaign_id: int, gm: Actor, battle: int | st
 
 part_from_form = claims.part_from_form  # the form's fields -> a side's report document (BR), at the edge
 FormWords = claims.FormWords  # the words a member may type in the form, in their language
+LOSS_KINDS = claims.LOSS_KINDS  # a unit's counts in the form (BR), each with its box's name
 Form = claims.Form
+FormUnit = claims.FormUnit
 ClaimResult = claims.ClaimResult

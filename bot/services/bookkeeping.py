@@ -42,6 +42,8 @@ from bot.campaign.botsettings import (  # noqa: F401 (BOT_CHOICES, JOIN_APPROVAL
     id_setting_kind,
     language,
     setting_id,
+    setting_name,
+    value_name,
 )
 from bot.engine.errors import InvalidInput
 from bot.engine.text import Msg
@@ -182,7 +184,9 @@ async def change_bot_setting(db: Database, campaign_id: int, gm: Actor, name: st
             raise InvalidInput("Unknown setting {name!r}.", name=name)
         if s.is_modified(campaign):  # the language, the GM role, join_approval: the campaign's own, logged
             s.add(campaign)
-            await log_event(s, campaign, Msg("The GM set `{name}` to {shown!r}.", name=name, shown=shown), kind="gm")
+            said = value_name("none") if shown is None else f"<@&{shown}>" if name == "gm_role" else value_name(shown)
+            await log_event(s, campaign, Msg("The GM set {name} to {value}.", name=setting_name(name), value=said),
+                            kind="gm")  # named in the reader's words (issue 23), not `deadline_hours`
         # The book's settings and channels are not logged: a log row is the game's (its pages are read
         # with the state), and the change is announced in the channel (issue 22, item 1).
     if booked is not None:

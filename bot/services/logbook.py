@@ -3,14 +3,18 @@
 
 from __future__ import annotations
 
+import functools
 import json
+import re
+import string
 from typing import Any
 
 from bot.campaign.gazette import FINGERPRINT
 from bot.engine.rolls import LABELS, BatchRoll, composed, record_from_dict
 from bot.engine.text import Msg, UnknownMessage
 from bot.engine.verify import verifier_html
-from bot.i18n import t
+from bot.i18n import sources, t
+from bot.i18n.catalogues import translations
 from bot.i18n.text import known_templates, tr
 from bot.store import log as store_log
 from bot.store.db import Database
@@ -73,12 +77,44 @@ PAGE_WORDS = ("intro", "checking", "fingerprints_title", "fingerprints_help", "r
 """The verifier page's texts, each the catalogue's ``verify.<name>`` (``heading`` names the campaign)."""
 
 
-def page_words(lang: str, name: str) -> dict[str, str]:
-    """The verifier page's texts in ``lang`` (English: the page's own, untouched)."""
+def page_words(lang: str, name: str) -> dict[str, Any]:
+    """The verifier page's texts in ``lang`` (English: the page's own, untouched), and its report's lines
+    (the verifier's, :mod:`bot.engine.verify`) said in ``lang`` (issue 23)."""
     if lang == "en":
         return {}
     return {"lang": lang, "heading": t(lang, "verify.heading", name=name),
-            **{key: t(lang, f"verify.{key}") for key in PAGE_WORDS}}
+            **{key: t(lang, f"verify.{key}") for key in PAGE_WORDS}, "lines": report_lines(lang)}
+
+
+_JS_SPECIAL = re.compile(r"[\\^$.*+?()\[\]{}|/]")
+
+
+@functools.lru_cache(maxsize=8)
+def report_lines(lang: str) -> list[dict[str, Any]]:
+    """The verifier report's templates that ``lang`` says otherwise, for the page to say each line the
+    same way as the bot: an anchored JavaScript pattern of the English line (each field a group), the
+    fields' names in order, and the template in ``lang``; the most specific templates first (the page's
+    script tries them in order, and a field that is a line in turn is said in its turn)."""
+    source = (sources.ROOT / "bot" / "engine" / "verify.py").read_text(encoding="utf-8")
+    found, _ = sources.file_texts("bot/engine/verify.py", source)
+    catalogue = translations(lang, "engine")
+    out = []
+    for _, template in found:
+        if not isinstance(template, str):
+            continue
+        said = catalogue.gettext(template)
+        if said == template and "{" not in template:  # a line with fields may hold one to say (PROBLEM: ...)
+            continue
+        pattern, fields = [], []
+        for literal, field, _spec, _conv in string.Formatter().parse(template):
+            pattern.append(_JS_SPECIAL.sub(lambda m: "\\" + m.group(), literal))
+            if field is not None:
+                pattern.append("([\\s\\S]+?)")
+                fields.append(field)
+        out.append({"re": "^" + "".join(pattern) + "$", "fields": fields, "say": said,
+                    "weight": len(template) - sum(len(f) + 2 for f in fields)})
+    out.sort(key=lambda line: -line["weight"])
+    return [{k: v for k, v in line.items() if k != "weight"} for line in out]
 
 
 def shown_rolls(log: dict[str, Any], lang: str) -> dict[str, list[dict[str, str]]]:

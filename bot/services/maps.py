@@ -154,11 +154,21 @@ async def snapshot(db: Database, campaign_id: int, actor: Actor, *, view: str = 
     return localised(snap, cr.state.names, lang), key
 
 
+def name_book(names: Mapping[str, Mapping[str, str]], lang: str) -> dict[str, str]:
+    """The scenario's names (as the campaign keeps them) that ``lang`` says otherwise, and how."""
+    book = {said.get("en") or next(iter(said.values())): said[lang] for said in names.values() if said.get(lang)}
+    return {kept: local for kept, local in book.items() if kept != local}
+
+
+def local_name(names: Mapping[str, Mapping[str, str]], lang: str, value: object) -> object:
+    """``value`` in ``lang`` when it is one of the scenario's names (anything else as it is)."""
+    return name_book(names, lang).get(value, value) if isinstance(value, str) else value
+
+
 def localised(snap: MapSnapshot, names: Mapping[str, Mapping[str, str]], lang: str) -> MapSnapshot:
     """``snap`` with the scenario's sides, Forces and places named in ``lang`` where it names them so
     (issue 23, item 4); as it is otherwise."""
-    book = {said.get("en") or next(iter(said.values())): said[lang] for said in names.values() if said.get(lang)}
-    book = {kept: local for kept, local in book.items() if kept != local}
+    book = name_book(names, lang)
     if not book:
         return snap
     cells = {sq: dataclasses.replace(c, place=dataclasses.replace(c.place, name=book[c.place.name]))

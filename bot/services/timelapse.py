@@ -42,7 +42,7 @@ from bot.store.db import Database
 from . import readcache
 from .actors import Actor
 from .budget import quietly
-from .maps import results_of, retreats_of
+from .maps import local_name, localised, results_of, retreats_of
 
 FRAMES = "turn_frames"
 """The read cache's part holding the campaign's frames."""
@@ -173,7 +173,11 @@ def draw(state: CampaignState, frames: Sequence[Frame], reader: Reader, key: str
     else:  # a side remembers what it saw in every frame, kept or not (faded markers)
         states = timeline(state, frames)[:-1]  # the ended turns, not the campaign now
         kept = [states[i] for i in picks]
-    snaps = [snapshot_of(s, reader, label, rules, now=False, lang=lang) for s in kept]
+    # the scenario's names in the reader's language, as the other maps say them (issue 23, item 4): here
+    # from the state itself, as the worker process knows no campaign's names
+    local = {k: local_name(state.names, lang, v) for k, v in label.params.items()}
+    label = Msg(label.template, **local)  # i18n: passes a template on
+    snaps = [localised(snapshot_of(s, reader, label, rules, now=False, lang=lang), state.names, lang) for s in kept]
     window = crop(state, snaps, reader)
     around, radius = window if window is not None else (None, 3)
     gif = render_timelapse(snaps, view=key, around=around, radius=radius, max_bytes=max_bytes)

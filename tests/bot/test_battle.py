@@ -10,9 +10,9 @@ from tests.store.test_battle_flow import REPORT, SCENARIO
 from .conftest import advance, shown, texts
 
 
-async def to_battle(table) -> None:
+async def to_battle(table, scenario: str = SCENARIO) -> None:
     r = await table.gm.slash(table.channel, "campaign create", name="Bridge", scenario="bridge",
-                             file=("bridge.yaml", SCENARIO.encode()))
+                             file=("bridge.yaml", scenario.encode()))
     assert "Campaign Bridge begins" in shown(r)
     await table.fr.slash(table.channel, "campaign join", side="fr")
     await table.au.slash(table.channel, "campaign join", side="au")

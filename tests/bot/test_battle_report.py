@@ -24,7 +24,8 @@ def controls(modal: dict) -> dict[str, dict]:
     out = {}
     for c in modal["components"]:
         inner = c.get("component") or (c.get("components") or [{}])[0]
-        out[inner["custom_id"]] = {**inner, "label": c.get("label") or inner.get("label")}
+        out[inner["custom_id"]] = {**inner, "label": c.get("label") or inner.get("label"),
+                                   "description": c.get("description")}
     return out
 
 
@@ -42,8 +43,42 @@ def filled(modal: dict, **changes: str) -> dict[str, str]:
     return {**values, **{k: [v] if k in selects and isinstance(v, str) else v for k, v in changes.items()}}
 
 
-FR_LOSSES = "suchet: 2 0 0\nhussars: 0 0 0"
-AU_LOSSES = "riesch: 3 2 0\njaegers: 2 0 0"
+FR_LOSSES = {"suchet": (2, 0, 0)}  # SP killed, in rout, under another order (BR), per unit key
+AU_LOSSES = {"riesch": (3, 2, 0), "jaegers": (2, 0, 0)}
+KINDS = ("killed", "rout", "other_order")
+
+
+def buttons(message) -> list[str]:
+    """The labels of a message's buttons (a sent message's components, or an interaction's raw rows)."""
+    rows = getattr(message, "components", None) or []
+    return [c["label"] if isinstance(c, dict) else c.label for row in rows
+            for c in (row["components"] if isinstance(row, dict) else row.children)
+            if (c.get("label") if isinstance(c, dict) else getattr(c, "label", None))]
+
+
+async def through_form(member, form, *, lang: str = "en", losses: dict[str, tuple[int, ...]] | None = None,
+                       **head) -> list:
+    """A camp's form submitted: its first page as prefilled with ``head``, then each page of its losses
+    (issue 23, item 1: number boxes, opened one after the other by a button) with ``losses`` and the rest
+    as prefilled. Every interaction's result, the last the form's outcome."""
+    results = [await member.submit_modal(form, filled(form.modal, **head))]
+    boxes = {f"{unit}:{kind}": str(n) for unit, counts in (losses or {}).items() for kind, n in zip(KINDS, counts, strict=True)}
+    while results[-1].response is not None:
+        more = [label for label in buttons(results[-1].response) if label != t(lang, "report.reopen")]
+        if not more:
+            break
+        page = await member.click(results[-1].response, label=more[0])
+        results.append(page)
+        mine = {k: v for k, v in boxes.items() if k in controls(page.modal)}
+        results.append(await member.submit_modal(page, filled(page.modal, **mine)))
+    return results
+
+
+async def by_form(member, thread, *, lang: str = "en", losses: dict[str, tuple[int, ...]] | None = None,
+                  **head):
+    """/battle report on the camp's form (:func:`through_form`): the form's outcome."""
+    form = await member.slash(thread, "battle report", battle="1")
+    return (await through_form(member, form, lang=lang, losses=losses, **head))[-1]
 AU_MORE = "fell:0:melee"  # picked in the form's select (issue 23, item 2): Mack fell in melee
 FR_MORE = "took:hussars:jaegers:1"  # the hussars took the Jaegers in melee, on orders, taking their ground
 
@@ -53,23 +88,31 @@ async def test_br_both_camps_report_agreeing_results_and_phase_4_begins_without_
     (thread,) = table.channel.threads
     form = await table.fr.slash(thread, "battle report", battle="1")
     fields = controls(form.modal)
-    assert fields["losses"]["value"].startswith("suchet: 0 0 0   # Suchet, 10 SP")  # unit keys and names shown
-    assert "hussars: 0 0 0   # 10th Hussars, 4 SP" in fields["losses"]["value"]
+    assert "losses" not in fields  # counts are number boxes on pages of their own (issue 23, item 1)
     assert [o["value"] for o in fields["outcome"]["options"]] == ["won", "lost", "draw"]
-    sent = await table.fr.submit_modal(form, filled(form.modal, outcome="won", banners="7/7", losses=FR_LOSSES,
-                                                    more=FR_MORE))
+    steps = await through_form(table.fr, form, outcome="won", banners="7/7", losses=FR_LOSSES, more=FR_MORE)
+    pages = [controls(r.modal) for r in steps if r.modal]
+    assert len(pages) == 2  # six boxes, five a page: each unit's SP killed, in rout and under another order
+    assert pages[0]["suchet:killed"]["label"] == "Suchet"  # the unit by name, the box by its words
+    assert pages[0]["suchet:killed"]["description"] == "SP killed (of its 10 SP)"
+    assert [o["value"] for o in pages[0]["suchet:killed"]["options"]] == [str(n) for n in range(11)]  # 0..its SP
+    assert pages[1]["hussars:other_order"]["label"] == "10th Hussars"
+    assert [o["value"] for o in pages[1]["hussars:other_order"]["options"]] == ["0", "1", "2", "3", "4"]
+    sent = steps[-1]
     assert sent.response.ephemeral and "Waiting for: Austria" in shown(sent)
     assert "Battle 1: the report" not in texts(thread.history())  # fog of war: France's claim is not posted
 
     again = await table.fr.slash(thread, "battle report", battle="1")  # reopened: what France entered
     fields = controls(again.modal)
-    assert "suchet: 2 0 0" in fields["losses"]["value"] and fields["banners"]["value"] == "7/7"
+    assert fields["banners"]["value"] == "7/7"
     assert next(o for o in fields["outcome"]["options"] if o.get("default"))["value"] == "won"
     assert [o["value"] for o in fields["more"]["options"] if o.get("default")] == [FR_MORE]
+    head = await table.fr.submit_modal(again, filled(again.modal))
+    losses = await table.fr.click(head.response, label="Enter the losses (1/2)")
+    killed = controls(losses.modal)["suchet:killed"]
+    assert [o["value"] for o in killed["options"] if o.get("default")] == ["2"]
 
-    form = await table.au.slash(thread, "battle report", battle="1")
-    done = await table.au.submit_modal(form, filled(form.modal, outcome="lost", banners="4/7", losses=AU_LOSSES,
-                                                    more=AU_MORE))
+    done = await by_form(table.au, thread, outcome="lost", banners="4/7", losses=AU_LOSSES, more=AU_MORE)
     assert "agrees: it is reported (BR)" in shown(done)
     said = texts(thread.history())
     assert "Battle 1: the report" in said and "Austria lost, France won" in said and "**France**: 2" in said
@@ -78,13 +121,32 @@ async def test_br_both_camps_report_agreeing_results_and_phase_4_begins_without_
     domain_errors_only(table.env)
 
 
+async def test_br_a_count_past_a_units_strength_is_refused_naming_the_unit_and_the_box(table, locales) -> None:  # noqa: F811
+    """Issue 23, item 1: the losses are numbers picked per unit and box; counts that add up past the
+    unit's SP are refused naming the unit and the boxes in the reader's words, and the form reopens
+    with what was entered."""
+    await to_battle(table)
+    (thread,) = table.channel.threads
+    locales[table.fr.id] = "fr"
+    form = await table.fr.slash(thread, "battle report", battle="1")
+    steps = await through_form(table.fr, form, lang="fr", outcome="won", banners="7/7",
+                               losses={"hussars": (3, 2, 0)})
+    said = shown(steps[-1])
+    assert refused(steps[-1]) and "10th Hussars" in said and "tués : 3, en déroute : 2" in said and "hussars" not in said, said
+    again = await table.fr.click(steps[-1].response, label=t("fr", "report.reopen"))
+    head = await table.fr.submit_modal(again, filled(again.modal))
+    first = await table.fr.click(head.response, label=t("fr", "report.losses_button", page=1, pages=2))
+    picked = {k: [o["value"] for o in c["options"] if o.get("default")] for k, c in controls(first.modal).items()}
+    assert picked["hussars:killed"] == ["3"] and picked["hussars:rout"] == ["2"]  # as entered
+    assert controls(first.modal)["hussars:rout"]["description"] == "PF partis en déroute (sur ses 4 PF)"
+    domain_errors_only(table.env)
+
+
 async def test_br_camps_that_differ_are_put_to_the_gm_whose_report_decides(table) -> None:
     await to_battle(table)
     (thread,) = table.channel.threads
-    form = await table.fr.slash(thread, "battle report", battle="1")
-    await table.fr.submit_modal(form, filled(form.modal, outcome="won", banners="7/7", losses=FR_LOSSES))
-    form = await table.au.slash(thread, "battle report", battle="1")
-    told = await table.au.submit_modal(form, filled(form.modal, outcome="won", banners="4/7", losses=AU_LOSSES))
+    await by_form(table.fr, thread, outcome="won", banners="7/7", losses=FR_LOSSES)
+    told = await by_form(table.au, thread, outcome="won", banners="4/7", losses=AU_LOSSES)
     assert "the camps' reports differ: the GM decides (BR)" in shown(told)
 
     dm = texts(table.gm.user.dm_channel.history())
@@ -170,12 +232,30 @@ async def test_br_a_french_camp_reports_by_picking_and_is_refused_in_french(tabl
     picks = {o["value"]: o["label"] for o in fields["more"]["options"]}
     assert picks["fell:0:melee"] == "Mack est tombé en mêlée contre l'infanterie ou la cavalerie (CC-1)"
     assert any(label.startswith("Riesch a éliminé") for label in picks.values())
-    bad = await table.au.submit_modal(form, filled(form.modal, outcome="lost", banners="4/7", losses="nobody: 1"))
+    bad = await table.au.submit_modal(form, filled(form.modal, outcome="lost", banners="x/7"))
     said = shown(bad)
-    assert refused(bad) and said.count("Pertes, ligne 1") == 1 and "sides[" not in said and "units[" not in said
+    assert refused(bad) and "Bannières" in said and "sides[" not in said and "banners_required" not in said, said
     form = await table.au.slash(thread, "battle report", battle="1")
-    done = await table.au.submit_modal(form, filled(form.modal, outcome="lost", banners="4/7", losses=AU_LOSSES,
-                                                    more=["fell:0:melee"]))
+    done = await by_form(table.au, thread, lang="fr", outcome="lost", banners="4/7", losses=AU_LOSSES,
+                         more=["fell:0:melee"])
     assert not refused(done)
     again = controls((await table.au.slash(thread, "battle report", battle="1")).modal)
     assert [o["value"] for o in again["more"]["options"] if o.get("default")] == ["fell:0:melee"]
+
+
+async def test_br_a_unit_past_24_sp_gets_a_number_box_and_a_bad_number_is_refused(table) -> None:
+    """Issue 23, item 1: past Discord's 25 options a count is a short number box; what is not a number
+    is refused naming the unit and the box."""
+    from tests.store.test_battle_flow import SCENARIO
+
+    await to_battle(table, SCENARIO.replace("{key: riesch, name: Riesch, sp: 12", "{key: riesch, name: Riesch, sp: 30"))
+    (thread,) = table.channel.threads
+    form = await table.au.slash(thread, "battle report", battle="1")
+    steps = await through_form(table.au, form, outcome="lost", banners="4/7", losses={"riesch": ("three", 0, 0)})
+    box = controls(next(r.modal for r in steps if r.modal))["riesch:killed"]
+    assert "options" not in box and box["placeholder"] == "0-30"
+    said = shown(steps[-1])
+    assert refused(steps[-1]) and "Riesch" in said and "SP killed" in said and "'three'" in said, said
+    form = await table.au.slash(thread, "battle report", battle="1")
+    done = await through_form(table.au, form, outcome="lost", banners="4/7", losses={"riesch": (25, 2, 0)})
+    assert "Waiting for: France" in shown(done[-1])

@@ -52,3 +52,19 @@ def test_verify_still_reads_a_roll_log(tmp_path, capsys) -> None:
     path.write_text(json.dumps({"format": "nope"}))
     assert cli.main(["verify", str(path)]) in (1, 2)
     assert cli.main(["verify", str(tmp_path / "missing.json")]) == 2
+
+
+def test_verify_says_its_report_in_the_language_asked(tmp_path, capsys) -> None:
+    """Issue 23: ``--lang`` says every line, a problem's too, in that language; English by default."""
+    from tests.engine.conftest import build_force
+    from tests.engine.forgeries import forged, honest_log
+
+    path = tmp_path / "log.json"
+    path.write_text(json.dumps(forged(honest_log(build_force(cv=2)), "seed")))
+    assert cli.main(["verify", str(path)]) == 1
+    english = capsys.readouterr().out
+    assert "PROBLEM: turn 1 has ended, but its seed is missing" in english
+    assert cli.main(["verify", str(path), "--lang", "fr"]) == 1
+    french = capsys.readouterr().out
+    assert "PROBLÈME : le tour 1 est terminé, mais sa graine manque" in french and "PROBLEM" not in french
+    assert len(french.splitlines()) == len(english.splitlines())

@@ -7,11 +7,8 @@ from __future__ import annotations
 
 from .conftest import domain_errors_only, make_bot, shown, texts
 from .test_battle import to_battle
-from .test_battle_report import controls, filled
+from .test_battle_report import AU_LOSSES, FR_LOSSES, by_form, controls, filled
 from .test_turn_flows import cards
-
-FR_LOSSES = "suchet: 2 0 0\nhussars: 0 0 0"
-AU_LOSSES = "riesch: 3 2 0\njaegers: 2 0 0"
 
 
 def buttons(message) -> list[str]:
@@ -24,11 +21,8 @@ def buttons(message) -> list[str]:
 
 async def dispute(table, thread) -> None:
     """France: won 7/7, and Riesch eliminated in melee by its hussars; Austria: won 7/7, Riesch lost 5 SP."""
-    form = await table.fr.slash(thread, "battle report", battle="1")
-    await table.fr.submit_modal(form, filled(form.modal, outcome="won", banners="7/7", losses=FR_LOSSES,
-                                             more="took:hussars:riesch:0"))
-    form = await table.au.slash(thread, "battle report", battle="1")
-    told = await table.au.submit_modal(form, filled(form.modal, outcome="won", banners="7/7", losses=AU_LOSSES))
+    await by_form(table.fr, thread, outcome="won", banners="7/7", losses=FR_LOSSES, more="took:hussars:riesch:0")
+    told = await by_form(table.au, thread, outcome="won", banners="7/7", losses=AU_LOSSES)
     assert "the GM decides" in shown(told)
 
 
@@ -85,15 +79,15 @@ async def test_the_gms_form_is_prefilled_with_the_merged_claims_in_the_scenarios
     assert "outcome: won" in text and "by: hussars" in text  # France's claims
 
 
-async def test_a_refused_camp_form_reopens_with_the_members_own_text_and_names_the_line(table) -> None:
+async def test_a_refused_camp_form_reopens_with_the_members_own_text_and_names_the_box(table) -> None:
     await to_battle(table)
     (thread,) = table.channel.threads
     form = await table.fr.slash(thread, "battle report", battle="1")
-    wrong = "suchet: 2 0 0\nhussars: two 0 0"
-    refusal = await table.fr.submit_modal(form, filled(form.modal, outcome="won", banners="7/7", losses=wrong))
+    refusal = await table.fr.submit_modal(form, filled(form.modal, outcome="won", banners="7 of 7"))
     said = shown(refusal)
-    assert "line 2" in said and "10th Hussars" in said, said
+    assert "Victory Banners" in said and "'7 of 7'" in said, said  # refused on its own page, before the losses
     again = await table.fr.click(refusal.response, label="Reopen my report")
     fields = controls(again.modal)
-    assert fields["losses"]["value"] == wrong and fields["banners"]["value"] == "7/7"
+    assert fields["banners"]["value"] == "7 of 7"
+    assert next(o for o in fields["outcome"]["options"] if o.get("default"))["value"] == "won"
     domain_errors_only(table.env)

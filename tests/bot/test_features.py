@@ -146,20 +146,24 @@ def _cid(result) -> int:
 async def test_the_gm_changes_rule_options_and_bot_settings(table) -> None:
     await start(table)
     r = await table.gm.slash(table.channel, "campaign settings", name="movement_order", value="initiative")
-    assert "movement_order" in shown(r) and "initiative" in shown(r) and not r.ephemeral
+    assert "Movement order" in shown(r) and "by initiative" in shown(r) and not r.ephemeral
     r = await table.gm.slash(table.channel, "campaign settings", name="auto_resolve", value="false")
-    assert "auto_resolve" in shown(r)
+    assert "The GM set Resolve by itself to **off**." in shown(r)  # its name, not `auto_resolve` (issue 23)
     r = await table.gm.slash(table.channel, "campaign settings")  # in pages: the turn flow first
-    assert "Turn flow" in shown(r) and "`auto_resolve` = **false**" in shown(r) and "movement_order" not in shown(r)
+    assert "Turn flow" in shown(r) and "Resolve by itself = **off**" in shown(r) and "Movement order" not in shown(r)
+    assert "auto_resolve" not in shown(r) and "deadline_hours" not in shown(r)
     assert "(en, it, es, fr, de)" in shown(r)  # the languages listed from the code
     rules = await table.gm.select(r.response, ["rules"], custom_id=f"adc:setp:{_cid(r)}")
-    assert "`movement_order` = **initiative**" in shown(rules) and "auto_resolve" not in shown(rules)
+    assert "Movement order = **by initiative**" in shown(rules) and "Resolve by itself" not in shown(rules)
     pick = await table.gm.select(rules.response, ["weather"], custom_id=f"adc:setk:{_cid(r)}:rules")
-    assert pick.ephemeral and "`weather` = **true**" in shown(pick)
+    assert pick.ephemeral and "Weather = **on**" in shown(pick)
     done = await table.gm.select(pick.response, ["false"], custom_id=f"adc:setv:{_cid(r)}:weather")
-    assert "The GM set `weather` to **false**." in shown(done) and not done.ephemeral
+    assert "The GM set Weather to **off**." in shown(done) and not done.ephemeral
     names = await table.gm.autocomplete(table.channel, "campaign settings", "name", "chan")
     assert {c["value"] for c in names} == {"channel:fr", "channel:au"}
+    assert {c["name"] for c in names} == {"Private channel of France", "Private channel of Austria"}
+    typed = await table.gm.slash(table.channel, "campaign settings", name="Movement order", value="all at once")
+    assert "The GM set Movement order to **all at once**." in shown(typed)  # its words typed, not its identifier
     await advance(table)
     await table.fr.slash(table.channel, "order done")
     await table.au.slash(table.channel, "order done")  # auto-resolve is off: the phase waits for the GM

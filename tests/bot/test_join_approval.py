@@ -17,7 +17,7 @@ async def test_a_request_waits_for_the_gm_who_approves_after_a_restart_or_refuse
     ch = table.channel
     await table.gm.slash(ch, "campaign create", name="Ulm", scenario="tutorial")
     r = await table.gm.slash(ch, "campaign settings", name="join_approval", value="on")
-    assert "join_approval" in shown(r) and "true" in shown(r)
+    assert "Joining approved by the GM to **on**" in shown(r)
 
     # Pierre asks: he is told privately; the GM is mentioned on the campaign's card of requests.
     asked = await table.fr.slash(ch, "campaign join", side="fr")
@@ -63,7 +63,7 @@ async def test_with_approval_off_joining_is_immediate_and_the_gm_is_not_asked(ta
     ch = table.channel
     await table.gm.slash(ch, "campaign create", name="Ulm", scenario="tutorial")
     settings = await table.gm.slash(ch, "campaign settings")
-    assert "`join_approval` = **false**" in shown(settings)
+    assert "Joining approved by the GM = **off**" in shown(settings)
     r = await table.fr.slash(ch, "campaign join", side="fr")
     assert not r.ephemeral and f"<@{table.fr.id}> joins France." in shown(r)
     assert "asks to join" not in texts(ch.history())

@@ -28,7 +28,7 @@ from bot.i18n import en, t
 from bot.i18n.catalogues import TRANSLATED, po_path, pot_path, read
 from tests.store.test_battle_flow import REPORT, SCENARIO
 
-from .test_battle_report import AU_LOSSES, FR_LOSSES, filled
+from .test_battle_report import AU_LOSSES, FR_LOSSES, through_form
 from .test_features import locales  # noqa: F401 - the fixture
 
 pytestmark = pytest.mark.filterwarnings("ignore")
@@ -46,7 +46,7 @@ def words_of(value: Any, out: list[str]) -> list[str]:
                     continue
                 out.append(v)
             elif k not in ("custom_id", "url", "icon_url", "proxy_url", "id", "type", "style", "emoji", "key",
-                           "fingerprint", "lang"):
+                           "fingerprint", "lang", "re", "fields", "say"):
                 words_of(v, out)
     elif isinstance(value, list):
         for v in value:
@@ -289,6 +289,16 @@ async def play_a_turn(table, lang: str) -> dict[str, list[str]]:
     await act("gm", gm.slash(ch, "campaign create", name="Bridge", scenario="bridge",
                              file=("bridge.yaml", localised_scenario().encode())))
     await act("gm", gm.slash(ch, "campaign settings", name="language", value=lang))
+    # the settings' pages name each setting and value in the reader's words, not `deadline_hours` (item 2)
+    pages = await act("gm", gm.slash(ch, "campaign settings"))
+    cid = re.search(r"adc:setp:(\d+)", str(pages.response.components)).group(1)
+    rules = await act("gm", gm.select(pages.response, ["rules"], custom_id=f"adc:setp:{cid}"))
+    pick = await act("gm", gm.select(rules.response, ["mercenary_desertion"], custom_id=f"adc:setk:{cid}:rules"))
+    await act("gm", gm.select(pick.response, ["check_all"], custom_id=f"adc:setv:{cid}:mercenary_desertion"))
+    seen_by["gm"] += [c["name"] for c in await gm.autocomplete(ch, "campaign settings", "name", "")]
+    seen_by["gm"] += [c["name"] for c in await gm.autocomplete(ch, "campaign settings", "value", "",
+                                                             name="unmanned_sides")]
+    await act("gm", gm.slash(ch, "campaign settings", name="deadline_hours"))
     await act("fr", fr.slash(ch, "campaign join", side="fr"))
     joined = await act("au", au.slash(ch, "campaign join", side="au"))
     await act("au", au.click(joined.response, label=t(lang, "howto.button")))
@@ -311,9 +321,11 @@ async def play_a_turn(table, lang: str) -> dict[str, list[str]]:
     await act("au", au.slash(thread, "battle scout", battle="1"))
     # the camps report on their forms and differ (BR): the GM is told by DM, and reports the battle
     form = await act("fr", fr.slash(thread, "battle report", battle="1"))
-    await act("fr", fr.submit_modal(form, filled(form.modal, outcome="won", banners="7/7", losses=FR_LOSSES)))
+    for step in await through_form(fr, form, lang=lang, outcome="won", banners="7/7", losses=FR_LOSSES):
+        seen_by["fr"] += seen(step)  # the losses' pages too: number boxes named in the reader's words (item 1)
     form = await act("au", au.slash(thread, "battle report", battle="1"))
-    await act("au", au.submit_modal(form, filled(form.modal, outcome="won", banners="4/7", losses=AU_LOSSES)))
+    for step in await through_form(au, form, lang=lang, outcome="won", banners="4/7", losses=AU_LOSSES):
+        seen_by["au"] += seen(step)
     for who, member, command, option in (("fr", fr, "order give", "force"), ("au", au, "battle retreat", "square"),
                                           ("fr", fr, "trophy roll", "unit")):
         suggested = await member.autocomplete(thread if who == "au" or command == "trophy roll" else ch, command,
@@ -378,3 +390,37 @@ def test_the_vocabulary_check_catches_english_words_placeholders_plurals_and_num
     assert not vocabulary_leaks(lang, ["Army of Mack (MC-7.3)", "`T1P0`", "t1/p1/force:lannes/force-test"],
                                 names="Army of Mack")
     assert plural_words(lang)  # every catalogue has plurals to check against
+
+
+async def test_after_a_restart_the_first_click_says_the_scenarios_names_in_the_readers_language(
+        table, locales, tmp_path) -> None:  # noqa: F811
+    """Issue 23, item 5: a button clicked after a restart, where no command has run since, names the
+    scenario's sides and Forces in the reader's language on that first click (its campaign is named by
+    the button's own id, not by a command that looked the channel up)."""
+    from .conftest import make_bot
+
+    for member in (table.gm, table.fr, table.au):
+        locales[member.id] = "fr"
+    gm, fr, au, ch = table.gm, table.fr, table.au, table.channel
+    await gm.slash(ch, "campaign create", name="Bridge", scenario="bridge",
+                   file=("bridge.yaml", localised_scenario().encode()))
+    await gm.slash(ch, "campaign settings", name="language", value="fr")
+    await fr.slash(ch, "campaign join", side="fr")
+    await au.slash(ch, "campaign join", side="au")
+    card = await gm.slash(ch, "gm advance")
+    await gm.click(card.response, label=t("fr", "gm.resolve"))
+    for order in ({"order": "forced_march"}, {"path": "E4"}):  # Lannes marches into the Austrians at E4
+        odds = await fr.slash(ch, "order give" if "order" in order else "order move", force="lannes", **order)
+        await fr.click(odds.response, label=t("fr", "confirm.roll"))
+        await fr.slash(ch, "order done")
+        await au.slash(ch, "order done")
+    preview = await gm.slash(ch, "battle report", battle="1", file=("report.json", json.dumps(REPORT).encode()))
+    await gm.click(preview.response, label=t("fr", "report.confirm"))
+    (thread,) = ch.threads
+    button = thread.history()[-1]
+
+    await table.env.restart_bot(make_bot(tmp_path))
+    rolled = await au.click(button, label=t("fr", "aftermath.button"))  # the first interaction of the new bot
+    said = seen(rolled)
+    assert any(LOCAL_NAMES["Austria"]["fr"] in text for text in said), said
+    assert not english_names("fr", said), english_names("fr", said)

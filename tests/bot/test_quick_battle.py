@@ -30,7 +30,7 @@ async def test_resolve_quickly_when_every_human_camp_agrees(table) -> None:
                              file=("bridge.yaml", SCENARIO.encode()))
     assert "Campaign Bridge begins" in shown(r)
     setting = await table.gm.slash(table.channel, "campaign settings", name="battles", value="ask")
-    assert "battles" in shown(setting)
+    assert "The GM set Battles to **ask the camps**." in shown(setting)
     await to_battle(table)
     (thread,) = table.channel.threads
     prompt = next(m for m in thread.history() if "may be resolved quickly (RU-27)" in texts([m]))
@@ -50,7 +50,7 @@ async def test_resolve_quickly_when_every_human_camp_agrees(table) -> None:
 async def test_the_setting_and_the_published_odds(table) -> None:
     await table.gm.slash(table.channel, "campaign create", name="Ulm", scenario="tutorial")
     page = await table.gm.slash(table.channel, "campaign settings", name="battles")
-    assert "`battles` = **table** (RU-27)" in shown(page) and "table, quick, ask" in shown(page)
+    assert "Battles = **on the table** (RU-27)" in shown(page) and "on the table, quickly by the bot, ask the camps" in shown(page)
     rule = await table.fr.slash(table.channel, "rules", id="RU-27")
     text = shown(rule)
     assert "Quick battle tables (house rule RU-27), with their odds" in text

@@ -32,16 +32,16 @@ async def test_the_limits_are_shown_read_only_in_the_settings(table) -> None:
     cid = re.search(r"adc:setp:(\d+)", str(r.response.components)).group(1)
     r = await table.gm.select(r.response, ["limits"], custom_id=f"adc:setp:{cid}")  # the limits' page
     text = shown(r)
-    for line in ("`max_active_campaigns` = **3**", "`max_gm_campaigns` = **2**", "`max_new_campaigns_per_day` = **3**",
-                 "`max_import_bytes` = **300 KiB**", "`max_scenario_bytes` = **4 KiB**"):
+    for line in ("Active campaigns per server = **3**", "Active campaigns per GM = **2**", "New campaigns per day = **3**",
+                 "Largest campaign export = **300 KiB**", "Largest scenario file = **4 KiB**"):
         assert line in text, text
     assert "this server: 1" in text  # what counts against the server's limit now
     one = await table.gm.slash(table.channel, "campaign settings", name="max_gm_campaigns")
-    assert "`max_gm_campaigns` = **2**" in shown(one) and "`auto_resolve`" not in shown(one)
+    assert "Active campaigns per GM = **2**" in shown(one) and "Resolve by itself" not in shown(one)
     names = await table.gm.autocomplete(table.channel, "campaign settings", "name", "max_")
     assert {c["value"] for c in names} >= {"max_active_campaigns", "max_gm_campaigns"}
     r = await table.gm.slash(table.channel, "campaign settings", name="max_gm_campaigns", value="100")
-    assert refused(r, "max_gm_campaigns", "read-only"), shown(r)
+    assert refused(r, "Active campaigns per GM", "read-only"), shown(r)
     assert domain_errors_only(table.env) == 1
 
 

@@ -15,6 +15,7 @@ from tests.store.test_battle_flow import REPORT
 
 from .conftest import advance, domain_errors_only, refused, shown
 from .test_battle import to_battle
+from .test_features import locales  # noqa: F401 - the fixture
 
 
 @pytest.fixture
@@ -112,3 +113,24 @@ async def test_timelapses_have_their_own_gate_and_cooldowns_and_a_drawn_one_is_h
     table_outsider_again = await table.outsider.slash(table.channel, "campaign timelapse")
     assert table_outsider_again.response.attachments  # kept: no cooldown for a GIF already drawn
     assert domain_errors_only(table.env) == 1
+
+
+async def test_the_timelapse_names_sides_forces_and_its_view_in_the_readers_language(table, drawn, clock,
+                                                                                     locales) -> None:  # noqa: F811
+    """Issue 23, item 4: the frames name the scenario's sides and Forces in the
+    reader's language, as the other maps do, in the worker that draws them too."""
+    from .test_languages import LOCAL_NAMES, localised_scenario
+
+    await to_battle(table, localised_scenario())
+    preview = await table.gm.slash(table.channel, "battle report", battle="1",
+                                   file=("report.json", json.dumps(REPORT).encode()))
+    await table.gm.click(preview.response, label="Confirm the report")
+    await advance(table, label="Resolve anyway")
+    locales[table.fr.id] = "fr"
+    mine = await table.fr.slash(table.channel, "campaign timelapse")
+    assert mine.response.attachments
+    snap = drawn[-1]["snapshots"][0]
+    assert {s.name for s in snap.sides} == {LOCAL_NAMES["France"]["fr"], LOCAL_NAMES["Austria"]["fr"]}
+    assert {c.name for c in snap.counters} == {LOCAL_NAMES["V Corps"]["fr"], LOCAL_NAMES["Army of Mack"]["fr"]}
+    assert snap.view.params["name"] == LOCAL_NAMES["France"]["fr"]  # "la vue de France"
+    assert "Austria" not in mine.response.attachments[0].description

@@ -90,7 +90,7 @@ async def test_a_side_nobody_joined_is_not_awaited(table) -> None:
     assert "Phase 2" in texts([cards(table.channel)[-1]])
 
     r = await table.gm.slash(table.channel, "campaign settings", name="unmanned_sides", value="wait")
-    assert "unmanned_sides" in shown(r)
+    assert "The GM set Sides nobody plays to **wait**." in shown(r)
     await table.fr.slash(table.channel, "order done")  # now Austria is awaited too: no resolution
     assert "Phase 2" in texts([cards(table.channel)[-1]])
     status = await table.fr.slash(table.channel, "campaign status")
@@ -126,7 +126,7 @@ async def test_each_phase_gets_the_default_deadline_so_reminders_always_go(table
     status = await table.fr.slash(table.channel, "campaign status")
     assert "<t:" in shown(status)  # Phase 1 has a deadline: 48 hours by default (deadline_hours)
     r = await table.gm.slash(table.channel, "campaign settings", name="deadline_hours", value="0")
-    assert "deadline_hours" in shown(r)
+    assert "The GM set Deadline (hours) to **0**." in shown(r)
     bad = await table.gm.slash(table.channel, "campaign settings", name="deadline_hours", value="two days")
     assert bad.response.ephemeral and "whole hours from 0" in shown(bad)
     await table.fr.slash(table.channel, "order done")

@@ -424,7 +424,7 @@ def test_a_rule_option_is_typed_and_checked(tutorial: CampaignState) -> None:
     four, merged = lifecycle.change_setting(tutorial, GM, "adjacency", "4", journal, RULES)
     assert merged["adjacency"] == 4 and four.settings.adjacency == 4 and four.map.adjacency == 4
     assert set(merged) == set(RULES.mc.options)
-    assert str(journal.events[0].text) == "The GM set `adjacency` to 4."
+    assert str(journal.events[0].text) == "The GM set Adjacent squares to 4."
     quiet, _ = lifecycle.change_setting(tutorial, GM, "random_events", "FALSE", Journal(), RULES)
     assert quiet.settings.random_events is False and quiet.settings.adjacency == 8
     with pytest.raises(InvalidInput, match="Option 'adjacency' cannot be '6'"):

@@ -365,3 +365,21 @@ def test_the_english_page_keeps_its_own_words(log):
     assert page_words("en", "Ulm") == {}
     page = verifier_html(log, title="Ulm")
     assert "/*WORDS*/" not in page and "/*SHOWN*/" not in page and "Roll log of Ulm" in page
+
+
+@pytest.mark.parametrize("lang", ["fr", "de"])
+def test_the_pages_report_lines_are_the_bots_in_the_readers_language(browser, log, tmp_path, lang):
+    """Issue 23: each line of the report (the verifier's problems and mismatches too) is said on the page
+    as the bot and ``python -m bot verify --lang`` say it, in the reader's language."""
+    from bot.i18n.text import tr
+    from bot.services.logbook import page_words
+
+    for name in ("total", "delete", "seed"):
+        bad = forged(log, name)
+        python = [tr(lang, line) for line in verify_log(json.loads(json.dumps(bad))).lines()]
+        assert all(said != str(line) for said, line in zip(python, verify_log(bad).lines(), strict=True))
+        path = tmp_path / "verify.html"
+        path.write_text(verifier_html(bad, title="Ulm", words=page_words(lang, "Ulm")), encoding="utf-8")
+        finder = _Find({"report"})
+        finder.feed(dump_dom(browser, path, tmp_path))
+        assert finder.found["report"].split("\n") == python, name

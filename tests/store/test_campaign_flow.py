@@ -12,6 +12,7 @@ from sqlmodel import func, select
 from bot.engine.errors import InvalidInput, RuleViolation
 from bot.engine.phases import Phase
 from bot.engine.verify import verify_log
+from bot.i18n.text import tr
 from bot.services import bookkeeping, campaigns, exchange, orders, resolution, views
 from bot.services.errors import AlreadyResolved, NotFound, PermissionDenied, WrongPhase
 from bot.services.loading import get_campaign
@@ -294,8 +295,10 @@ async def test_an_import_whose_dice_or_seeds_do_not_match_is_refused(db) -> None
                                     r"tables\.turn_seed\[0\]")):
         roll = next(e for e in exported["log"] if e["roll_key"] and e["roll_key"].startswith("t1/"))
         roll["data"]["dice"] = [7 - d for d in roll["data"]["dice"]]  # a forged die of an ended turn
-        with pytest.raises(ImportRejected, match=r"log: the rolls do not re-derive from their turn seeds"):
+        with pytest.raises(ImportRejected, match=r"log: the rolls do not re-derive from their turn seeds") as caught:
             await exchange.import_campaign(db, exchange.export_bytes(exported), guild_id=10, channel_id=99, gm=GM)
+        said = tr("fr", caught.value)  # the verifier's line in the reader's language too (issue 23)
+        assert "la graine donne" in said and "seed gives" not in said and "recorded" not in said, said
         roll["data"]["dice"] = [7 - d for d in roll["data"]["dice"]]
         seeds(exported)[0]["sha256"] = "0" * 64
         with pytest.raises(ImportRejected, match=where + r": the seed does not match"):
