@@ -9,9 +9,11 @@ the words of its reason; :mod:`.act` makes it through the same core functions a 
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
+from itertools import product
+from typing import Any
 
 from bot.engine.aftermath import retreat_options
 from bot.engine.cc_tables import default_fc_tables
@@ -19,10 +21,11 @@ from bot.engine.dice import DiceSource, roll_key
 from bot.engine.field_commander import PurchaseKind
 from bot.engine.force_test import force_test_check
 from bot.engine.grid import CampaignMap
-from bot.engine.model import Feature, Force, Leader, Order, Outcome, Square, UnitType
-from bot.engine.movement import max_squares
+from bot.engine.model import Feature, Force, Leader, Order, Outcome, Reaction, Square, UnitType
+from bot.engine.movement import max_squares, movement_check
 from bot.engine.phases import Phase
-from bot.engine.rolls import Modifier, Roll
+from bot.engine.quick import QuickTables, Result, default_quick_tables
+from bot.engine.rolls import Check, Modifier, Roll
 from bot.engine.tables import RuleBook
 from bot.engine.text import Msg
 
@@ -208,40 +211,50 @@ def engine_force(view: SideView, f: ForceState) -> Force:
                  units=tuple(u.engine() for u in f.units), order=f.order, reaction=f.reaction, scouts=f.scouts)
 
 
-def test_chances(view: SideView, f: ForceState, rules: RuleBook) -> tuple[Fraction, Fraction]:
-    """The Force test's chance of success and of disaster where the Force stands (MC-4)."""
+def test_chances(view: SideView, f: ForceState, rules: RuleBook) -> dict[str, Fraction]:
+    """The Force test's chance of each result where the Force stands (MC-4): ok, defend, confused, unsteady,
+    disaster."""
     force = engine_force(view, f)
     odds = table_odds(force_test_check(force, view.map.cell(force.square), allies=view.camps.allies_of(view.side),
                                        rules=rules))
-    by = {str(r.key): r.chance for r in odds.rows}
-    return by.get("ok", Fraction(0)), by.get("disaster", Fraction(0))
+    return {str(r.key): r.chance for r in odds.rows}
+
+
+SHAKEN = ("confused", "unsteady", "disaster")
 
 
 def orders(view: SideView, dice: DiceSource, rules: RuleBook, declared: frozenset[str]) -> list[Decision]:
-    """Phase 1: a die per group, then the Force tests its stance asks for (a shaken Force rallies instead),
-    then FC-2 refits while the points last."""
+    """Phase 1: a die per group, then the Force tests its stance asks for when their risk is one its
+    personality accepts (a shaken Force rallies instead), then FC-2 refits while the points last."""
     temper = policy().tempers[view.personality]
+    quiet = policy().quiet(view.quiet)
     out: list[Decision] = []
     for group in groups(view):
         gs = roll_stance(view, group, dice)
         out.append(gs)
-        want = {Stance.HOLD: Order.DEFEND, Stance.ADVANCE: Order.EXPLORE, Stance.ATTACK: temper.attack_order}[gs.stance]
+        stance = {Stance.HOLD: Order.DEFEND, Stance.ADVANCE: Order.EXPLORE, Stance.ATTACK: temper.attack_order}[gs.stance]
         for f in group:
             if f.key in declared:
                 continue
-            ok, disaster = test_chances(view, f, rules)
+            here = view.map.parse(f.square or "")
+            want = stance
+            if want is Order.DEFEND and (quiet or not enemy_near(view, [here], view.sight)):
+                # nothing in sight to hold against, or a stalemate to break: it marches on
+                want = f.order if f.order is not Order.DEFEND else temper.attack_order
+            chances = test_chances(view, f, rules)
+            ok, disaster = chances.get("ok", Fraction(0)), chances.get("disaster", Fraction(0))
             if f.reaction is not None:
                 if disaster <= temper.rally_risk:
-                    out.append(GiveOrder(f.key, Order.DEFEND, Msg(
-                        "{force} is {reaction}: it tests to rally and hold (Defend, RU-3); success {ok}%, disaster "
-                        "{disaster}%.", force=f.name, reaction=f.reaction.label, ok=percent(ok),
-                        disaster=percent(disaster))))
+                    order = Order.DEFEND if (want is Order.DEFEND or (
+                        f.reaction is not Reaction.CONFUSED and enemy_near(view, [here], 2))) else want
+                    out.append(GiveOrder(f.key, order, Msg(
+                        "{force} is {reaction}: it tests to rally and take the {order} order (RU-3); success {ok}%, "
+                        "disaster {disaster}%.", force=f.name, reaction=f.reaction.label, order=order.label,
+                        ok=percent(ok), disaster=percent(disaster))))
                 continue
-            if want is f.order or disaster > temper.disaster_risk:  # a disaster removes the Force (MC-4)
-                continue
-            if want is Order.DEFEND and (policy().quiet(view.quiet) or
-                                         not enemy_near(view, [view.map.parse(f.square or "")], view.sight)):
-                continue  # nothing in sight to hold against, or a stalemate to break: it marches on
+            shaken = sum((chances.get(r, Fraction(0)) for r in SHAKEN), Fraction(0))
+            if want is f.order or disaster > temper.disaster_risk or shaken > temper.shake_risk:
+                continue  # a Force test that would likely leave it shaken or remove it (MC-4) is not worth it
             out.append(GiveOrder(f.key, want, Msg(
                 "{force} tests for the {order} order: its group's die reads {stance}; success {ok}%.", force=f.name,
                 order=want.label, stance=gs.roll.label, ok=percent(ok))))
@@ -405,42 +418,197 @@ def sail(cmap: CampaignMap, start: Square, dist: Field, steps: int) -> tuple[Squ
     return tuple(reversed(route))
 
 
+def chance(check: Check, wins: Callable[[int], bool]) -> Fraction:
+    """The chance that ``check``'s total satisfies ``wins`` (every face of its dice enumerated)."""
+    totals = [check.total_for(faces) for faces in product(range(1, check.sides + 1), repeat=check.dice)]
+    return Fraction(sum(1 for t in totals if wins(t)), len(totals))
+
+
+def arrive_chance(view: SideView, f: ForceState, rules: RuleBook | None) -> Fraction:
+    """The chance that ``f``'s movement roll (MC-5.1) lets it enter one square from where it stands, in the
+    weather now and with its side's random event."""
+    if f.order is Order.DEFEND or not f.square:
+        return Fraction(0)
+    force = engine_force(view, f)
+    extra = (Modifier(view.event, "RU-10", "random event (house rule)"),) if view.event else ()
+    check = movement_check(force, view.map.cell(force.square), extension=view.settings.movement_extension,
+                           weather=view.weather, extra=extra, allies=view.camps.allies_of(view.side), rules=rules)
+    return chance(check, lambda total: (check.table.lookup(total).value or 0) >= 1)
+
+
+def _ladder(steps: Sequence[Any], ratio: Fraction) -> int:
+    value = 0
+    for step in steps:
+        if ratio >= step.at:
+            value = step.edge.value
+    return value
+
+
+def win_chance(view: SideView, forces: Sequence[ForceState], theirs: int, works: bool,
+               tables: QuickTables | None = None) -> Fraction:
+    """The chance that ``forces`` win a battle against enemy Forces of ``theirs`` estimated SP, by RU-27's
+    battle table: the numbers edge, the enemy's stronghold or works, its own main body's order and reaction;
+    quality and generalship, which it cannot see in the enemy, taken as even. An FC-1 overwhelm is a win."""
+    q = tables or default_quick_tables()
+    ours = sum(f.sp for f in forces)
+    if not forces or ours <= 0:
+        return Fraction(0)
+    theirs = max(1, theirs)
+    if view.settings.overwhelm and ours >= 3 * theirs:
+        return Fraction(1)
+    edge = _ladder(q.numbers, Fraction(ours, theirs)) - _ladder(q.numbers, Fraction(theirs, ours))
+    edge -= q.works.value if works else 0
+    main = max(forces, key=lambda f: (f.sp, f.key))
+    if main.order in q.orders:
+        edge += q.orders[main.order].value
+    if main.reaction in q.reactions:
+        edge += q.reactions[main.reaction].value
+    won = {Result.VICTORY.value, Result.DECISIVE_VICTORY.value}
+    check = Check(q.rule, q.name, (Modifier(edge, q.rule, "edges"),), q.battle, dice=q.dice)
+    return chance(check, lambda total: q.battle.lookup(total).result in won)
+
+
+@dataclass(frozen=True)
+class Strike:
+    """Its Forces beside an enemy square that strike it this turn, and their chance of winning the battle if
+    one is fought (whichever of them the movement rolls let arrive)."""
+
+    square: Square
+    forces: tuple[str, ...]
+    ours: int
+    theirs: int
+    win: Fraction
+
+
+STRIKERS = 8
+"""At most this many Forces strike one square (the largest beside it): the chances of every set of them
+arriving are counted."""
+
+
+def strike_chance(view: SideView, forces: Sequence[tuple[ForceState, Fraction]], theirs: int, works: bool
+                  ) -> Fraction:
+    """The chance that the battle is won if one is fought, when ``forces`` (each with its chance of arriving)
+    strike a square: every set of them that may arrive counted, so that Forces arriving one by one are
+    the defeats they would be."""
+    won = fought = Fraction(0)
+    for arrived in product((False, True), repeat=len(forces)):
+        p = Fraction(1)
+        for (_, chance_in), a in zip(forces, arrived, strict=True):
+            p *= chance_in if a else 1 - chance_in
+        present = [f for (f, _), a in zip(forces, arrived, strict=True) if a]
+        if not present or not p:
+            continue
+        fought += p
+        won += p * win_chance(view, present, theirs, works)
+    return won / fought if fought else Fraction(0)
+
+
+def going(cmap: CampaignMap, sq: Square, side: str, allies: frozenset[str]) -> int:
+    """How well a Force moves off ``sq`` (MC-5.1's modifiers of the square, without the weather's)."""
+    cell = cmap.cell(sq)
+    score = {"mountain": -3, "forest": -2, "hill": -2, "swamp": -1, "cultivated": -1, "desert": -1,
+             "wasteland": -1}.get(cell.terrain.value, 0)
+    score -= cell.has(Feature.RIVER)
+    score += cell.has(Feature.ROAD) or cell.has(Feature.CARAVAN_TRACK)
+    if cell.territory is not None:
+        score += 1 if cell.territory == side or cell.territory in allies else -1
+    return score
+
+
+def muster_squares(view: SideView, sq: Square) -> list[Square]:
+    """The squares beside an enemy square where its Forces gather to strike it: those free on land whence a
+    Force moves best (MC-5.1), so that the strike's movement rolls bring them in together."""
+    free = [n for n in view.map.neighbours(sq) if not view.map.cell(n).terrain.is_water and n not in view.occupied]
+    if not free:
+        return []
+    allies = view.camps.allies_of(view.side)
+    best = max(going(view.map, n, view.side, allies) for n in free)
+    return [n for n in free if going(view.map, n, view.side, allies) == best]
+
+
 @dataclass
 class Fields:
-    """The side's fields of march, computed once a phase and only when asked for."""
+    """The side's plan for Phase 2, computed once a phase and only when asked for: which enemy squares its
+    Forces strike and with whom, and the field of march of the others."""
 
     view: SideView
-    cache: dict[str, tuple[Field, dict[Square, Msg]]] = field(default_factory=dict)
+    rules: RuleBook | None = None
+    cache: dict[str, Any] = field(default_factory=dict)
 
-    def _targets(self, ratio: Fraction) -> tuple[dict[Square, Msg], frozenset[Square]]:
-        """Where its Forces march at ``ratio`` (own SP over the enemy's estimated SP), and the squares they do
-        not enter. An enemy square (a Force it sees, on a stronghold or not) is struck only by the Forces
-        already beside it: while they are too few, the squares around it are where its Forces gather
-        (concentration), if the Forces nearby would be enough; else the square is avoided. Then enemy
+    def need(self) -> Fraction:
+        """The win chance it wants before it strikes: its personality's, less after quiet turns, and less again
+        when a lost battle cannot break its side (its Will-to-Fight tally, MC-9, stays at 0 or more)."""
+        pol = policy()
+        need = pol.tempers[self.view.personality].win_chance - pol.quiet_win * pol.quiet(self.view.quiet)
+        if self.view.tally >= 1:
+            need -= pol.quiet_win
+        return max(Fraction(1, 3), need)
+
+    def able(self) -> list[ForceState]:
+        """Its Forces able to march on the enemy: on the map, not holding, neither unsteady nor routed."""
+        return [f for f in sorted(self.view.own, key=lambda f: f.key) if f.square and f.order is not Order.DEFEND
+                and f.reaction not in (Reaction.UNSTEADY, Reaction.ROUTED)]
+
+    def enemy(self) -> list[tuple[Square, int, bool]]:
+        """Each square where it sees enemy Forces now: their estimated SP, and whether they hold a stronghold
+        there (worth field works, RU-21, RU-27)."""
+        if "enemy" not in self.cache:
+            v = self.view
+            holds = {h.square: h for h in v.strongholds}
+            out = []
+            for sq in sorted(v.occupied, key=lambda sq: (sq.row, sq.col)):
+                theirs = sum(v.strength(e.key) for e in v.enemies if e.now and e.square == sq)
+                h = holds.get(sq)
+                out.append((sq, theirs, h is not None and v.hostile(h.holder)))
+            self.cache["enemy"] = out
+        return self.cache["enemy"]  # type: ignore[no-any-return]
+
+    def strikes(self, declared: frozenset[str] = frozenset()) -> dict[str, Strike]:
+        """The enemy squares it strikes this turn, by Force: with its Forces beside the square (at most
+        :data:`STRIKERS`, the largest), when the battle, if their movement rolls bring one about, is won at
+        its win chance, counting every set of them that may arrive; the best odds first, each Force in one."""
+        if "strikes" not in self.cache:
+            v = self.view
+            need = self.need()
+            ready = [(f, arrive_chance(v, f, self.rules)) for f in self.able() if f.key not in declared]
+            taken: dict[str, Strike] = {}
+            while True:
+                best: Strike | None = None
+                for sq, theirs, works in self.enemy():
+                    beside = sorted(((f, p) for f, p in ready if f.key not in taken and p > 0
+                                     and v.map.distance(v.map.parse(f.square or ""), sq) == 1),
+                                    key=lambda t: (-t[0].sp, t[0].key))[:STRIKERS]
+                    if not beside:
+                        continue
+                    win = strike_chance(v, beside, theirs, works)
+                    if win >= need and (best is None or win > best.win):
+                        best = Strike(sq, tuple(f.key for f, _ in beside), sum(f.sp for f, _ in beside), theirs, win)
+                if best is None:
+                    break
+                taken.update({k: best for k in best.forces})
+            self.cache["strikes"] = taken
+        return self.cache["strikes"]  # type: ignore[no-any-return]
+
+    def _targets(self) -> tuple[dict[Square, Msg], frozenset[Square]]:
+        """Where its Forces that strike nothing this turn march, and the squares they do not enter. An enemy
+        square is entered only by a strike: the squares around one its Forces within ``muster_within`` squares
+        would beat together are where they gather (concentration); any other is avoided. Then enemy
         strongholds and the capital, and where enemy Forces were last seen, out of its sight now (hunting)."""
         v = self.view
         cmap = v.map
+        need = self.need()
         targets: dict[Square, Msg] = {}
         blocked: set[Square] = set()
-        holds = {h.square: h for h in v.strongholds}
-        occupied = sorted(v.occupied, key=lambda sq: (sq.row, sq.col))
-        for sq in occupied:
-            theirs = sum(1 for e in v.enemies if e.now and e.square == sq) * v.mean_sp
-            h = holds.get(sq)
-            if h is not None and v.hostile(h.holder):
-                theirs = theirs * 3 // 2  # a stronghold's defenders are worth half again (RU-21, RU-27)
-            beside = own_near(v, sq, 1)
-            gather = own_near(v, sq, policy().muster_within)
-            overwhelmed = v.settings.overwhelm and 3 * beside <= theirs
-            if beside >= ratio * theirs and not overwhelmed:
-                targets[sq] = Msg("an enemy Force (our {ours} SP against some {theirs})", ours=beside, theirs=theirs)
-                continue
+        able = self.able()
+        for sq, theirs, works in self.enemy():
             blocked.add(sq)
-            if gather >= ratio * theirs:
-                for n in cmap.neighbours(sq):
-                    if not cmap.cell(n).terrain.is_water and n not in v.occupied:
-                        targets.setdefault(n, Msg("a muster beside an enemy Force (our {ours} SP against some "
-                                                  "{theirs})", ours=gather, theirs=theirs))
+            near = [f for f in able if cmap.distance(cmap.parse(f.square or ""), sq) <= policy().muster_within]
+            win = win_chance(v, [replace(f, order=Order.EXPLORE) for f in near], theirs, works) if near else Fraction(0)
+            if win >= need:
+                ours = sum(f.sp for f in near)
+                for n in muster_squares(v, sq):
+                    targets.setdefault(n, Msg("a muster beside an enemy Force (our {ours} SP against some "
+                                              "{theirs})", ours=ours, theirs=theirs))
         for h in v.strongholds:
             if v.hostile(h.holder) and h.square not in blocked:
                 targets.setdefault(h.square, Msg("the enemy capital") if h.capital and v.hostile(h.owner) else
@@ -451,12 +619,11 @@ class Fields:
                 targets.setdefault(e.square, Msg("where an enemy Force was last seen"))
         return targets, frozenset(blocked)
 
-    def march(self, ratio: Fraction) -> tuple[Field, dict[Square, Msg]]:
-        key = f"march:{ratio}"
-        if key not in self.cache:
-            targets, blocked = self._targets(ratio)
-            self.cache[key] = field_to(self.view.map, targets, blocked), targets
-        return self.cache[key]
+    def march(self) -> tuple[Field, dict[Square, Msg]]:
+        if "march" not in self.cache:
+            targets, blocked = self._targets()
+            self.cache["march"] = field_to(self.view.map, targets, blocked), targets
+        return self.cache["march"]  # type: ignore[no-any-return]
 
     def home(self) -> tuple[Field, dict[Square, Msg]]:
         if "home" not in self.cache:
@@ -465,33 +632,36 @@ class Fields:
             if v.capital is not None:
                 targets[v.capital] = Msg("its own capital")
             self.cache["home"] = field_to(v.map, targets, v.occupied), targets
-        return self.cache["home"]
+        return self.cache["home"]  # type: ignore[no-any-return]
 
 
 def moves(view: SideView, rules: RuleBook, declared: frozenset[str]) -> list[Decision]:
-    """Phase 2: each Force able to move marches on its objective (MC-5.1), by water where no land route
-    leads there (MC-5.3); a shaken Force in sight of the enemy falls back; the capital in danger is
-    covered by the nearest Force."""
-    temper = policy().tempers[view.personality]
-    fields = Fields(view)
+    """Phase 2: its Forces beside an enemy square they beat at its odds strike it together; the others march
+    on their objectives (MC-5.1), by water where no land route leads there (MC-5.3); an unsteady or routed
+    Force near the enemy falls back; the capital in danger is covered by the nearest Force."""
+    fields = Fields(view, rules)
     steps, water_steps = max_squares(rules), max_squares(rules, by_water=True)
     out: list[Decision] = []
     movers = [f for f in sorted(view.own, key=lambda f: f.key)
               if f.key not in declared and f.square and f.order is not Order.DEFEND]
     home_guard = guard(view, movers)
+    strikes = fields.strikes(declared)
     for f in movers:
         start = view.map.parse(f.square or "")
         if f.key == home_guard and view.capital is not None:
             dist, names = field_to(view.map, [view.capital], view.occupied), {view.capital: Msg("its threatened capital")}
             verb = "marches"
-        elif f.reaction is not None and enemy_near(view, [start], 3):
+        elif f.reaction in (Reaction.UNSTEADY, Reaction.ROUTED) and enemy_near(view, [start], 2):
             dist, names = fields.home()
             verb = "falls back"
+        elif f.key in strikes:
+            st = strikes[f.key]
+            out.append(Move(f.key, (st.square,), False, st.square, Msg(
+                "an enemy Force (our {ours} SP against some {theirs}; odds of winning {win}%)", ours=st.ours,
+                theirs=st.theirs, win=percent(st.win))))
+            continue
         else:
-            ratio = temper.attack_ratio if f.order is Order.FORCED_MARCH else temper.attack_ratio * Fraction(5, 4)
-            if policy().quiet(view.quiet) > 1:
-                ratio *= Fraction(1, 2)  # a stalemate: bolder
-            dist, names = fields.march(ratio)
+            dist, names = fields.march()
             verb = "marches"
         if not names:
             continue
