@@ -10,8 +10,9 @@ from __future__ import annotations
 
 from collections import deque
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from fractions import Fraction
+from functools import cache
 from itertools import product
 from typing import Any
 
@@ -24,7 +25,7 @@ from bot.engine.grid import CampaignMap
 from bot.engine.model import Feature, Force, Leader, Order, Outcome, Reaction, Square, UnitType
 from bot.engine.movement import max_squares, movement_check
 from bot.engine.phases import Phase
-from bot.engine.quick import QuickTables, Result, default_quick_tables
+from bot.engine.quick import Result, default_quick_tables
 from bot.engine.rolls import Check, Modifier, Roll
 from bot.engine.tables import RuleBook
 from bot.engine.text import Msg
@@ -241,6 +242,8 @@ def orders(view: SideView, dice: DiceSource, rules: RuleBook, declared: frozense
             if want is Order.DEFEND and (quiet or not enemy_near(view, [here], view.sight)):
                 # nothing in sight to hold against, or a stalemate to break: it marches on
                 want = f.order if f.order is not Order.DEFEND else temper.attack_order
+            elif want is Order.EXPLORE and not enemy_near(view, [here], view.sight):
+                want = temper.attack_order  # no enemy in sight: it advances in its marching order (MC-5.1)
             chances = test_chances(view, f, rules)
             ok, disaster = chances.get("ok", Fraction(0)), chances.get("disaster", Fraction(0))
             if f.reaction is not None:
@@ -424,14 +427,15 @@ def chance(check: Check, wins: Callable[[int], bool]) -> Fraction:
     return Fraction(sum(1 for t in totals if wins(t)), len(totals))
 
 
-def arrive_chance(view: SideView, f: ForceState, rules: RuleBook | None) -> Fraction:
-    """The chance that ``f``'s movement roll (MC-5.1) lets it enter one square from where it stands, in the
-    weather now and with its side's random event."""
+def arrive_chance(view: SideView, f: ForceState, rules: RuleBook | None, at: Square | None = None) -> Fraction:
+    """The chance that ``f``'s movement roll (MC-5.1) lets it enter one square from where it stands (or from
+    ``at``), in the weather now and with its side's random event."""
     if f.order is Order.DEFEND or not f.square:
         return Fraction(0)
     force = engine_force(view, f)
+    square = at or force.square
     extra = (Modifier(view.event, "RU-10", "random event (house rule)"),) if view.event else ()
-    check = movement_check(force, view.map.cell(force.square), extension=view.settings.movement_extension,
+    check = movement_check(force, view.map.cell(square), extension=view.settings.movement_extension,
                            weather=view.weather, extra=extra, allies=view.camps.allies_of(view.side), rules=rules)
     return chance(check, lambda total: (check.table.lookup(total).value or 0) >= 1)
 
@@ -444,12 +448,21 @@ def _ladder(steps: Sequence[Any], ratio: Fraction) -> int:
     return value
 
 
-def win_chance(view: SideView, forces: Sequence[ForceState], theirs: int, works: bool,
-               tables: QuickTables | None = None) -> Fraction:
+@cache
+def edge_chance(edge: int) -> Fraction:
+    """The chance of winning RU-27's battle roll with a net ``edge`` (the same whichever camp rolls: 2D6 is
+    symmetric)."""
+    q = default_quick_tables()
+    won = {Result.VICTORY.value, Result.DECISIVE_VICTORY.value}
+    check = Check(q.rule, q.name, (Modifier(edge, q.rule, "edges"),), q.battle, dice=q.dice)
+    return chance(check, lambda total: q.battle.lookup(total).result in won)
+
+
+def win_chance(view: SideView, forces: Sequence[ForceState], theirs: int, works: bool) -> Fraction:
     """The chance that ``forces`` win a battle against enemy Forces of ``theirs`` estimated SP, by RU-27's
     battle table: the numbers edge, the enemy's stronghold or works, its own main body's order and reaction;
     quality and generalship, which it cannot see in the enemy, taken as even. An FC-1 overwhelm is a win."""
-    q = tables or default_quick_tables()
+    q = default_quick_tables()
     ours = sum(f.sp for f in forces)
     if not forces or ours <= 0:
         return Fraction(0)
@@ -463,9 +476,7 @@ def win_chance(view: SideView, forces: Sequence[ForceState], theirs: int, works:
         edge += q.orders[main.order].value
     if main.reaction in q.reactions:
         edge += q.reactions[main.reaction].value
-    won = {Result.VICTORY.value, Result.DECISIVE_VICTORY.value}
-    check = Check(q.rule, q.name, (Modifier(edge, q.rule, "edges"),), q.battle, dice=q.dice)
-    return chance(check, lambda total: q.battle.lookup(total).result in won)
+    return edge_chance(edge)
 
 
 @dataclass(frozen=True)
@@ -503,6 +514,22 @@ def strike_chance(view: SideView, forces: Sequence[tuple[ForceState, Fraction]],
     return won / fought if fought else Fraction(0)
 
 
+def best_strike(view: SideView, candidates: Sequence[tuple[ForceState, Fraction]], theirs: int, works: bool
+                ) -> tuple[tuple[tuple[ForceState, Fraction], ...], Fraction]:
+    """The Forces of ``candidates`` (the :data:`STRIKERS` largest) that strike with the best chance of winning:
+    from all of them, the one whose staying back helps most stays back, while one does (a small Force
+    whose movement roll may bring it in alone is better left out)."""
+    chosen = tuple(sorted((c for c in candidates if c[1] > 0), key=lambda t: (-t[0].sp, t[0].key))[:STRIKERS])
+    best = strike_chance(view, chosen, theirs, works) if chosen else Fraction(0)
+    while len(chosen) > 1:
+        trial = max(((strike_chance(view, chosen[:i] + chosen[i + 1:], theirs, works), chosen[:i] + chosen[i + 1:])
+                     for i in range(len(chosen))), key=lambda t: t[0])
+        if trial[0] <= best:
+            break
+        best, chosen = trial
+    return chosen, best
+
+
 def going(cmap: CampaignMap, sq: Square, side: str, allies: frozenset[str]) -> int:
     """How well a Force moves off ``sq`` (MC-5.1's modifiers of the square, without the weather's)."""
     cell = cmap.cell(sq)
@@ -537,10 +564,10 @@ class Fields:
 
     def need(self) -> Fraction:
         """The win chance it wants before it strikes: its personality's, less after quiet turns, and less again
-        when a lost battle cannot break its side (its Will-to-Fight tally, MC-9, stays at 0 or more)."""
+        while a lost battle cannot break its side (its Will-to-Fight tally, MC-9, is 0 or more)."""
         pol = policy()
         need = pol.tempers[self.view.personality].win_chance - pol.quiet_win * pol.quiet(self.view.quiet)
-        if self.view.tally >= 1:
+        if self.view.tally >= 0:
             need -= pol.quiet_win
         return max(Fraction(1, 3), need)
 
@@ -564,9 +591,9 @@ class Fields:
         return self.cache["enemy"]  # type: ignore[no-any-return]
 
     def strikes(self, declared: frozenset[str] = frozenset()) -> dict[str, Strike]:
-        """The enemy squares it strikes this turn, by Force: with its Forces beside the square (at most
-        :data:`STRIKERS`, the largest), when the battle, if their movement rolls bring one about, is won at
-        its win chance, counting every set of them that may arrive; the best odds first, each Force in one."""
+        """The enemy squares it strikes this turn, by Force: with its Forces beside the square that give the
+        best chance of winning the battle if their movement rolls bring one about (:func:`best_strike`), when
+        that chance is its personality's; the best odds first, each Force in one strike."""
         if "strikes" not in self.cache:
             v = self.view
             need = self.need()
@@ -575,14 +602,13 @@ class Fields:
             while True:
                 best: Strike | None = None
                 for sq, theirs, works in self.enemy():
-                    beside = sorted(((f, p) for f, p in ready if f.key not in taken and p > 0
-                                     and v.map.distance(v.map.parse(f.square or ""), sq) == 1),
-                                    key=lambda t: (-t[0].sp, t[0].key))[:STRIKERS]
+                    beside = [(f, p) for f, p in ready if f.key not in taken
+                              and v.map.distance(v.map.parse(f.square or ""), sq) == 1]
                     if not beside:
                         continue
-                    win = strike_chance(v, beside, theirs, works)
-                    if win >= need and (best is None or win > best.win):
-                        best = Strike(sq, tuple(f.key for f, _ in beside), sum(f.sp for f, _ in beside), theirs, win)
+                    chosen, win = best_strike(v, beside, theirs, works)
+                    if chosen and win >= need and (best is None or win > best.win):
+                        best = Strike(sq, tuple(f.key for f, _ in chosen), sum(f.sp for f, _ in chosen), theirs, win)
                 if best is None:
                     break
                 taken.update({k: best for k in best.forces})
@@ -591,9 +617,10 @@ class Fields:
 
     def _targets(self) -> tuple[dict[Square, Msg], frozenset[Square]]:
         """Where its Forces that strike nothing this turn march, and the squares they do not enter. An enemy
-        square is entered only by a strike: the squares around one its Forces within ``muster_within`` squares
-        would beat together are where they gather (concentration); any other is avoided. Then enemy
-        strongholds and the capital, and where enemy Forces were last seen, out of its sight now (hunting)."""
+        square is entered only by a strike: the squares around one that its Forces within ``muster_within``
+        squares would strike at its odds from there are where they gather (concentration); any other is
+        avoided. Then the strongholds of enemy sides still in play, and where their Forces were last seen, out
+        of its sight now (hunting)."""
         v = self.view
         cmap = v.map
         need = self.need()
@@ -602,20 +629,25 @@ class Fields:
         able = self.able()
         for sq, theirs, works in self.enemy():
             blocked.add(sq)
+            musters = muster_squares(v, sq)
             near = [f for f in able if cmap.distance(cmap.parse(f.square or ""), sq) <= policy().muster_within]
-            win = win_chance(v, [replace(f, order=Order.EXPLORE) for f in near], theirs, works) if near else Fraction(0)
+            if not musters or not near:
+                continue
+            at = musters[0]
+            chosen, win = best_strike(v, [(f, arrive_chance(v, f, self.rules, at)) for f in near], theirs, works)
             if win >= need:
-                ours = sum(f.sp for f in near)
-                for n in muster_squares(v, sq):
+                ours = sum(f.sp for f, _ in chosen)
+                for n in musters:
                     targets.setdefault(n, Msg("a muster beside an enemy Force (our {ours} SP against some "
                                               "{theirs})", ours=ours, theirs=theirs))
         for h in v.strongholds:
-            if v.hostile(h.holder) and h.square not in blocked:
+            if v.hostile(h.holder) and h.square not in blocked and (h.holder in v.standing or h.owner in v.standing):
                 targets.setdefault(h.square, Msg("the enemy capital") if h.capital and v.hostile(h.owner) else
                                    Msg("an enemy stronghold"))
         own = [cmap.parse(f.square) for f in v.own if f.square]
         for e in v.enemies:
-            if not e.now and e.square not in blocked and not any(cmap.distance(e.square, o) <= v.sight for o in own):
+            if not e.now and e.square not in blocked and e.side in v.standing and not any(
+                    cmap.distance(e.square, o) <= v.sight for o in own):
                 targets.setdefault(e.square, Msg("where an enemy Force was last seen"))
         return targets, frozenset(blocked)
 

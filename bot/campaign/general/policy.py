@@ -59,8 +59,8 @@ class Policy:
     tempers: Mapping[Personality, Temper]
 
     def quiet(self, quiet: int) -> int:
-        """How much bolder a side that has fought no battle for ``quiet`` turns is: 0, 1 or 2."""
-        return min(2, quiet // self.quiet_turns)
+        """How much bolder a side that has fought no battle for ``quiet`` turns is: 0 to 3."""
+        return min(3, quiet // self.quiet_turns)
 
     def stance_check(self, personality: Personality, modifiers: tuple[Modifier, ...], subject: str) -> Check:
         """The group's die against its personality's orders table (verifiable: the record carries the table)."""

@@ -125,6 +125,8 @@ class SideView:
     """The weather's movement modifier now (public, MC-10), and ``event`` its own random event's (RU-10)."""
     event: int = 0
     tally: int = 0
+    standing: frozenset[str] = frozenset()
+    """The sides still in play (RU-25: a side's total defeat is public news)."""
     """Its side's Will-to-Fight modifiers now (MC-9: battles won and lost, strongholds and capital taken and
     lost), its own record."""
 
@@ -183,7 +185,8 @@ def side_view(state: CampaignState, side: str) -> SideView:
         _heroics(state, side, battles) if state.phase is Phase.AFTERMATH else (),
         tuple((u.key, u.name, u.original_sp) for f in state.side_forces(side) for u in f.units
               if (f.active and u.sp == 0) or f.status is ForceStatus.REMOVED),
-        _known(state, side), _weather(state), state.event_modifier(side), _tally(sd))
+        _known(state, side), _weather(state), state.event_modifier(side), _tally(sd),
+        frozenset(k for k, other in state.sides.items() if not other.defeated))
 
 
 def _tally(sd: SideState) -> int:
