@@ -562,14 +562,26 @@ class Fields:
     rules: RuleBook | None = None
     cache: dict[str, Any] = field(default_factory=dict)
 
-    def need(self) -> Fraction:
-        """The win chance it wants before it strikes: its personality's, less after quiet turns, and less again
-        while a lost battle cannot break its side (its Will-to-Fight tally, MC-9, is 0 or more)."""
+    def need(self, sides: Iterable[str] = ()) -> Fraction:
+        """The win chance it wants before it strikes enemy Forces of ``sides``: its personality's, less after
+        quiet turns while no enemy stronghold lies open to it, less while a lost battle cannot break its own
+        side (its Will-to-Fight tally, MC-9, is 0 or more), and less by as much again as the chance that a
+        battle lost breaks the enemy side (their tally is public news)."""
         pol = policy()
-        need = pol.tempers[self.view.personality].win_chance - pol.quiet_win * pol.quiet(self.view.quiet)
-        if self.view.tally >= 0:
+        v = self.view
+        need = pol.tempers[v.personality].win_chance
+        if not self.open_strongholds():
+            need -= pol.quiet_win * pol.quiet(v.quiet)
+        if v.tally >= 0:
             need -= pol.quiet_win
-        return max(Fraction(1, 3), need)
+        breaks = max((v.break_chance(s) for s in sides), default=Fraction(0))
+        return max(Fraction(1, 3), need - breaks * pol.quiet_win * 3)
+
+    def open_strongholds(self) -> list[Square]:
+        """The strongholds of enemy sides in play that its camp does not hold and where it sees no enemy Force."""
+        v = self.view
+        return [h.square for h in v.strongholds if v.hostile(h.holder) and h.square not in v.occupied
+                and (h.holder in v.standing or h.owner in v.standing)]
 
     def able(self) -> list[ForceState]:
         """Its Forces able to march on the enemy: on the map, not holding, neither unsteady nor routed."""
@@ -590,13 +602,15 @@ class Fields:
             self.cache["enemy"] = out
         return self.cache["enemy"]  # type: ignore[no-any-return]
 
+    def sides_at(self, sq: Square) -> set[str]:
+        return {e.side for e in self.view.enemies if e.now and e.square == sq}
+
     def strikes(self, declared: frozenset[str] = frozenset()) -> dict[str, Strike]:
         """The enemy squares it strikes this turn, by Force: with its Forces beside the square that give the
         best chance of winning the battle if their movement rolls bring one about (:func:`best_strike`), when
         that chance is its personality's; the best odds first, each Force in one strike."""
         if "strikes" not in self.cache:
             v = self.view
-            need = self.need()
             ready = [(f, arrive_chance(v, f, self.rules)) for f in self.able() if f.key not in declared]
             taken: dict[str, Strike] = {}
             while True:
@@ -607,7 +621,7 @@ class Fields:
                     if not beside:
                         continue
                     chosen, win = best_strike(v, beside, theirs, works)
-                    if chosen and win >= need and (best is None or win > best.win):
+                    if chosen and win >= self.need(self.sides_at(sq)) and (best is None or win > best.win):
                         best = Strike(sq, tuple(f.key for f, _ in chosen), sum(f.sp for f, _ in chosen), theirs, win)
                 if best is None:
                     break
@@ -623,7 +637,6 @@ class Fields:
         of its sight now (hunting)."""
         v = self.view
         cmap = v.map
-        need = self.need()
         targets: dict[Square, Msg] = {}
         blocked: set[Square] = set()
         able = self.able()
@@ -635,7 +648,7 @@ class Fields:
                 continue
             at = musters[0]
             chosen, win = best_strike(v, [(f, arrive_chance(v, f, self.rules, at)) for f in near], theirs, works)
-            if win >= need:
+            if win >= self.need(self.sides_at(sq)):
                 ours = sum(f.sp for f, _ in chosen)
                 for n in musters:
                     targets.setdefault(n, Msg("a muster beside an enemy Force (our {ours} SP against some "

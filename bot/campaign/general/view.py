@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from fractions import Fraction
 from functools import cached_property
 
 from bot.engine.camps import Camps
@@ -127,6 +128,8 @@ class SideView:
     tally: int = 0
     standing: frozenset[str] = frozenset()
     """The sides still in play (RU-25: a side's total defeat is public news)."""
+    tallies: Mapping[str, int] = field(default_factory=dict)
+    """Every side's Will-to-Fight modifiers (MC-9): battles won and lost and strongholds held are public news."""
     """Its side's Will-to-Fight modifiers now (MC-9: battles won and lost, strongholds and capital taken and
     lost), its own record."""
 
@@ -146,6 +149,11 @@ class SideView:
     def strength(self, key: str) -> int:
         """An enemy Force's estimated SP: as its camp last met it in battle, else :attr:`mean_sp`."""
         return self.known.get(key, self.mean_sp)
+
+    def break_chance(self, side: str) -> Fraction:
+        """The chance that one more battle lost breaks ``side`` (MC-9: its Will-to-Fight total below zero)."""
+        after = self.tallies.get(side, 0) - 1
+        return Fraction(sum(1 for face in range(1, 7) if face + after < 0), 6)
 
     def hostile(self, other: str) -> bool:
         return self.camps.hostile(self.side, other)
@@ -186,7 +194,8 @@ def side_view(state: CampaignState, side: str) -> SideView:
         tuple((u.key, u.name, u.original_sp) for f in state.side_forces(side) for u in f.units
               if (f.active and u.sp == 0) or f.status is ForceStatus.REMOVED),
         _known(state, side), _weather(state), state.event_modifier(side), _tally(sd),
-        frozenset(k for k, other in state.sides.items() if not other.defeated))
+        frozenset(k for k, other in state.sides.items() if not other.defeated),
+        {k: _tally(other) for k, other in state.sides.items()})
 
 
 def _tally(sd: SideState) -> int:
