@@ -563,19 +563,17 @@ class Fields:
     cache: dict[str, Any] = field(default_factory=dict)
 
     def need(self, sides: Iterable[str] = ()) -> Fraction:
-        """The win chance it wants before it strikes enemy Forces of ``sides``: its personality's, less after
-        quiet turns while no enemy stronghold lies open to it, less while a lost battle cannot break its own
-        side (its Will-to-Fight tally, MC-9, is 0 or more), and less by as much again as the chance that a
-        battle lost breaks the enemy side (their tally is public news)."""
+        """The win chance it wants before it strikes enemy Forces of ``sides``: its personality's; while no
+        enemy stronghold lies open to it, less, and less again after quiet turns and while a lost battle
+        cannot break its own side (its Will-to-Fight tally, MC-9, is 0 or more); and less by as much again as
+        the chance that a battle lost breaks the enemy side (their tally is public news)."""
         pol = policy()
         v = self.view
         need = pol.tempers[v.personality].win_chance
-        if not self.open_strongholds():
-            need -= pol.quiet_win * pol.quiet(v.quiet)
-        if v.tally >= 0:
-            need -= pol.quiet_win
+        if not self.open_strongholds():  # nothing else to take: only battles can break the enemy (MC-9)
+            need -= pol.quiet_win * (1 + pol.quiet(v.quiet) + (v.tally >= 0))
         breaks = max((v.break_chance(s) for s in sides), default=Fraction(0))
-        return max(Fraction(1, 3), need - breaks * pol.quiet_win * 3)
+        return max(Fraction(1, 4), need - breaks * pol.quiet_win * 3)
 
     def open_strongholds(self) -> list[Square]:
         """The strongholds of enemy sides in play that its camp does not hold and where it sees no enemy Force."""
