@@ -239,11 +239,10 @@ def orders(view: SideView, dice: DiceSource, rules: RuleBook, declared: frozense
                 continue
             here = view.map.parse(f.square or "")
             want = stance
-            if want is Order.DEFEND and (quiet or not enemy_near(view, [here], view.sight)):
-                # nothing in sight to hold against, or a stalemate to break: it marches on
-                want = f.order if f.order is not Order.DEFEND else temper.attack_order
-            elif want is Order.EXPLORE and not enemy_near(view, [here], view.sight):
-                want = temper.attack_order  # no enemy in sight: it advances in its marching order (MC-5.1)
+            if not enemy_near(view, [here], view.sight):
+                want = temper.attack_order  # no enemy in sight: it marches on in its marching order (MC-5.1)
+            elif want is Order.DEFEND and quiet:
+                want = f.order if f.order is not Order.DEFEND else temper.attack_order  # a stalemate to break
             chances = test_chances(view, f, rules)
             ok, disaster = chances.get("ok", Fraction(0)), chances.get("disaster", Fraction(0))
             if f.reaction is not None:
@@ -256,7 +255,10 @@ def orders(view: SideView, dice: DiceSource, rules: RuleBook, declared: frozense
                         ok=percent(ok), disaster=percent(disaster))))
                 continue
             shaken = sum((chances.get(r, Fraction(0)) for r in SHAKEN), Fraction(0))
-            if want is f.order or disaster > temper.disaster_risk or shaken > temper.shake_risk:
+            # a Force that can hardly move where it stands risks more to take its marching order (MC-5.1)
+            stuck = want is not Order.DEFEND and arrive_chance(view, f, rules) <= Fraction(1, 3)
+            if want is f.order or disaster > temper.disaster_risk or shaken > (
+                    temper.rally_risk * 4 if stuck else temper.shake_risk):
                 continue  # a Force test that would likely leave it shaken or remove it (MC-4) is not worth it
             out.append(GiveOrder(f.key, want, Msg(
                 "{force} tests for the {order} order: its group's die reads {stance}; success {ok}%.", force=f.name,
@@ -578,7 +580,7 @@ class Fields:
     def open_strongholds(self) -> list[Square]:
         """The strongholds of enemy sides in play that its camp does not hold and where it sees no enemy Force."""
         v = self.view
-        return [h.square for h in v.strongholds if v.hostile(h.holder) and h.square not in v.occupied
+        return [h.square for h in v.strongholds if v.hostile(h.holder) and h.square not in self.presumed()
                 and (h.holder in v.standing or h.owner in v.standing)]
 
     def able(self) -> list[ForceState]:
@@ -586,15 +588,26 @@ class Fields:
         return [f for f in sorted(self.view.own, key=lambda f: f.key) if f.square and f.order is not Order.DEFEND
                 and f.reaction not in (Reaction.UNSTEADY, Reaction.ROUTED)]
 
+    def presumed(self) -> set[Square]:
+        """The squares where it sees enemy Forces now, and where it last saw others, out of its sight now (a
+        square in sight with nobody on it is forgotten)."""
+        if "presumed" not in self.cache:
+            v = self.view
+            own = [v.map.parse(f.square) for f in v.own if f.square]
+            self.cache["presumed"] = set(v.occupied) | {
+                e.square for e in v.enemies if not e.now and e.side in v.standing
+                and not any(v.map.distance(e.square, o) <= v.sight for o in own)}
+        return self.cache["presumed"]  # type: ignore[no-any-return]
+
     def enemy(self) -> list[tuple[Square, int, bool]]:
-        """Each square where it sees enemy Forces now: their estimated SP, and whether they hold a stronghold
-        there (worth field works, RU-21, RU-27)."""
+        """Each square where it sees enemy Forces now or presumes them (:meth:`presumed`): their estimated SP,
+        and whether they hold a stronghold there (worth field works, RU-21, RU-27)."""
         if "enemy" not in self.cache:
             v = self.view
             holds = {h.square: h for h in v.strongholds}
             out = []
-            for sq in sorted(v.occupied, key=lambda sq: (sq.row, sq.col)):
-                theirs = sum(v.strength(e.key) for e in v.enemies if e.now and e.square == sq)
+            for sq in sorted(self.presumed(), key=lambda sq: (sq.row, sq.col)):
+                theirs = sum(v.strength(e.key) for e in v.enemies if e.square == sq and (e.now or sq not in v.occupied))
                 h = holds.get(sq)
                 out.append((sq, theirs, h is not None and v.hostile(h.holder)))
             self.cache["enemy"] = out
@@ -631,8 +644,8 @@ class Fields:
         """Where its Forces that strike nothing this turn march, and the squares they do not enter. An enemy
         square is entered only by a strike: the squares around one that its Forces within ``muster_within``
         squares would strike at its odds from there are where they gather (concentration); any other is
-        avoided. Then the strongholds of enemy sides still in play, and where their Forces were last seen, out
-        of its sight now (hunting)."""
+        avoided; a square where it last saw enemy Forces, out of its sight now, is taken as theirs still
+        (hunting them is mustering there). Then the strongholds of enemy sides still in play."""
         v = self.view
         cmap = v.map
         targets: dict[Square, Msg] = {}
@@ -655,11 +668,6 @@ class Fields:
             if v.hostile(h.holder) and h.square not in blocked and (h.holder in v.standing or h.owner in v.standing):
                 targets.setdefault(h.square, Msg("the enemy capital") if h.capital and v.hostile(h.owner) else
                                    Msg("an enemy stronghold"))
-        own = [cmap.parse(f.square) for f in v.own if f.square]
-        for e in v.enemies:
-            if not e.now and e.square not in blocked and e.side in v.standing and not any(
-                    cmap.distance(e.square, o) <= v.sight for o in own):
-                targets.setdefault(e.square, Msg("where an enemy Force was last seen"))
         return targets, frozenset(blocked)
 
     def march(self) -> tuple[Field, dict[Square, Msg]]:
