@@ -246,7 +246,7 @@ def orders(view: SideView, dice: DiceSource, rules: RuleBook, declared: frozense
             chances = test_chances(view, f, rules)
             ok, disaster = chances.get("ok", Fraction(0)), chances.get("disaster", Fraction(0))
             if f.reaction is not None:
-                if disaster <= temper.rally_risk:
+                if disaster <= temper.rally_risk * (1 + quiet):  # the longer the stalemate, the more it risks
                     order = Order.DEFEND if (want is Order.DEFEND or (
                         f.reaction is not Reaction.CONFUSED and enemy_near(view, [here], 2))) else want
                     out.append(GiveOrder(f.key, order, Msg(
