@@ -242,7 +242,7 @@ def orders(view: SideView, dice: DiceSource, rules: RuleBook, declared: frozense
             if not enemy_near(view, [here], view.sight):
                 want = temper.attack_order  # no enemy in sight: it marches on in its marching order (MC-5.1)
             elif want is Order.DEFEND and quiet:
-                want = f.order if f.order is not Order.DEFEND else temper.attack_order  # a stalemate to break
+                want = temper.attack_order  # a stalemate to break
             chances = test_chances(view, f, rules)
             ok, disaster = chances.get("ok", Fraction(0)), chances.get("disaster", Fraction(0))
             if f.reaction is not None:
@@ -257,7 +257,8 @@ def orders(view: SideView, dice: DiceSource, rules: RuleBook, declared: frozense
             shaken = sum((chances.get(r, Fraction(0)) for r in SHAKEN), Fraction(0))
             # a Force that can hardly move where it stands risks more to take its marching order (MC-5.1)
             stuck = want is not Order.DEFEND and arrive_chance(view, f, rules) <= Fraction(1, 3)
-            if want is f.order or disaster > temper.disaster_risk or shaken > (
+            if want is f.order or disaster > (max(temper.disaster_risk, temper.rally_risk * quiet) if stuck else
+                                              temper.disaster_risk) or shaken > (
                     temper.rally_risk * 4 if stuck else temper.shake_risk):
                 continue  # a Force test that would likely leave it shaken or remove it (MC-4) is not worth it
             out.append(GiveOrder(f.key, want, Msg(
@@ -651,23 +652,34 @@ class Fields:
         targets: dict[Square, Msg] = {}
         blocked: set[Square] = set()
         able = self.able()
+        army: list[tuple[Fraction, Square, int, int]] = []  # what the whole army could strike, if nothing else
         for sq, theirs, works in self.enemy():
             blocked.add(sq)
             musters = muster_squares(v, sq)
-            near = [f for f in able if cmap.distance(cmap.parse(f.square or ""), sq) <= policy().muster_within]
-            if not musters or not near:
+            if not musters or not able:
                 continue
-            at = musters[0]
-            chosen, win = best_strike(v, [(f, arrive_chance(v, f, self.rules, at)) for f in near], theirs, works)
-            if win >= self.need(self.sides_at(sq)):
+            need = self.need(self.sides_at(sq))
+            ready = [(f, arrive_chance(v, f, self.rules, musters[0])) for f in able]
+            near = [(f, p) for f, p in ready if cmap.distance(cmap.parse(f.square or ""), sq) <= policy().muster_within]
+            chosen, win = best_strike(v, near, theirs, works) if near else ((), Fraction(0))
+            if win >= need:
                 ours = sum(f.sp for f, _ in chosen)
                 for n in musters:
                     targets.setdefault(n, Msg("a muster beside an enemy Force (our {ours} SP against some "
                                               "{theirs})", ours=ours, theirs=theirs))
+            else:
+                chosen, win = best_strike(v, ready, theirs, works)
+                if win >= need:
+                    army.append((win, sq, sum(f.sp for f, _ in chosen), theirs))
         for h in v.strongholds:
             if v.hostile(h.holder) and h.square not in blocked and (h.holder in v.standing or h.owner in v.standing):
                 targets.setdefault(h.square, Msg("the enemy capital") if h.capital and v.hostile(h.owner) else
                                    Msg("an enemy stronghold"))
+        if not targets and army:  # nothing within reach: the whole army gathers where it strikes best
+            _, sq, ours, theirs = max(army, key=lambda t: (t[0], -t[1].row, -t[1].col))
+            for n in muster_squares(v, sq):
+                targets[n] = Msg("a muster of the whole army beside an enemy Force (our {ours} SP against some "
+                                 "{theirs})", ours=ours, theirs=theirs)
         return targets, frozenset(blocked)
 
     def march(self) -> tuple[Field, dict[Square, Msg]]:
