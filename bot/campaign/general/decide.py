@@ -31,7 +31,6 @@ from bot.engine.tables import RuleBook
 from bot.engine.text import Msg
 
 from ..glory import outcomes
-from ..odds import table_odds
 from ..state import BattleStatus, ForceState
 from .policy import Stance, policy
 from .view import SideView
@@ -173,7 +172,7 @@ def own_near(view: SideView, square: Square, reach: int) -> int:
     return sum(f.sp for f in view.own if f.square and view.map.distance(view.map.parse(f.square), square) <= reach)
 
 
-def percent(chance: Fraction) -> int:
+def percent(chance: Fraction | float) -> int:
     return round(chance * 100)
 
 
@@ -216,9 +215,12 @@ def test_chances(view: SideView, f: ForceState, rules: RuleBook) -> dict[str, Fr
     """The Force test's chance of each result where the Force stands (MC-4): ok, defend, confused, unsteady,
     disaster."""
     force = engine_force(view, f)
-    odds = table_odds(force_test_check(force, view.map.cell(force.square), allies=view.camps.allies_of(view.side),
-                                       rules=rules))
-    return {str(r.key): r.chance for r in odds.rows}
+    check = force_test_check(force, view.map.cell(force.square), allies=view.camps.allies_of(view.side), rules=rules)
+    out: dict[str, Fraction] = {}
+    for faces in product(range(1, check.sides + 1), repeat=check.dice):
+        result = check.table.lookup(check.total_for(faces)).result
+        out[result] = out.get(result, Fraction(0)) + Fraction(1, check.sides ** check.dice)
+    return out
 
 
 SHAKEN = ("confused", "unsteady", "disaster")
@@ -243,6 +245,8 @@ def orders(view: SideView, dice: DiceSource, rules: RuleBook, declared: frozense
                 want = temper.attack_order  # no enemy in sight: it marches on in its marching order (MC-5.1)
             elif want is Order.DEFEND and quiet:
                 want = temper.attack_order  # a stalemate to break
+            if f.reaction is None and want is f.order:
+                continue  # no Force test to take
             chances = test_chances(view, f, rules)
             ok, disaster = chances.get("ok", Fraction(0)), chances.get("disaster", Fraction(0))
             if f.reaction is not None:
@@ -256,8 +260,8 @@ def orders(view: SideView, dice: DiceSource, rules: RuleBook, declared: frozense
                 continue
             shaken = sum((chances.get(r, Fraction(0)) for r in SHAKEN), Fraction(0))
             # a Force that can hardly move where it stands risks more to take its marching order (MC-5.1)
-            stuck = want is not Order.DEFEND and arrive_chance(view, f, rules) <= Fraction(1, 3)
-            if want is f.order or disaster > (max(temper.disaster_risk, temper.rally_risk * quiet) if stuck else
+            stuck = want is not Order.DEFEND and arrive_chance(view, f, rules) <= 1 / 3
+            if disaster > (max(temper.disaster_risk, temper.rally_risk * quiet) if stuck else
                                               temper.disaster_risk) or shaken > (
                     temper.rally_risk * 4 if stuck else temper.shake_risk):
                 continue  # a Force test that would likely leave it shaken or remove it (MC-4) is not worth it
@@ -430,17 +434,17 @@ def chance(check: Check, wins: Callable[[int], bool]) -> Fraction:
     return Fraction(sum(1 for t in totals if wins(t)), len(totals))
 
 
-def arrive_chance(view: SideView, f: ForceState, rules: RuleBook | None, at: Square | None = None) -> Fraction:
+def arrive_chance(view: SideView, f: ForceState, rules: RuleBook | None, at: Square | None = None) -> float:
     """The chance that ``f``'s movement roll (MC-5.1) lets it enter one square from where it stands (or from
     ``at``), in the weather now and with its side's random event."""
     if f.order is Order.DEFEND or not f.square:
-        return Fraction(0)
+        return 0.0
     force = engine_force(view, f)
     square = at or force.square
     extra = (Modifier(view.event, "RU-10", "random event (house rule)"),) if view.event else ()
     check = movement_check(force, view.map.cell(square), extension=view.settings.movement_extension,
                            weather=view.weather, extra=extra, allies=view.camps.allies_of(view.side), rules=rules)
-    return chance(check, lambda total: (check.table.lookup(total).value or 0) >= 1)
+    return float(chance(check, lambda total: (check.table.lookup(total).value or 0) >= 1))
 
 
 def _ladder(steps: Sequence[Any], ratio: Fraction) -> int:
@@ -461,25 +465,30 @@ def edge_chance(edge: int) -> Fraction:
     return chance(check, lambda total: q.battle.lookup(total).result in won)
 
 
-def win_chance(view: SideView, forces: Sequence[ForceState], theirs: int, works: bool) -> Fraction:
+def win_chance(view: SideView, forces: Sequence[ForceState], theirs: int, works: bool) -> float:
     """The chance that ``forces`` win a battle against enemy Forces of ``theirs`` estimated SP, by RU-27's
     battle table: the numbers edge, the enemy's stronghold or works, its own main body's order and reaction;
     quality and generalship, which it cannot see in the enemy, taken as even. An FC-1 overwhelm is a win."""
+    if not forces:
+        return 0.0
+    main = max(forces, key=lambda f: (f.sp, f.key))
+    return _win(sum(f.sp for f in forces), main.order, main.reaction, max(1, theirs), works, view.settings.overwhelm)
+
+
+@cache
+def _win(ours: int, order: Order, reaction: Reaction | None, theirs: int, works: bool, overwhelm: bool) -> float:
     q = default_quick_tables()
-    ours = sum(f.sp for f in forces)
-    if not forces or ours <= 0:
-        return Fraction(0)
-    theirs = max(1, theirs)
-    if view.settings.overwhelm and ours >= 3 * theirs:
-        return Fraction(1)
+    if ours <= 0:
+        return 0.0
+    if overwhelm and ours >= 3 * theirs:
+        return 1.0
     edge = _ladder(q.numbers, Fraction(ours, theirs)) - _ladder(q.numbers, Fraction(theirs, ours))
     edge -= q.works.value if works else 0
-    main = max(forces, key=lambda f: (f.sp, f.key))
-    if main.order in q.orders:
-        edge += q.orders[main.order].value
-    if main.reaction in q.reactions:
-        edge += q.reactions[main.reaction].value
-    return edge_chance(edge)
+    if order in q.orders:
+        edge += q.orders[order].value
+    if reaction in q.reactions:
+        edge += q.reactions[reaction].value
+    return float(edge_chance(edge))
 
 
 @dataclass(frozen=True)
@@ -491,39 +500,37 @@ class Strike:
     forces: tuple[str, ...]
     ours: int
     theirs: int
-    win: Fraction
+    win: float
 
 
-STRIKERS = 8
+STRIKERS = 6
 """At most this many Forces strike one square (the largest beside it): the chances of every set of them
 arriving are counted."""
 
 
-def strike_chance(view: SideView, forces: Sequence[tuple[ForceState, Fraction]], theirs: int, works: bool
-                  ) -> Fraction:
+def strike_chance(view: SideView, forces: Sequence[tuple[ForceState, float]], theirs: int, works: bool) -> float:
     """The chance that the battle is won if one is fought, when ``forces`` (each with its chance of arriving)
     strike a square: every set of them that may arrive counted, so that Forces arriving one by one are
     the defeats they would be."""
-    won = fought = Fraction(0)
+    won = fought = 0.0
     for arrived in product((False, True), repeat=len(forces)):
-        p = Fraction(1)
+        p = 1.0
         for (_, chance_in), a in zip(forces, arrived, strict=True):
             p *= chance_in if a else 1 - chance_in
-        present = [f for (f, _), a in zip(forces, arrived, strict=True) if a]
-        if not present or not p:
+        if not p or not any(arrived):
             continue
         fought += p
-        won += p * win_chance(view, present, theirs, works)
-    return won / fought if fought else Fraction(0)
+        won += p * win_chance(view, [f for (f, _), a in zip(forces, arrived, strict=True) if a], theirs, works)
+    return won / fought if fought else 0.0
 
 
-def best_strike(view: SideView, candidates: Sequence[tuple[ForceState, Fraction]], theirs: int, works: bool
-                ) -> tuple[tuple[tuple[ForceState, Fraction], ...], Fraction]:
+def best_strike(view: SideView, candidates: Sequence[tuple[ForceState, float]], theirs: int, works: bool
+                ) -> tuple[tuple[tuple[ForceState, float], ...], float]:
     """The Forces of ``candidates`` (the :data:`STRIKERS` largest) that strike with the best chance of winning:
     from all of them, the one whose staying back helps most stays back, while one does (a small Force
     whose movement roll may bring it in alone is better left out)."""
     chosen = tuple(sorted((c for c in candidates if c[1] > 0), key=lambda t: (-t[0].sp, t[0].key))[:STRIKERS])
-    best = strike_chance(view, chosen, theirs, works) if chosen else Fraction(0)
+    best = strike_chance(view, chosen, theirs, works) if chosen else 0.0
     while len(chosen) > 1:
         trial = max(((strike_chance(view, chosen[:i] + chosen[i + 1:], theirs, works), chosen[:i] + chosen[i + 1:])
                      for i in range(len(chosen))), key=lambda t: t[0])
@@ -564,6 +571,14 @@ class Fields:
     view: SideView
     rules: RuleBook | None = None
     cache: dict[str, Any] = field(default_factory=dict)
+
+    def arrive(self, f: ForceState, at: Square | None = None) -> float:
+        """:func:`arrive_chance`, once per Force and square."""
+        key = (f.key, at)
+        arrives = self.cache.setdefault("arrive", {})
+        if key not in arrives:
+            arrives[key] = arrive_chance(self.view, f, self.rules, at)
+        return arrives[key]  # type: ignore[no-any-return]
 
     def need(self, sides: Iterable[str] = ()) -> Fraction:
         """The win chance it wants before it strikes enemy Forces of ``sides``: its personality's; while no
@@ -623,7 +638,7 @@ class Fields:
         that chance is its personality's; the best odds first, each Force in one strike."""
         if "strikes" not in self.cache:
             v = self.view
-            ready = [(f, arrive_chance(v, f, self.rules)) for f in self.able() if f.key not in declared]
+            ready = [(f, self.arrive(f)) for f in self.able() if f.key not in declared]
             taken: dict[str, Strike] = {}
             while True:
                 best: Strike | None = None
@@ -652,34 +667,38 @@ class Fields:
         targets: dict[Square, Msg] = {}
         blocked: set[Square] = set()
         able = self.able()
-        army: list[tuple[Fraction, Square, int, int]] = []  # what the whole army could strike, if nothing else
+        army: list[tuple[Square, int, bool, Square, Fraction]] = []  # for the whole army, if nothing else
         for sq, theirs, works in self.enemy():
             blocked.add(sq)
             musters = muster_squares(v, sq)
             if not musters or not able:
                 continue
             need = self.need(self.sides_at(sq))
-            ready = [(f, arrive_chance(v, f, self.rules, musters[0])) for f in able]
-            near = [(f, p) for f, p in ready if cmap.distance(cmap.parse(f.square or ""), sq) <= policy().muster_within]
-            chosen, win = best_strike(v, near, theirs, works) if near else ((), Fraction(0))
+            near = [(f, self.arrive(f, musters[0])) for f in able
+                    if cmap.distance(cmap.parse(f.square or ""), sq) <= policy().muster_within]
+            chosen, win = best_strike(v, near, theirs, works) if near else ((), 0.0)
             if win >= need:
                 ours = sum(f.sp for f, _ in chosen)
                 for n in musters:
                     targets.setdefault(n, Msg("a muster beside an enemy Force (our {ours} SP against some "
                                               "{theirs})", ours=ours, theirs=theirs))
             else:
-                chosen, win = best_strike(v, ready, theirs, works)
-                if win >= need:
-                    army.append((win, sq, sum(f.sp for f, _ in chosen), theirs))
+                army.append((sq, theirs, works, musters[0], need))
         for h in v.strongholds:
             if v.hostile(h.holder) and h.square not in blocked and (h.holder in v.standing or h.owner in v.standing):
                 targets.setdefault(h.square, Msg("the enemy capital") if h.capital and v.hostile(h.owner) else
                                    Msg("an enemy stronghold"))
         if not targets and army:  # nothing within reach: the whole army gathers where it strikes best
-            _, sq, ours, theirs = max(army, key=lambda t: (t[0], -t[1].row, -t[1].col))
-            for n in muster_squares(v, sq):
-                targets[n] = Msg("a muster of the whole army beside an enemy Force (our {ours} SP against some "
-                                 "{theirs})", ours=ours, theirs=theirs)
+            found: list[tuple[float, Square, int, int]] = []
+            for sq, theirs, works, at, need in army:
+                chosen, win = best_strike(v, [(f, self.arrive(f, at)) for f in able], theirs, works)
+                if win >= need:
+                    found.append((win, sq, sum(f.sp for f, _ in chosen), theirs))
+            if found:
+                _, sq, ours, theirs = max(found, key=lambda t: (t[0], -t[1].row, -t[1].col))
+                for n in muster_squares(v, sq):
+                    targets[n] = Msg("a muster of the whole army beside an enemy Force (our {ours} SP against some "
+                                     "{theirs})", ours=ours, theirs=theirs)
         return targets, frozenset(blocked)
 
     def march(self) -> tuple[Field, dict[Square, Msg]]:

@@ -138,7 +138,7 @@ class SideView:
         """Squares where the side sees an enemy Force now."""
         return frozenset(e.square for e in self.enemies if e.now)
 
-    @property
+    @cached_property
     def mean_sp(self) -> int:
         """What the general assumes an enemy Force it has not fought is worth: one of its own Forces on average,
         or the mean of the enemy Forces its camp fought (their SP left after the battle, :attr:`known`) when
