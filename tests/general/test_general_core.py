@@ -13,7 +13,7 @@ from bot.campaign.dice import Context, turn_dice
 from bot.campaign.errors import PermissionDenied
 from bot.campaign.events import Journal
 from bot.campaign.general import act, decide, side_view
-from bot.campaign.general.decide import GiveOrder, GroupStance, Move, groups
+from bot.campaign.general.decide import GiveOrder, GroupStance, Move, best_strike, groups, strike_chance, win_chance
 from bot.campaign.new import from_scenario
 from bot.campaign.seats import general_plays, general_sides
 from bot.campaign.sight import Reader, visible_force_keys
@@ -197,3 +197,35 @@ def test_ru_26_fc_2_the_general_buys_a_destroyed_unit_back_and_a_scout_with_the_
     assert [d.kind.value for d in bought] == ["unit", "scout"], bought
     assert next(u for u in state.forces[home.key].units if u.key == lost.key).sp == lost.original_sp
     assert any("takes a scout" in line for line in general_lines(journal, "fr"))
+
+
+def test_ru_26_a_strike_counts_every_set_of_its_forces_that_may_arrive_and_leaves_back_one_that_would_come_alone(
+) -> None:
+    """RU-26 with RU-27's battle table: Forces that strike together but may arrive one by one are judged by
+    the battles their movement rolls may bring about; a small Force whose roll could bring it in alone stays
+    back when that raises the chance of winning (no more strikes lost piecemeal)."""
+    view = side_view(campaign("tutorial"), "au")
+    mack, werneck = sorted(view.own, key=lambda f: -f.sp)  # 22 and 14 SP
+    together = win_chance(view, [mack, werneck], 12, False)
+    assert strike_chance(view, [(mack, 1.0), (werneck, 1.0)], 12, False) == together
+    # werneck alone when mack's roll fails: a worse battle than both, counted
+    assert strike_chance(view, [(mack, 0.5), (werneck, 1.0)], 12, False) < together
+    chosen, chance = best_strike(view, [(mack, 0.2), (werneck, 1.0)], 30, False)  # werneck would come alone
+    assert [f.key for f, _ in chosen] == [mack.key] and chance == win_chance(view, [mack], 30, False)
+
+
+def test_ru_26_an_enemy_force_is_known_by_its_camps_last_battle_report_never_by_the_force_itself() -> None:
+    """BR: what its camp read in the report of its last battle against an enemy Force (its SP as it fought,
+    less its losses) is what the general knows of it; the Force's SP now changes nothing."""
+    state = campaign("italy1796", battles="quick")
+    for _ in range(8 * 12):
+        state = resolve(state, Journal(), CTX, forced=True).state
+        state, _ = act(state, "fr", Journal(), CTX) if "fr" in general_sides(state) else (state, None)
+        if side_view(state, "fr").known:
+            break
+    known = side_view(state, "fr").known
+    assert known, "no battle fought"
+    key = next(iter(known))
+    f = state.forces[key]
+    changed = state.with_forces([replace(f, units=tuple(replace(u, sp=u.sp * 3 + 1) for u in f.units))])
+    assert side_view(changed, "fr").known == known

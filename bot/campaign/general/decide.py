@@ -9,9 +9,12 @@ the words of its reason; :mod:`.act` makes it through the same core functions a 
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
+from functools import cache
+from itertools import product
+from typing import Any
 
 from bot.engine.aftermath import retreat_options
 from bot.engine.cc_tables import default_fc_tables
@@ -19,15 +22,15 @@ from bot.engine.dice import DiceSource, roll_key
 from bot.engine.field_commander import PurchaseKind
 from bot.engine.force_test import force_test_check
 from bot.engine.grid import CampaignMap
-from bot.engine.model import Feature, Force, Leader, Order, Outcome, Square, UnitType
-from bot.engine.movement import max_squares
+from bot.engine.model import Feature, Force, Leader, Order, Outcome, Reaction, Square, UnitType
+from bot.engine.movement import max_squares, movement_check
 from bot.engine.phases import Phase
-from bot.engine.rolls import Modifier, Roll
+from bot.engine.quick import Result, default_quick_tables
+from bot.engine.rolls import Check, Modifier, Roll
 from bot.engine.tables import RuleBook
 from bot.engine.text import Msg
 
 from ..glory import outcomes
-from ..odds import table_odds
 from ..state import BattleStatus, ForceState
 from .policy import Stance, policy
 from .view import SideView
@@ -169,7 +172,7 @@ def own_near(view: SideView, square: Square, reach: int) -> int:
     return sum(f.sp for f in view.own if f.square and view.map.distance(view.map.parse(f.square), square) <= reach)
 
 
-def percent(chance: Fraction) -> int:
+def percent(chance: Fraction | float) -> int:
     return round(chance * 100)
 
 
@@ -208,40 +211,60 @@ def engine_force(view: SideView, f: ForceState) -> Force:
                  units=tuple(u.engine() for u in f.units), order=f.order, reaction=f.reaction, scouts=f.scouts)
 
 
-def test_chances(view: SideView, f: ForceState, rules: RuleBook) -> tuple[Fraction, Fraction]:
-    """The Force test's chance of success and of disaster where the Force stands (MC-4)."""
+def test_chances(view: SideView, f: ForceState, rules: RuleBook) -> dict[str, Fraction]:
+    """The Force test's chance of each result where the Force stands (MC-4): ok, defend, confused, unsteady,
+    disaster."""
     force = engine_force(view, f)
-    odds = table_odds(force_test_check(force, view.map.cell(force.square), allies=view.camps.allies_of(view.side),
-                                       rules=rules))
-    by = {str(r.key): r.chance for r in odds.rows}
-    return by.get("ok", Fraction(0)), by.get("disaster", Fraction(0))
+    check = force_test_check(force, view.map.cell(force.square), allies=view.camps.allies_of(view.side), rules=rules)
+    out: dict[str, Fraction] = {}
+    for faces in product(range(1, check.sides + 1), repeat=check.dice):
+        result = check.table.lookup(check.total_for(faces)).result
+        out[result] = out.get(result, Fraction(0)) + Fraction(1, check.sides ** check.dice)
+    return out
+
+
+SHAKEN = ("confused", "unsteady", "disaster")
 
 
 def orders(view: SideView, dice: DiceSource, rules: RuleBook, declared: frozenset[str]) -> list[Decision]:
-    """Phase 1: a die per group, then the Force tests its stance asks for (a shaken Force rallies instead),
-    then FC-2 refits while the points last."""
+    """Phase 1: a die per group, then the Force tests its stance asks for when their risk is one its
+    personality accepts (a shaken Force rallies instead), then FC-2 refits while the points last."""
     temper = policy().tempers[view.personality]
+    quiet = policy().quiet(view.quiet)
     out: list[Decision] = []
     for group in groups(view):
         gs = roll_stance(view, group, dice)
         out.append(gs)
-        want = {Stance.HOLD: Order.DEFEND, Stance.ADVANCE: Order.EXPLORE, Stance.ATTACK: temper.attack_order}[gs.stance]
+        stance = {Stance.HOLD: Order.DEFEND, Stance.ADVANCE: Order.EXPLORE, Stance.ATTACK: temper.attack_order}[gs.stance]
         for f in group:
             if f.key in declared:
                 continue
-            ok, disaster = test_chances(view, f, rules)
+            here = view.map.parse(f.square or "")
+            want = stance
+            if not enemy_near(view, [here], view.sight):
+                want = temper.attack_order  # no enemy in sight: it marches on in its marching order (MC-5.1)
+            elif want is Order.DEFEND and quiet:
+                want = temper.attack_order  # a stalemate to break
+            if f.reaction is None and want is f.order:
+                continue  # no Force test to take
+            chances = test_chances(view, f, rules)
+            ok, disaster = chances.get("ok", Fraction(0)), chances.get("disaster", Fraction(0))
             if f.reaction is not None:
-                if disaster <= temper.rally_risk:
-                    out.append(GiveOrder(f.key, Order.DEFEND, Msg(
-                        "{force} is {reaction}: it tests to rally and hold (Defend, RU-3); success {ok}%, disaster "
-                        "{disaster}%.", force=f.name, reaction=f.reaction.label, ok=percent(ok),
-                        disaster=percent(disaster))))
+                if disaster <= temper.rally_risk * (1 + quiet):  # the longer the stalemate, the more it risks
+                    order = Order.DEFEND if (want is Order.DEFEND or (
+                        f.reaction is not Reaction.CONFUSED and enemy_near(view, [here], 2))) else want
+                    out.append(GiveOrder(f.key, order, Msg(
+                        "{force} is {reaction}: it tests to rally and take the {order} order (RU-3); success {ok}%, "
+                        "disaster {disaster}%.", force=f.name, reaction=f.reaction.label, order=order.label,
+                        ok=percent(ok), disaster=percent(disaster))))
                 continue
-            if want is f.order or disaster > temper.disaster_risk:  # a disaster removes the Force (MC-4)
-                continue
-            if want is Order.DEFEND and (policy().quiet(view.quiet) or
-                                         not enemy_near(view, [view.map.parse(f.square or "")], view.sight)):
-                continue  # nothing in sight to hold against, or a stalemate to break: it marches on
+            shaken = sum((chances.get(r, Fraction(0)) for r in SHAKEN), Fraction(0))
+            # a Force that can hardly move where it stands risks more to take its marching order (MC-5.1)
+            stuck = want is not Order.DEFEND and arrive_chance(view, f, rules) <= 1 / 3
+            if disaster > (max(temper.disaster_risk, temper.rally_risk * quiet) if stuck else
+                                              temper.disaster_risk) or shaken > (
+                    temper.rally_risk * 4 if stuck else temper.shake_risk):
+                continue  # a Force test that would likely leave it shaken or remove it (MC-4) is not worth it
             out.append(GiveOrder(f.key, want, Msg(
                 "{force} tests for the {order} order: its group's die reads {stance}; success {ok}%.", force=f.name,
                 order=want.label, stance=gs.roll.label, ok=percent(ok))))
@@ -405,58 +428,284 @@ def sail(cmap: CampaignMap, start: Square, dist: Field, steps: int) -> tuple[Squ
     return tuple(reversed(route))
 
 
+def chance(check: Check, wins: Callable[[int], bool]) -> Fraction:
+    """The chance that ``check``'s total satisfies ``wins`` (every face of its dice enumerated)."""
+    totals = [check.total_for(faces) for faces in product(range(1, check.sides + 1), repeat=check.dice)]
+    return Fraction(sum(1 for t in totals if wins(t)), len(totals))
+
+
+def arrive_chance(view: SideView, f: ForceState, rules: RuleBook | None, at: Square | None = None) -> float:
+    """The chance that ``f``'s movement roll (MC-5.1) lets it enter one square from where it stands (or from
+    ``at``), in the weather now and with its side's random event."""
+    if f.order is Order.DEFEND or not f.square:
+        return 0.0
+    force = engine_force(view, f)
+    square = at or force.square
+    extra = (Modifier(view.event, "RU-10", "random event (house rule)"),) if view.event else ()
+    check = movement_check(force, view.map.cell(square), extension=view.settings.movement_extension,
+                           weather=view.weather, extra=extra, allies=view.camps.allies_of(view.side), rules=rules)
+    return float(chance(check, lambda total: (check.table.lookup(total).value or 0) >= 1))
+
+
+def _ladder(steps: Sequence[Any], ratio: Fraction) -> int:
+    value = 0
+    for step in steps:
+        if ratio >= step.at:
+            value = step.edge.value
+    return value
+
+
+@cache
+def edge_chance(edge: int) -> Fraction:
+    """The chance of winning RU-27's battle roll with a net ``edge`` (the same whichever camp rolls: 2D6 is
+    symmetric)."""
+    q = default_quick_tables()
+    won = {Result.VICTORY.value, Result.DECISIVE_VICTORY.value}
+    check = Check(q.rule, q.name, (Modifier(edge, q.rule, "edges"),), q.battle, dice=q.dice)
+    return chance(check, lambda total: q.battle.lookup(total).result in won)
+
+
+def win_chance(view: SideView, forces: Sequence[ForceState], theirs: int, works: bool) -> float:
+    """The chance that ``forces`` win a battle against enemy Forces of ``theirs`` estimated SP, by RU-27's
+    battle table: the numbers edge, the enemy's stronghold or works, its own main body's order and reaction;
+    quality and generalship, which it cannot see in the enemy, taken as even. An FC-1 overwhelm is a win."""
+    if not forces:
+        return 0.0
+    main = max(forces, key=lambda f: (f.sp, f.key))
+    return _win(sum(f.sp for f in forces), main.order, main.reaction, max(1, theirs), works, view.settings.overwhelm)
+
+
+@cache
+def _win(ours: int, order: Order, reaction: Reaction | None, theirs: int, works: bool, overwhelm: bool) -> float:
+    q = default_quick_tables()
+    if ours <= 0:
+        return 0.0
+    if overwhelm and ours >= 3 * theirs:
+        return 1.0
+    edge = _ladder(q.numbers, Fraction(ours, theirs)) - _ladder(q.numbers, Fraction(theirs, ours))
+    edge -= q.works.value if works else 0
+    if order in q.orders:
+        edge += q.orders[order].value
+    if reaction in q.reactions:
+        edge += q.reactions[reaction].value
+    return float(edge_chance(edge))
+
+
+@dataclass(frozen=True)
+class Strike:
+    """Its Forces beside an enemy square that strike it this turn, and their chance of winning the battle if
+    one is fought (whichever of them the movement rolls let arrive)."""
+
+    square: Square
+    forces: tuple[str, ...]
+    ours: int
+    theirs: int
+    win: float
+
+
+STRIKERS = 6
+"""At most this many Forces strike one square (the largest beside it): the chances of every set of them
+arriving are counted."""
+
+
+def strike_chance(view: SideView, forces: Sequence[tuple[ForceState, float]], theirs: int, works: bool) -> float:
+    """The chance that the battle is won if one is fought, when ``forces`` (each with its chance of arriving)
+    strike a square: every set of them that may arrive counted, so that Forces arriving one by one are
+    the defeats they would be."""
+    won = fought = 0.0
+    for arrived in product((False, True), repeat=len(forces)):
+        p = 1.0
+        for (_, chance_in), a in zip(forces, arrived, strict=True):
+            p *= chance_in if a else 1 - chance_in
+        if not p or not any(arrived):
+            continue
+        fought += p
+        won += p * win_chance(view, [f for (f, _), a in zip(forces, arrived, strict=True) if a], theirs, works)
+    return won / fought if fought else 0.0
+
+
+def best_strike(view: SideView, candidates: Sequence[tuple[ForceState, float]], theirs: int, works: bool
+                ) -> tuple[tuple[tuple[ForceState, float], ...], float]:
+    """The Forces of ``candidates`` (the :data:`STRIKERS` largest) that strike with the best chance of winning:
+    from all of them, the one whose staying back helps most stays back, while one does (a small Force
+    whose movement roll may bring it in alone is better left out)."""
+    chosen = tuple(sorted((c for c in candidates if c[1] > 0), key=lambda t: (-t[0].sp, t[0].key))[:STRIKERS])
+    best = strike_chance(view, chosen, theirs, works) if chosen else 0.0
+    while len(chosen) > 1:
+        trial = max(((strike_chance(view, chosen[:i] + chosen[i + 1:], theirs, works), chosen[:i] + chosen[i + 1:])
+                     for i in range(len(chosen))), key=lambda t: t[0])
+        if trial[0] <= best:
+            break
+        best, chosen = trial
+    return chosen, best
+
+
+def going(cmap: CampaignMap, sq: Square, side: str, allies: frozenset[str]) -> int:
+    """How well a Force moves off ``sq`` (MC-5.1's modifiers of the square, without the weather's)."""
+    cell = cmap.cell(sq)
+    score = {"mountain": -3, "forest": -2, "hill": -2, "swamp": -1, "cultivated": -1, "desert": -1,
+             "wasteland": -1}.get(cell.terrain.value, 0)
+    score -= cell.has(Feature.RIVER)
+    score += cell.has(Feature.ROAD) or cell.has(Feature.CARAVAN_TRACK)
+    if cell.territory is not None:
+        score += 1 if cell.territory == side or cell.territory in allies else -1
+    return score
+
+
+def muster_squares(view: SideView, sq: Square) -> list[Square]:
+    """The squares beside an enemy square where its Forces gather to strike it: those free on land whence a
+    Force moves best (MC-5.1), so that the strike's movement rolls bring them in together."""
+    free = [n for n in view.map.neighbours(sq) if not view.map.cell(n).terrain.is_water and n not in view.occupied]
+    if not free:
+        return []
+    allies = view.camps.allies_of(view.side)
+    best = max(going(view.map, n, view.side, allies) for n in free)
+    return [n for n in free if going(view.map, n, view.side, allies) == best]
+
+
 @dataclass
 class Fields:
-    """The side's fields of march, computed once a phase and only when asked for."""
+    """The side's plan for Phase 2, computed once a phase and only when asked for: which enemy squares its
+    Forces strike and with whom, and the field of march of the others."""
 
     view: SideView
-    cache: dict[str, tuple[Field, dict[Square, Msg]]] = field(default_factory=dict)
+    rules: RuleBook | None = None
+    cache: dict[str, Any] = field(default_factory=dict)
 
-    def _targets(self, ratio: Fraction) -> tuple[dict[Square, Msg], frozenset[Square]]:
-        """Where its Forces march at ``ratio`` (own SP over the enemy's estimated SP), and the squares they do
-        not enter. An enemy square (a Force it sees, on a stronghold or not) is struck only by the Forces
-        already beside it: while they are too few, the squares around it are where its Forces gather
-        (concentration), if the Forces nearby would be enough; else the square is avoided. Then enemy
-        strongholds and the capital, and where enemy Forces were last seen, out of its sight now (hunting)."""
+    def arrive(self, f: ForceState, at: Square | None = None) -> float:
+        """:func:`arrive_chance`, once per Force and square."""
+        key = (f.key, at)
+        arrives = self.cache.setdefault("arrive", {})
+        if key not in arrives:
+            arrives[key] = arrive_chance(self.view, f, self.rules, at)
+        return arrives[key]  # type: ignore[no-any-return]
+
+    def need(self, sides: Iterable[str] = ()) -> Fraction:
+        """The win chance it wants before it strikes enemy Forces of ``sides``: its personality's; while no
+        enemy stronghold lies open to it, less, and less again after quiet turns and while a lost battle
+        cannot break its own side (its Will-to-Fight tally, MC-9, is 0 or more); and less by as much again as
+        the chance that a battle lost breaks the enemy side (their tally is public news)."""
+        pol = policy()
+        v = self.view
+        need = pol.tempers[v.personality].win_chance
+        if not self.open_strongholds():  # nothing else to take: only battles can break the enemy (MC-9)
+            need -= pol.quiet_win * (1 + pol.quiet(v.quiet) + (v.tally >= 0))
+        breaks = max((v.break_chance(s) for s in sides), default=Fraction(0))
+        return max(Fraction(1, 4), need - breaks * pol.quiet_win * 3)
+
+    def open_strongholds(self) -> list[Square]:
+        """The strongholds of enemy sides in play that its camp does not hold and where it sees no enemy Force."""
+        v = self.view
+        return [h.square for h in v.strongholds if v.hostile(h.holder) and h.square not in self.presumed()
+                and (h.holder in v.standing or h.owner in v.standing)]
+
+    def able(self) -> list[ForceState]:
+        """Its Forces able to march on the enemy: on the map, not holding, neither unsteady nor routed."""
+        return [f for f in sorted(self.view.own, key=lambda f: f.key) if f.square and f.order is not Order.DEFEND
+                and f.reaction not in (Reaction.UNSTEADY, Reaction.ROUTED)]
+
+    def presumed(self) -> set[Square]:
+        """The squares where it sees enemy Forces now, and where it last saw others, out of its sight now (a
+        square in sight with nobody on it is forgotten)."""
+        if "presumed" not in self.cache:
+            v = self.view
+            own = [v.map.parse(f.square) for f in v.own if f.square]
+            self.cache["presumed"] = set(v.occupied) | {
+                e.square for e in v.enemies if not e.now and e.side in v.standing
+                and not any(v.map.distance(e.square, o) <= v.sight for o in own)}
+        return self.cache["presumed"]  # type: ignore[no-any-return]
+
+    def enemy(self) -> list[tuple[Square, int, bool]]:
+        """Each square where it sees enemy Forces now or presumes them (:meth:`presumed`): their estimated SP,
+        and whether they hold a stronghold there (worth field works, RU-21, RU-27)."""
+        if "enemy" not in self.cache:
+            v = self.view
+            holds = {h.square: h for h in v.strongholds}
+            out = []
+            for sq in sorted(self.presumed(), key=lambda sq: (sq.row, sq.col)):
+                theirs = sum(v.strength(e.key) for e in v.enemies if e.square == sq and (e.now or sq not in v.occupied))
+                h = holds.get(sq)
+                out.append((sq, theirs, h is not None and v.hostile(h.holder)))
+            self.cache["enemy"] = out
+        return self.cache["enemy"]  # type: ignore[no-any-return]
+
+    def sides_at(self, sq: Square) -> set[str]:
+        return {e.side for e in self.view.enemies if e.now and e.square == sq}
+
+    def strikes(self, declared: frozenset[str] = frozenset()) -> dict[str, Strike]:
+        """The enemy squares it strikes this turn, by Force: with its Forces beside the square that give the
+        best chance of winning the battle if their movement rolls bring one about (:func:`best_strike`), when
+        that chance is its personality's; the best odds first, each Force in one strike."""
+        if "strikes" not in self.cache:
+            v = self.view
+            ready = [(f, self.arrive(f)) for f in self.able() if f.key not in declared]
+            taken: dict[str, Strike] = {}
+            while True:
+                best: Strike | None = None
+                for sq, theirs, works in self.enemy():
+                    beside = [(f, p) for f, p in ready if f.key not in taken
+                              and v.map.distance(v.map.parse(f.square or ""), sq) == 1]
+                    if not beside:
+                        continue
+                    chosen, win = best_strike(v, beside, theirs, works)
+                    if chosen and win >= self.need(self.sides_at(sq)) and (best is None or win > best.win):
+                        best = Strike(sq, tuple(f.key for f, _ in chosen), sum(f.sp for f, _ in chosen), theirs, win)
+                if best is None:
+                    break
+                taken.update({k: best for k in best.forces})
+            self.cache["strikes"] = taken
+        return self.cache["strikes"]  # type: ignore[no-any-return]
+
+    def _targets(self) -> tuple[dict[Square, Msg], frozenset[Square]]:
+        """Where its Forces that strike nothing this turn march, and the squares they do not enter. An enemy
+        square is entered only by a strike: the squares around one that its Forces within ``muster_within``
+        squares would strike at its odds from there are where they gather (concentration); any other is
+        avoided; a square where it last saw enemy Forces, out of its sight now, is taken as theirs still
+        (hunting them is mustering there). Then the strongholds of enemy sides still in play."""
         v = self.view
         cmap = v.map
         targets: dict[Square, Msg] = {}
         blocked: set[Square] = set()
-        holds = {h.square: h for h in v.strongholds}
-        occupied = sorted(v.occupied, key=lambda sq: (sq.row, sq.col))
-        for sq in occupied:
-            theirs = sum(1 for e in v.enemies if e.now and e.square == sq) * v.mean_sp
-            h = holds.get(sq)
-            if h is not None and v.hostile(h.holder):
-                theirs = theirs * 3 // 2  # a stronghold's defenders are worth half again (RU-21, RU-27)
-            beside = own_near(v, sq, 1)
-            gather = own_near(v, sq, policy().muster_within)
-            overwhelmed = v.settings.overwhelm and 3 * beside <= theirs
-            if beside >= ratio * theirs and not overwhelmed:
-                targets[sq] = Msg("an enemy Force (our {ours} SP against some {theirs})", ours=beside, theirs=theirs)
-                continue
+        able = self.able()
+        army: list[tuple[Square, int, bool, Square, Fraction]] = []  # for the whole army, if nothing else
+        for sq, theirs, works in self.enemy():
             blocked.add(sq)
-            if gather >= ratio * theirs:
-                for n in cmap.neighbours(sq):
-                    if not cmap.cell(n).terrain.is_water and n not in v.occupied:
-                        targets.setdefault(n, Msg("a muster beside an enemy Force (our {ours} SP against some "
-                                                  "{theirs})", ours=gather, theirs=theirs))
+            musters = muster_squares(v, sq)
+            if not musters or not able:
+                continue
+            need = self.need(self.sides_at(sq))
+            near = [(f, self.arrive(f, musters[0])) for f in able
+                    if cmap.distance(cmap.parse(f.square or ""), sq) <= policy().muster_within]
+            chosen, win = best_strike(v, near, theirs, works) if near else ((), 0.0)
+            if win >= need:
+                ours = sum(f.sp for f, _ in chosen)
+                for n in musters:
+                    targets.setdefault(n, Msg("a muster beside an enemy Force (our {ours} SP against some "
+                                              "{theirs})", ours=ours, theirs=theirs))
+            else:
+                army.append((sq, theirs, works, musters[0], need))
         for h in v.strongholds:
-            if v.hostile(h.holder) and h.square not in blocked:
+            if v.hostile(h.holder) and h.square not in blocked and (h.holder in v.standing or h.owner in v.standing):
                 targets.setdefault(h.square, Msg("the enemy capital") if h.capital and v.hostile(h.owner) else
                                    Msg("an enemy stronghold"))
-        own = [cmap.parse(f.square) for f in v.own if f.square]
-        for e in v.enemies:
-            if not e.now and e.square not in blocked and not any(cmap.distance(e.square, o) <= v.sight for o in own):
-                targets.setdefault(e.square, Msg("where an enemy Force was last seen"))
+        if not targets and army:  # nothing within reach: the whole army gathers where it strikes best
+            found: list[tuple[float, Square, int, int]] = []
+            for sq, theirs, works, at, need in army:
+                chosen, win = best_strike(v, [(f, self.arrive(f, at)) for f in able], theirs, works)
+                if win >= need:
+                    found.append((win, sq, sum(f.sp for f, _ in chosen), theirs))
+            if found:
+                _, sq, ours, theirs = max(found, key=lambda t: (t[0], -t[1].row, -t[1].col))
+                for n in muster_squares(v, sq):
+                    targets[n] = Msg("a muster of the whole army beside an enemy Force (our {ours} SP against some "
+                                     "{theirs})", ours=ours, theirs=theirs)
         return targets, frozenset(blocked)
 
-    def march(self, ratio: Fraction) -> tuple[Field, dict[Square, Msg]]:
-        key = f"march:{ratio}"
-        if key not in self.cache:
-            targets, blocked = self._targets(ratio)
-            self.cache[key] = field_to(self.view.map, targets, blocked), targets
-        return self.cache[key]
+    def march(self) -> tuple[Field, dict[Square, Msg]]:
+        if "march" not in self.cache:
+            targets, blocked = self._targets()
+            self.cache["march"] = field_to(self.view.map, targets, blocked), targets
+        return self.cache["march"]  # type: ignore[no-any-return]
 
     def home(self) -> tuple[Field, dict[Square, Msg]]:
         if "home" not in self.cache:
@@ -465,33 +714,36 @@ class Fields:
             if v.capital is not None:
                 targets[v.capital] = Msg("its own capital")
             self.cache["home"] = field_to(v.map, targets, v.occupied), targets
-        return self.cache["home"]
+        return self.cache["home"]  # type: ignore[no-any-return]
 
 
 def moves(view: SideView, rules: RuleBook, declared: frozenset[str]) -> list[Decision]:
-    """Phase 2: each Force able to move marches on its objective (MC-5.1), by water where no land route
-    leads there (MC-5.3); a shaken Force in sight of the enemy falls back; the capital in danger is
-    covered by the nearest Force."""
-    temper = policy().tempers[view.personality]
-    fields = Fields(view)
+    """Phase 2: its Forces beside an enemy square they beat at its odds strike it together; the others march
+    on their objectives (MC-5.1), by water where no land route leads there (MC-5.3); an unsteady or routed
+    Force near the enemy falls back; the capital in danger is covered by the nearest Force."""
+    fields = Fields(view, rules)
     steps, water_steps = max_squares(rules), max_squares(rules, by_water=True)
     out: list[Decision] = []
     movers = [f for f in sorted(view.own, key=lambda f: f.key)
               if f.key not in declared and f.square and f.order is not Order.DEFEND]
     home_guard = guard(view, movers)
+    strikes = fields.strikes(declared)
     for f in movers:
         start = view.map.parse(f.square or "")
         if f.key == home_guard and view.capital is not None:
             dist, names = field_to(view.map, [view.capital], view.occupied), {view.capital: Msg("its threatened capital")}
             verb = "marches"
-        elif f.reaction is not None and enemy_near(view, [start], 3):
+        elif f.reaction in (Reaction.UNSTEADY, Reaction.ROUTED) and enemy_near(view, [start], 2):
             dist, names = fields.home()
             verb = "falls back"
+        elif f.key in strikes:
+            st = strikes[f.key]
+            out.append(Move(f.key, (st.square,), False, st.square, Msg(
+                "an enemy Force (our {ours} SP against some {theirs}; odds of winning {win}%)", ours=st.ours,
+                theirs=st.theirs, win=percent(st.win))))
+            continue
         else:
-            ratio = temper.attack_ratio if f.order is Order.FORCED_MARCH else temper.attack_ratio * Fraction(5, 4)
-            if policy().quiet(view.quiet) > 1:
-                ratio *= Fraction(1, 2)  # a stalemate: bolder
-            dist, names = fields.march(ratio)
+            dist, names = fields.march()
             verb = "marches"
         if not names:
             continue

@@ -32,8 +32,10 @@ class Temper:
     """One personality's row of the policy."""
 
     table: BandTable
-    attack_ratio: Fraction
-    """Own SP over the enemy's estimated SP the general wants before it attacks."""
+    win_chance: Fraction
+    """The chance of winning (RU-27's battle table, against the enemy's estimated SP) it wants before it strikes."""
+    shake_risk: Fraction
+    """The Force test's chance of leaving the Force shaken or worse it accepts to change a Force's order."""
     disaster_risk: Fraction
     """The Force test's chance of disaster it accepts to change a Force's order."""
     rally_risk: Fraction
@@ -50,13 +52,15 @@ class Policy:
     """Its Forces within this many squares of an enemy Force it cannot yet beat gather beside it."""
     quiet_turns: int
     """After this many turns without a battle its side is bolder (the ``quiet`` modifier, and no Defend), and
-    after twice as many more so (``stalemate``, a quarter off its attack ratio): a stalemate is pushed."""
+    after twice as many more so (``stalemate``): a stalemate is pushed."""
+    quiet_win: Fraction
+    """How much less win chance it wants to strike, per step of quiet (:meth:`quiet`)."""
     modifiers: Mapping[str, Modifier]
     tempers: Mapping[Personality, Temper]
 
     def quiet(self, quiet: int) -> int:
-        """How much bolder a side that has fought no battle for ``quiet`` turns is: 0, 1 or 2."""
-        return min(2, quiet // self.quiet_turns)
+        """How much bolder a side that has fought no battle for ``quiet`` turns is: 0 to 3."""
+        return min(3, quiet // self.quiet_turns)
 
     def stance_check(self, personality: Personality, modifiers: tuple[Modifier, ...], subject: str) -> Check:
         """The group's die against its personality's orders table (verifiable: the record carries the table)."""
@@ -66,18 +70,19 @@ class Policy:
 @cache
 def policy() -> Policy:
     node = read_yaml(rules_dir() / "general.yaml")
-    node.keys_exactly({"rule", "name", "group_within", "muster_within", "quiet_turns", "modifiers",
+    node.keys_exactly({"rule", "name", "group_within", "muster_within", "quiet_turns", "quiet_win", "modifiers",
                         "personalities"})
     rule = node.key("rule").str()
     tempers: dict[Personality, Temper] = {}
     people = node.key("personalities")
     people.keys_exactly([p.value for p in Personality])
     for name, row in people.items():
-        row.keys_exactly({"attack_ratio", "disaster_risk", "rally_risk", "attack_order", "bands"})
+        row.keys_exactly({"win_chance", "shake_risk", "disaster_risk", "rally_risk", "attack_order", "bands"})
         tempers[Personality(name)] = Temper(
             read_bands(row.key("bands"), [s.value for s in Stance]),
-            Fraction(row.key("attack_ratio").int(10, 1000), 100), Fraction(row.key("disaster_risk").int(0, 100), 100),
+            Fraction(row.key("win_chance").int(1, 100), 100), Fraction(row.key("shake_risk").int(0, 100), 100),
+            Fraction(row.key("disaster_risk").int(0, 100), 100),
             Fraction(row.key("rally_risk").int(0, 100), 100), Order(row.key("attack_order").str()))
     return Policy(rule, node.key("name").str(), node.key("group_within").int(0, 10), node.key("muster_within").int(1, 20),
-                  node.key("quiet_turns").int(1, 100),
+                  node.key("quiet_turns").int(1, 100), Fraction(node.key("quiet_win").int(0, 100), 100),
                   read_modifiers(node.key("modifiers"), rule, MODIFIERS), tempers)

@@ -10,7 +10,8 @@ turn's dice), so a hidden enemy Force can change none of them.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from fractions import Fraction
 from functools import cached_property
 
 from bot.engine.camps import Camps
@@ -19,12 +20,24 @@ from bot.engine.glory import spend_heroic
 from bot.engine.grid import CampaignMap
 from bot.engine.model import Outcome, Square
 from bot.engine.phases import Phase
+from bot.engine.tables import default_rulebook
 
 from .. import glory
 from ..leaders import NoFateDue, fallen, unit_owner
+from ..rulebook import rules_for
 from ..settings import Personality, Settings
 from ..sight import Reader, visible_force_keys
-from ..state import Battle, BattleStatus, CampaignState, ForceState, ForceStatus, LeaderState, Recruit, SupplyPurchase
+from ..state import (
+    Battle,
+    BattleStatus,
+    CampaignState,
+    ForceState,
+    ForceStatus,
+    LeaderState,
+    Recruit,
+    SideState,
+    SupplyPurchase,
+)
 
 
 @dataclass(frozen=True)
@@ -106,18 +119,45 @@ class SideView:
     heroics: tuple[HeroicDue, ...] = ()
     lost: tuple[tuple[str, str, int], ...] = ()
     """Its destroyed units it may buy back (FC-2, RU-24): key, name and original SP."""
+    known: Mapping[str, int] = field(default_factory=dict)
+    """Enemy Forces' SP as its camp last met them: what they had left at the end of their last reported
+    battle against it (the battle's report is its camp's to read, BR); never read from the Force itself."""
+    weather: int = 0
+    """The weather's movement modifier now (public, MC-10), and ``event`` its own random event's (RU-10)."""
+    event: int = 0
+    tally: int = 0
+    standing: frozenset[str] = frozenset()
+    """The sides still in play (RU-25: a side's total defeat is public news)."""
+    tallies: Mapping[str, int] = field(default_factory=dict)
+    """Every side's Will-to-Fight modifiers (MC-9): battles won and lost and strongholds held are public news."""
+    """Its side's Will-to-Fight modifiers now (MC-9: battles won and lost, strongholds and capital taken and
+    lost), its own record."""
 
     @cached_property
     def occupied(self) -> frozenset[Square]:
         """Squares where the side sees an enemy Force now."""
         return frozenset(e.square for e in self.enemies if e.now)
 
-    @property
+    @cached_property
     def mean_sp(self) -> int:
-        """What the general assumes an enemy Force it sees is worth: one of its own, on average (it never
-        reads an enemy's SP, which fog of war hides)."""
-        strengths = [f.sp for f in self.own if f.sp]
-        return max(1, sum(strengths) // len(strengths)) if strengths else 1
+        """What the general assumes an enemy Force it has not fought is worth: one of its own Forces on average,
+        or the mean of the enemy Forces its camp fought (their SP left after the battle, :attr:`known`) when
+        that is less (the Forces it fought are those that stood in its way; it never reads an enemy's SP,
+        which fog of war hides)."""
+        own = [f.sp for f in self.own if f.sp]
+        mean = sum(own) // len(own) if own else 1
+        if self.known:
+            mean = min(mean, sum(self.known.values()) // len(self.known))
+        return max(1, mean)
+
+    def strength(self, key: str) -> int:
+        """An enemy Force's estimated SP: as its camp last met it in battle, else :attr:`mean_sp`."""
+        return self.known.get(key, self.mean_sp)
+
+    def break_chance(self, side: str) -> Fraction:
+        """The chance that one more battle lost breaks ``side`` (MC-9: its Will-to-Fight total below zero)."""
+        after = self.tallies.get(side, 0) - 1
+        return Fraction(sum(1 for face in range(1, 7) if face + after < 0), 6)
 
     def hostile(self, other: str) -> bool:
         return self.camps.hostile(self.side, other)
@@ -156,7 +196,46 @@ def side_view(state: CampaignState, side: str) -> SideView:
         state.turn - max((b.turn for b in state.battles.values() if side in b.sides), default=0),
         _heroics(state, side, battles) if state.phase is Phase.AFTERMATH else (),
         tuple((u.key, u.name, u.original_sp) for f in state.side_forces(side) for u in f.units
-              if (f.active and u.sp == 0) or f.status is ForceStatus.REMOVED))
+              if (f.active and u.sp == 0) or f.status is ForceStatus.REMOVED),
+        _known(state, side), _weather(state), state.event_modifier(side), _tally(sd),
+        frozenset(k for k, other in state.sides.items() if not other.defeated),
+        {k: _tally(other) for k, other in state.sides.items()})
+
+
+def _tally(sd: SideState) -> int:
+    """A side's Will-to-Fight modifiers over the campaign so far (MC-9, RU-14)."""
+    return (sd.battles_won - sd.battles_lost + sd.strongholds_taken - sd.strongholds_lost
+            + 3 * sd.holds_enemy_capital - 3 * sd.lost_capital)
+
+
+def _weather(state: CampaignState) -> int:
+    """The movement modifier of the weather in force (public, MC-10; none when the setting is off)."""
+    if not state.settings.movement_extension:
+        return 0
+    kind = rules_for(state, default_rulebook()).weather.kinds.get(state.weather_now or "")
+    return kind.movement if kind else 0
+
+
+def _known(state: CampaignState, side: str) -> dict[str, int]:
+    """Each enemy Force's SP at the end of its last reported battle against ``side``'s camp: its units' SP as
+    they fought (kept with the battle) less the report's losses. Only the battle's record is read: what its
+    camp read in the report (BR), never the Force as it is now."""
+    camp = state.camps.camp_of(side)
+    out: dict[str, int] = {}
+    for b in sorted(state.battles.values(), key=lambda b: b.number):
+        if b.report is None or not b.aftermath.sp_before or not any(state.camps.camp_of(s) == camp for s in b.sides):
+            continue
+        lost: dict[str, int] = {}
+        for sr in b.report.sides:
+            for u in sr.units:
+                lost[u.unit_id] = u.killed + u.rout + u.other_order
+        for key in b.forces:
+            f = state.forces.get(key)
+            if f is None or not state.camps.hostile(f.side, side):
+                continue
+            fought = [u.key for u in f.units if u.key in b.aftermath.sp_before]
+            out[key] = sum(max(0, b.aftermath.sp_before[u] - lost.get(u, 0)) for u in fought)
+    return out
 
 
 def _heroics(state: CampaignState, side: str, battles: tuple[Battle, ...]) -> tuple[HeroicDue, ...]:
