@@ -51,24 +51,56 @@ MIGRATION_LOCK = 0x41444301
 async def upgrade(engine: AsyncEngine, target: str = "head") -> None:
     """Upgrade to ``target`` holding the database's write lock (SQLite ``BEGIN IMMEDIATE``, PostgreSQL
     an advisory lock), so processes that start together do not run the same migration twice."""
-    from .db import _WRITING
-
-    token = _WRITING.set(True)
-    try:
-        async with engine.begin() as conn:
-            _WRITING.reset(token)
-            token = None
-            if conn.dialect.name == "postgresql":
-                await conn.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": MIGRATION_LOCK})
-            await conn.run_sync(_run, target, "upgrade")
-    finally:
-        if token is not None:
-            _WRITING.reset(token)
+    await _migrate(engine, target, "upgrade")
 
 
 async def downgrade(engine: AsyncEngine, target: str) -> None:
-    async with engine.begin() as conn:
-        await conn.run_sync(_run, target, "downgrade")
+    await _migrate(engine, target, "downgrade")
+
+
+async def _migrate(engine: AsyncEngine, target: str, action: str) -> None:
+    from .db import _WRITING
+
+    async with engine.connect() as conn:
+        sqlite = conn.dialect.name == "sqlite"
+        if sqlite:  # outside any transaction, where SQLite takes the pragma (see _foreign_keys)
+            await conn.run_sync(_foreign_keys, False)
+        try:
+            token = _WRITING.set(True)
+            try:
+                async with conn.begin():
+                    _WRITING.reset(token)
+                    token = None
+                    if conn.dialect.name == "postgresql":
+                        await conn.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": MIGRATION_LOCK})
+                    await conn.run_sync(_run, target, action)
+                    if sqlite:
+                        await conn.run_sync(_check_foreign_keys)
+            finally:
+                if token is not None:
+                    _WRITING.reset(token)
+        finally:
+            if sqlite:  # the pooled connection goes back to the bot as it came: enforcing them
+                await conn.run_sync(_foreign_keys, True)
+
+
+def _foreign_keys(connection: Any, on: bool) -> None:
+    """SQLite's foreign keys on or off, on the driver's connection (no BEGIN: SQLite ignores the pragma in
+    a transaction). Off while migrating: a batch operation (a dropped column) copies a table and drops
+    the old one, and dropping ``campaign`` with them on would first delete every row that refers to it
+    (``ON DELETE CASCADE``: sides, Forces, units, the map, the log), as SQLite's documentation warns."""
+    cursor = connection.connection.dbapi_connection.cursor()
+    try:
+        cursor.execute(f"PRAGMA foreign_keys={'ON' if on else 'OFF'}")
+    finally:
+        cursor.close()
+
+
+def _check_foreign_keys(connection: Any) -> None:
+    """What SQLite would have enforced: refused before the migration commits."""
+    broken = connection.exec_driver_sql("PRAGMA foreign_key_check").fetchall()
+    if broken:
+        raise RuntimeError(f"the migration left {len(broken)} rows referring to missing ones: {broken[:5]}")
 
 
 async def current_revision(engine: AsyncEngine) -> str | None:
