@@ -9,6 +9,7 @@ everything.
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from sqlmodel.ext.asyncio.session import AsyncSession
@@ -31,25 +32,25 @@ from .logbook import entry_text
 
 
 async def status(db: Database, campaign_id: int, actor: Actor, *, rules: RuleBook | None = None) -> StatusView:
-    rules = rules or default_rulebook()
-    cr = await readcache.read(db, campaign_id)
-    reader = cr.reader(actor)
-    campaign, deadline = cr.campaign, cr.book.deadline  # the deadline is the book's: it moves on its own
-    return cr.memo(("status", reader.gm, reader.side, deadline),
-                   lambda: core.status(cr.state, reader, deadline=deadline, version=campaign.version,
-                                       rules=rules), pin=rules)
+    """The campaign's status as ``actor`` sees it, with every Force in their sight."""
+    return await _status(db, campaign_id, actor, rules, core.status)
 
 
 async def status_card(db: Database, campaign_id: int, actor: Actor, *, rules: RuleBook | None = None) -> StatusView:
     """:func:`status` with only the Forces a member's status card shows (``/campaign status``), and how
     many of each side they see (:func:`bot.campaign.views.status_card`, issue 26 item 2)."""
+    return await _status(db, campaign_id, actor, rules, core.status_card)
+
+
+async def _status(db: Database, campaign_id: int, actor: Actor, rules: RuleBook | None,
+                  build: Callable[..., StatusView]) -> StatusView:
     rules = rules or default_rulebook()
     cr = await readcache.read(db, campaign_id)
     reader = cr.reader(actor)
     campaign, deadline = cr.campaign, cr.book.deadline  # the deadline is the book's: it moves on its own
-    return cr.memo(("status_card", reader.gm, reader.side, deadline),
-                   lambda: core.status_card(cr.state, reader, deadline=deadline, version=campaign.version,
-                                            rules=rules), pin=rules)
+    return cr.memo((build.__name__, reader.gm, reader.side, deadline),
+                   lambda: build(cr.state, reader, deadline=deadline, version=campaign.version, rules=rules),
+                   pin=rules)
 
 
 async def missing(db: Database, campaign_id: int, side: str) -> reminders.Missing:
