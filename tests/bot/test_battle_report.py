@@ -290,4 +290,12 @@ async def test_br_a_form_half_entered_survives_a_restart_and_the_report_has_ever
               for u in claim["sides"][0]["units"]}
     assert losses["suchet"] == (2, 0, 0) and losses["hussars"] == (0, 1, 1), losses  # pages 1 and 2, both kept
     assert (await bookkeeping.book(db, cid)).drafts == {}  # submitted: the draft is gone
+
+    form = await table.au.slash(thread, "battle report", battle="1")  # Austria half way through its form
+    await table.au.submit_modal(form, filled(form.modal, outcome="lost", banners="4/7"))
+    assert list((await bookkeeping.book(db, cid)).drafts) == [f"1:{table.au.id}"]
+    preview = await table.gm.slash(table.channel, "battle report", battle="1",
+                                   file=("report.json", json.dumps(REPORT).encode()))
+    assert "Battle 1 is reported" in shown(await table.gm.click(preview.response, label="Confirm the report"))
+    assert (await bookkeeping.book(db, cid)).drafts == {}  # the battle resolved: its drafts go with it
     domain_errors_only(table.env)
