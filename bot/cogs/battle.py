@@ -303,6 +303,8 @@ class CampReportModal(discord.ui.Modal):
                 aftermath.part_from_form(self.form, outcome=typed.outcome, system=typed.system, banners=typed.banners,
                                          counts={}, more=typed.more, chosen=typed.chosen, words=form_words(self.lc))
             except EngineError as exc:
+                await state.keep_form_draft(bot_of(interaction).db, self.cid, self.form.battle, interaction.user.id,
+                                            typed)
                 await bot_of(interaction).report_error(interaction, exc, view=reopen_view(self.cid, self.form, self.lc,
                                                                                           typed))
                 return
@@ -424,18 +426,14 @@ async def finish_form(interaction: discord.Interaction, cid: int, form: aftermat
     await state.drop_form_drafts(bot_of(interaction).db, cid, form.battle, interaction.user.id)
 
 
+FIRST_PAGE = 999
+"""The page number a form's reopening button carries: its first page (past any page of losses)."""
+
+
 def reopen_view(cid: int, form: aftermath.Form, lc: str, typed: Typed) -> discord.ui.View:
-    """Under a refused form's refusal: reopen it with the member's own entries (kept with the message for as
-    long as the form would have been: they are the member's and are stored nowhere)."""
-    view = discord.ui.View(timeout=1800)
-    button: discord.ui.Button[Any] = discord.ui.Button(label=t(lc, "report.reopen"), style=discord.ButtonStyle.primary)
-
-    async def reopen(interaction: discord.Interaction) -> None:
-        await interaction.response.send_modal(CampReportModal(cid, form, lc, typed))
-
-    button.callback = reopen  # type: ignore[method-assign]
-    view.add_item(button)
-    return view
+    """Under a refused form's refusal: reopen it with the member's own entries (their draft, kept in the
+    campaign's book: the button works after a restart)."""
+    return dynamic_view(NextLossPage(cid, form.battle, FIRST_PAGE, t(lc, "report.reopen")))
 
 
 async def record_claim(interaction: discord.Interaction, cid: int, battle: str, data: Any) -> None:
