@@ -18,6 +18,7 @@ from dataclasses import dataclass, field, fields, replace
 from enum import StrEnum
 from typing import Any
 
+from bot.campaign.formdraft import FormDraft
 from bot.engine.errors import InvalidInput
 from bot.engine.text import Msg
 
@@ -273,6 +274,9 @@ class Book:
     map_card: str | None = None
     channels: Mapping[str, int] = field(default_factory=dict)
     threads: Mapping[int, int] = field(default_factory=dict)
+    drafts: Mapping[str, FormDraft] = field(default_factory=dict)
+    """Members' report forms half entered (issue 23, item 2): battle:member -> what they entered so far
+    (:mod:`bot.campaign.formdraft`), kept across restarts until submitted or the battle is resolved."""
     revision: int = 0
     """The row's own revision (0: no row yet), bumped by every bookkeeping write."""
 

@@ -6,8 +6,6 @@ import dataclasses
 import io
 import json
 import re
-from collections.abc import Mapping
-from dataclasses import dataclass, field
 from typing import Any
 
 import discord
@@ -17,6 +15,8 @@ from discord.ext import commands
 
 from bot import formatting as fmt
 from bot.campaign import disputes
+from bot.campaign.formdraft import SYSTEMS
+from bot.campaign.formdraft import FormDraft as Typed
 from bot.engine import uploads
 from bot.engine.errors import EngineError, InvalidInput
 from bot.engine.rolls import LABELS, BatchRoll, Roll, composed
@@ -142,6 +142,7 @@ def aftermath_view(cid: int, battle: int, lc: str) -> discord.ui.View:
 async def publish_report(bot: Any, cid: int, number: int, lines: tuple[str, ...]) -> None:
     """A reported battle's summary and its camps' Glory, in its thread (else the campaign's channel); then
     the phase settles (the last report ends Phase 3)."""
+    await state.drop_form_drafts(bot.db, cid, number)  # resolved: the members' forms half entered go with it
     m = await state.meta(bot.db, cid)
     embeds = fmt.paged_embeds(t(m.language, "report.public_title", number=number), tr_lines(m.language, lines))
     line = next((b for b in await battles.list_battles(bot.db, cid) if b.number == number), None)
@@ -232,7 +233,6 @@ class ReportModal(discord.ui.Modal):
         await bot_of(interaction).report_error(interaction, error)
 
 
-SYSTEMS = ("cc", "epic", "murat", "miniatures")
 SELECT_OPTIONS = 25
 """Discord's limit on a select's options: past it, the form's last box is typed (in the reader's words)."""
 
@@ -303,6 +303,8 @@ class CampReportModal(discord.ui.Modal):
                 aftermath.part_from_form(self.form, outcome=typed.outcome, system=typed.system, banners=typed.banners,
                                          counts={}, more=typed.more, chosen=typed.chosen, words=form_words(self.lc))
             except EngineError as exc:
+                await state.keep_form_draft(bot_of(interaction).db, self.cid, self.form.battle, interaction.user.id,
+                                            typed)
                 await bot_of(interaction).report_error(interaction, exc, view=reopen_view(self.cid, self.form, self.lc,
                                                                                           typed))
                 return
@@ -370,59 +372,68 @@ class LossesModal(discord.ui.Modal):
 
 async def next_page(interaction: discord.Interaction, cid: int, form: aftermath.Form, lc: str, typed: Typed,
                     page: int) -> None:
-    """Between two pages of the form (a modal cannot open another): a button opens the next one, with
-    what was entered so far (kept with the message, as the form would have kept it)."""
+    """Between two pages of the form (a modal cannot open another): what was entered so far kept in the
+    campaign's book (nothing lost on restart, issue 23 item 2), and a button that opens the next page."""
+    await state.keep_form_draft(bot_of(interaction).db, cid, form.battle, interaction.user.id, typed)
     pages = loss_pages(form)
-    view = discord.ui.View(timeout=1800)
-    button: discord.ui.Button[Any] = discord.ui.Button(
-        label=fmt.clip(t(lc, "report.losses_button", page=page + 1, pages=pages), 80), style=discord.ButtonStyle.primary)
-
-    async def open_page(clicked: discord.Interaction) -> None:
-        await clicked.response.send_modal(LossesModal(cid, form, lc, typed, page))
-
-    button.callback = open_page  # type: ignore[method-assign]
-    view.add_item(button)
+    view = dynamic_view(NextLossPage(cid, form.battle, page, fmt.clip(t(lc, "report.losses_button", page=page + 1,
+                                                                          pages=pages), 80)))
     await reply(interaction, content=t(lc, "report.losses_next", page=page + 1, pages=pages), view=view)
+
+
+class NextLossPage(discord.ui.DynamicItem[discord.ui.Button[Any]],
+                   template=r"adc:rpn:(?P<cid>\d+):(?P<battle>\d+):(?P<page>\d{1,3})"):
+    """Open a page of a member's losses, prefilled from their draft in the campaign's book (works after a
+    restart); with no draft left (submitted, or the battle resolved), the form's first page from their
+    stored claim."""
+
+    def __init__(self, cid: int, battle: int, page: int, label: str = "Enter the losses") -> None:
+        super().__init__(discord.ui.Button(label=label, style=discord.ButtonStyle.primary,
+                                           custom_id=f"adc:rpn:{cid}:{battle}:{page}"))
+        self.cid, self.battle, self.page = cid, battle, page
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button[Any],
+                             match: re.Match[str]) -> NextLossPage:
+        return cls(int(match["cid"]), int(match["battle"]), int(match["page"]), item.label or "Enter the losses")
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        async def work() -> None:
+            bot, lc = bot_of(interaction), lang(interaction)
+            form = await aftermath.report_form(bot.db, self.cid, actor_of(interaction), self.battle)
+            typed = await state.form_draft(bot.db, self.cid, form.battle, interaction.user.id)
+            if typed is None or self.page >= loss_pages(form):
+                await interaction.response.send_modal(CampReportModal(self.cid, form, lc, typed))
+                return
+            await interaction.response.send_modal(LossesModal(self.cid, form, lc, typed, self.page))
+
+        await guarded(interaction, work)
 
 
 async def finish_form(interaction: discord.Interaction, cid: int, form: aftermath.Form, lc: str,
                       typed: Typed) -> None:
-    """The whole form entered: the side's report recorded, or refused with the form to reopen."""
+    """The whole form entered: the side's report recorded (its draft dropped), or refused with the form to
+    reopen (its draft kept)."""
     try:
         data = aftermath.part_from_form(form, outcome=typed.outcome, system=typed.system, banners=typed.banners,
                                         counts=typed.counts, more=typed.more, chosen=typed.chosen,
                                         words=form_words(lc))
         await record_claim(interaction, cid, str(form.battle), data)
     except EngineError as exc:  # refused: the form reopens with what the member entered (issue 22, item 4)
+        await state.keep_form_draft(bot_of(interaction).db, cid, form.battle, interaction.user.id, typed)
         await bot_of(interaction).report_error(interaction, exc, view=reopen_view(cid, form, lc, typed))
+        return
+    await state.drop_form_drafts(bot_of(interaction).db, cid, form.battle, interaction.user.id)
 
 
-@dataclass(frozen=True)
-class Typed:
-    """What a member entered in their report form, to carry from page to page and reopen it with."""
-
-    outcome: str
-    system: str
-    banners: str
-    more: str
-    chosen: tuple[str, ...] | None = None
-    """What was picked in the last box's select (None: it was typed)."""
-    counts: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
-    """The losses entered so far: unit key -> kind (:data:`~bot.services.aftermath.LOSS_KINDS`) -> number."""
+FIRST_PAGE = 999
+"""The page number a form's reopening button carries: its first page (past any page of losses)."""
 
 
 def reopen_view(cid: int, form: aftermath.Form, lc: str, typed: Typed) -> discord.ui.View:
-    """Under a refused form's refusal: reopen it with the member's own entries (kept with the message for as
-    long as the form would have been: they are the member's and are stored nowhere)."""
-    view = discord.ui.View(timeout=1800)
-    button: discord.ui.Button[Any] = discord.ui.Button(label=t(lc, "report.reopen"), style=discord.ButtonStyle.primary)
-
-    async def reopen(interaction: discord.Interaction) -> None:
-        await interaction.response.send_modal(CampReportModal(cid, form, lc, typed))
-
-    button.callback = reopen  # type: ignore[method-assign]
-    view.add_item(button)
-    return view
+    """Under a refused form's refusal: reopen it with the member's own entries (their draft, kept in the
+    campaign's book: the button works after a restart)."""
+    return dynamic_view(NextLossPage(cid, form.battle, FIRST_PAGE, t(lc, "report.reopen")))
 
 
 async def record_claim(interaction: discord.Interaction, cid: int, battle: str, data: Any) -> None:
@@ -666,7 +677,8 @@ class Battle(commands.Cog):
             return
         if side is not None:
             form = await aftermath.report_form(bot.db, cid, actor, battle)
-            await interaction.response.send_modal(CampReportModal(cid, form, lc))
+            typed = await state.form_draft(bot.db, cid, form.battle, actor.member_id)  # kept across restarts
+            await interaction.response.send_modal(CampReportModal(cid, form, lc, typed))
             return
         _, prefill = await aftermath.report_template(bot.db, cid, actor, battle)
         await interaction.response.send_modal(ReportModal(cid, battle, lc, prefill))
@@ -727,7 +739,8 @@ class Battle(commands.Cog):
 
 
 async def setup(bot: commands.Bot) -> None:
-    bot.add_dynamic_items(RollAftermath, ConfirmReport, CancelReport, TakeClaim, OpenMerged, ResolveQuickly)
+    bot.add_dynamic_items(RollAftermath, ConfirmReport, CancelReport, TakeClaim, OpenMerged, ResolveQuickly,
+                          NextLossPage)
     publish.PROMPT_VIEWS[publish.What.AFTERMATH_PROMPT] = aftermath_view
     publish.PROMPT_VIEWS[publish.What.BATTLE_THREAD] = quick_view  # RU-27: "Resolve quickly" (battles: ask)
     await bot.add_cog(Battle(bot))

@@ -25,7 +25,7 @@ from contextvars import ContextVar
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from bot.campaign import botsettings, turn
+from bot.campaign import botsettings, formdraft, turn
 from bot.campaign.authority import is_gm, require_gm
 from bot.campaign.botsettings import (  # noqa: F401 (BOT_CHOICES, JOIN_APPROVAL, LANGUAGES, id_setting_kind: read by the settings cog)
     BOT_CHOICES,
@@ -45,6 +45,8 @@ from bot.campaign.botsettings import (  # noqa: F401 (BOT_CHOICES, JOIN_APPROVAL
     setting_name,
     value_name,
 )
+from bot.campaign.formdraft import FormDraft
+from bot.campaign.state import BattleStatus
 from bot.engine.errors import InvalidInput
 from bot.engine.text import Msg
 from bot.store import bookkeeping as rows
@@ -358,3 +360,41 @@ async def set_battle_thread(db: Database, campaign_id: int, number: int, thread_
     """Keep the thread of a battle (nothing for a battle the campaign does not have)."""
     if number in (await readcache.read(db, campaign_id)).state.battles:
         await change(db, campaign_id, lambda b: replace(b, threads=_with(b.threads, number, thread_id)))
+
+
+# --- report forms half entered (issue 23, item 2: nothing lost on restart) ------------------------------
+
+
+def _open_battles(state: Any) -> list[int]:
+    return [n for n, b in state.battles.items() if b.status == BattleStatus.PENDING]
+
+
+async def form_draft(db: Database, campaign_id: int, battle: int, member: int) -> FormDraft | None:
+    """What the member entered so far in their report form of ``battle`` (None: nothing kept)."""
+    return (await book(db, campaign_id)).drafts.get(formdraft.key(battle, member))
+
+
+async def keep_form_draft(db: Database, campaign_id: int, battle: int, member: int, draft: FormDraft) -> None:
+    """Keep the member's report form as entered so far (one per member per battle; checked at the edge),
+    and drop the drafts of battles no longer awaiting a report."""
+    draft.checked()
+    still = _open_battles((await readcache.read(db, campaign_id)).state)
+    if battle not in still:
+        return
+    at = formdraft.key(battle, member)
+    await change(db, campaign_id, lambda b: replace(b, drafts=formdraft.kept(
+        {**{k: d for k, d in b.drafts.items() if k != at}, at: draft}, still)))
+
+
+async def drop_form_drafts(db: Database, campaign_id: int, battle: int, member: int | None = None) -> None:
+    """The member's draft of ``battle`` submitted (None: the battle resolved, every member's), and any of a
+    battle no longer awaiting a report."""
+    still = _open_battles((await readcache.read(db, campaign_id)).state)
+
+    def edit(b: Book) -> Book:
+        gone = [formdraft.key(battle, member)] if member is not None else \
+            [k for k in b.drafts if formdraft.battle_of(k) == battle]
+        return replace(b, drafts=formdraft.kept({k: d for k, d in b.drafts.items() if k not in gone}, still))
+
+    if (await book(db, campaign_id)).drafts:
+        await change(db, campaign_id, edit)

@@ -14,6 +14,7 @@ import sqlalchemy as sa
 from sqlmodel import col, delete, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
+from bot.campaign import formdraft
 from bot.campaign.botsettings import Book, bot_settings
 
 from .models import BookRow, Campaign, JoinRequestRow, Player, SideRow
@@ -34,6 +35,9 @@ def book_of(row: BookRow | None, *, strict: bool = False) -> Book:
     channels = row.channels if isinstance(row.channels, dict) else {}
     threads = row.threads if isinstance(row.threads, dict) else {}
     reminded = row.reminded if isinstance(row.reminded, list) else []
+    stored = row.drafts if isinstance(row.drafts, dict) else {}
+    drafts = {str(k): d for k, v in list(stored.items())[-formdraft.MAX_DRAFTS:]
+              if (d := formdraft.read(v)) is not None}
     return Book(
         settings=bot_settings(row.settings if isinstance(row.settings, dict) else {}),
         deadline=row.deadline, deadline_set=row.deadline_set, deadline_version=_id(row.deadline_version),
@@ -41,7 +45,7 @@ def book_of(row: BookRow | None, *, strict: bool = False) -> Book:
         requests_card=_id(row.requests_card), map_card=row.map_card if isinstance(row.map_card, str) else None,
         channels={str(k): v for k, v in channels.items() if _id(v) is not None},
         threads={int(k): v for k, v in threads.items() if str(k).isdigit() and _id(v) is not None},
-        revision=row.revision)
+        drafts=drafts, revision=row.revision)
 
 
 def _values(book: Book) -> dict[str, Any]:
@@ -49,7 +53,8 @@ def _values(book: Book) -> dict[str, Any]:
     return {"settings": book.settings.as_data(), "deadline": book.deadline, "deadline_set": book.deadline_set,
             "deadline_version": book.deadline_version, "reminded": list(book.reminded), "card": book.card,
             "requests_card": book.requests_card, "map_card": book.map_card, "channels": dict(book.channels),
-            "threads": {str(k): v for k, v in book.threads.items()}}
+            "threads": {str(k): v for k, v in book.threads.items()},
+            "drafts": {k: d.as_data() for k, d in book.drafts.items()}}
 
 
 def _fill(row: BookRow, book: Book) -> None:

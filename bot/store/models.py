@@ -156,6 +156,8 @@ class BookRow(SQLModel, table=True):
     """Each side's own channel: side key -> channel id."""
     threads: dict[str, int] = Field(default_factory=dict, sa_type=sa.JSON)
     """Each battle's thread: battle number (as text) -> thread id."""
+    drafts: dict[str, Any] = Field(default_factory=dict, sa_type=sa.JSON)
+    """Members' report forms half entered (issue 23, item 2): "battle:member" -> what they entered so far."""
 
 
 class TurnSeed(SQLModel, table=True):

@@ -11,9 +11,12 @@ import yaml
 
 from bot.cogs.battle import load_report_text
 from bot.i18n import t
+from bot.services import aftermath, bookkeeping
+from bot.services.actors import Actor
 from tests.store.test_battle_flow import REPORT
 
 from .conftest import domain_errors_only, make_bot, refused, shown, texts
+from .test_background import cid_of
 from .test_battle import to_battle
 from .test_features import locales  # noqa: F401 - the fixture
 from .test_turn_flows import cards
@@ -259,3 +262,40 @@ async def test_br_a_unit_past_24_sp_gets_a_number_box_and_a_bad_number_is_refuse
     form = await table.au.slash(thread, "battle report", battle="1")
     done = await through_form(table.au, form, outcome="lost", banners="4/7", losses={"riesch": (25, 2, 0)})
     assert "Waiting for: France" in shown(done[-1])
+
+
+async def test_br_a_form_half_entered_survives_a_restart_and_the_report_has_every_loss(table, tmp_path) -> None:
+    """Nothing lost on restart (issue 23, item 2): a member between two pages of the losses keeps what they
+    entered (kept in the campaign's book, keyed by battle and member); the next-page button works for the
+    new bot and opens the right page; the submitted report has the losses of every page, and the draft
+    goes with it."""
+    await to_battle(table)
+    (thread,) = table.channel.threads
+    form = await table.fr.slash(thread, "battle report", battle="1")
+    head = await table.fr.submit_modal(form, filled(form.modal, outcome="won", banners="7/7", more=FR_MORE))
+    first = await table.fr.click(head.response, label="Enter the losses (1/2)")
+    between = await table.fr.submit_modal(first, filled(first.modal, **{"suchet:killed": "2", "hussars:rout": "1"}))
+    assert "Enter the losses (2/2)" in buttons(between.response)
+    await table.env.restart_bot(make_bot(tmp_path))  # the first bot's memory is gone
+    again = await table.fr.slash(thread, "battle report", battle="1")  # a reopened form shows the draft
+    assert controls(again.modal)["banners"]["value"] == "7/7"
+    second = await table.fr.click(between.response, label="Enter the losses (2/2)")  # the new bot's button
+    assert set(controls(second.modal)) == {"hussars:other_order"}  # the right page
+    done = await table.fr.submit_modal(second, filled(second.modal, **{"hussars:other_order": "1"}))
+    assert "Waiting for: Austria" in shown(done), shown(done)
+    db = table.env.bot.db
+    cid = await cid_of(table, table.channel)
+    _, _, claim = await aftermath.stored_report(db, cid, Actor(table.fr.id), "1")
+    losses = {u["unit"]: (u.get("killed", 0), u.get("rout", 0), u.get("other_order", 0))
+              for u in claim["sides"][0]["units"]}
+    assert losses["suchet"] == (2, 0, 0) and losses["hussars"] == (0, 1, 1), losses  # pages 1 and 2, both kept
+    assert (await bookkeeping.book(db, cid)).drafts == {}  # submitted: the draft is gone
+
+    form = await table.au.slash(thread, "battle report", battle="1")  # Austria half way through its form
+    await table.au.submit_modal(form, filled(form.modal, outcome="lost", banners="4/7"))
+    assert list((await bookkeeping.book(db, cid)).drafts) == [f"1:{table.au.id}"]
+    preview = await table.gm.slash(table.channel, "battle report", battle="1",
+                                   file=("report.json", json.dumps(REPORT).encode()))
+    assert "Battle 1 is reported" in shown(await table.gm.click(preview.response, label="Confirm the report"))
+    assert (await bookkeeping.book(db, cid)).drafts == {}  # the battle resolved: its drafts go with it
+    domain_errors_only(table.env)

@@ -50,7 +50,7 @@ async def test_migration_0016_moves_the_bookkeeping_into_the_book_and_back(empty
                 "INSERT INTO battle (campaign_id, number, turn, square, force_keys, side_keys, state, scouting,"
                 " aftermath, thread_id) VALUES (1, 1, 1, 'E4', '[]', '[]', 'pending', '{}', '{}',"
                 " 423456789012345678)"))
-        await upgrade(database.engine, "0016")
+        await upgrade(database.engine, "head")  # 0016, then 0017's empty drafts (issue 23, item 2)
         async with database.sessions() as s:
             from bot.store.bookkeeping import read_book
             book = await read_book(s, 1)
@@ -61,6 +61,7 @@ async def test_migration_0016_moves_the_bookkeeping_into_the_book_and_back(empty
         assert book.reminded == ("t24",) and book.map_card == "f" * 64
         assert (book.card, book.requests_card) == (123456789012345678, 223456789012345678)
         assert book.channels == {"fr": 323456789012345678} and book.threads == {1: 423456789012345678}
+        assert book.drafts == {}
         options = json.loads(options) if isinstance(options, str) else options
         # The game keeps its options, its write stamp and join_approval (the core's rule of joining reads it).
         assert options == {"fog": True, "_rev": "abc123", "_bot": {"join_approval": True}}
@@ -110,3 +111,27 @@ async def test_an_export_carries_the_bot_settings_and_an_older_one_still_imports
         assert again["state"]["options"]["_bot"] == {"join_approval": True}
         assert "_reminded" not in again["state"]["options"]
         await campaigns.end_campaign(db, done.campaign_id, GM)
+
+
+def test_a_books_form_drafts_are_read_within_bounds() -> None:
+    """Issue 23, item 2: the members' forms half entered, as the book keeps them, read back checked: a value
+    no form box allows (an outcome not offered, a banners box past its 9 characters, a count past 6, an
+    unknown kind) drops that draft; at most MAX_DRAFTS are kept; a draft round-trips through the row."""
+    from bot.campaign import formdraft
+    from bot.campaign.formdraft import FormDraft
+    from bot.store.bookkeeping import _fill, book_of
+    from bot.store.models import BookRow
+
+    good = FormDraft("won", "cc", "7/7", "", ("fell:0:melee",), {"suchet": {"killed": "2"}})
+    bad = [{**good.as_data(), "outcome": "crushed"}, {**good.as_data(), "banners": "9" * 10},
+           {**good.as_data(), "counts": {"suchet": {"killed": "1" * 7}}},
+           {**good.as_data(), "counts": {"suchet": {"eaten": "1"}}}, {**good.as_data(), "more": "x" * 1001}, "junk"]
+    row = BookRow(campaign_id=1, revision=3, drafts={"1:5": good.as_data(), **{f"1:{100 + i}": b for i, b in enumerate(bad)}})
+    assert book_of(row).drafts == {"1:5": good}
+    many = {formdraft.key(1, m): good.as_data() for m in range(formdraft.MAX_DRAFTS + 50)}
+    kept = book_of(BookRow(campaign_id=1, revision=1, drafts=many)).drafts
+    assert len(kept) == formdraft.MAX_DRAFTS and formdraft.key(1, formdraft.MAX_DRAFTS + 49) in kept  # the newest
+    again = BookRow(campaign_id=1, revision=1)
+    _fill(again, book_of(row))
+    assert book_of(again).drafts == {"1:5": good}
+    assert formdraft.kept({"1:5": good, "2:5": good}, [2]) == {"2:5": good}  # battle 1 resolved
