@@ -9,6 +9,7 @@ from typing import Literal
 
 from .camps import NO_CAMPS, Camps
 from .dice import DiceSource
+from .drafts import draft_of
 from .errors import InvalidInput, RuleViolation
 from .grid import CampaignMap
 from .model import Force, Order, Outcome, Quality, Reaction, Square, Territory, Unit
@@ -153,6 +154,20 @@ _MERCENARY_LOST = Msg("mercenary unit on a lost battle (RU-6)")
 _OTHER_ORDER = Msg("left under another order on a lost battle")
 
 
+_SUBJECT = Msg("{unit} ({reason})").template  # a Msg call, so the catalogues keep the template
+_str_new = str.__new__
+
+
+def _subject(name: str, reason: str) -> Msg:
+    """``Msg("{unit} ({reason})", unit=name, reason=reason)``, its English by an f-string of the same
+    template (the same text: both format each value with an empty spec) rather than through
+    :func:`bot.engine.text.render`'s checks, a third of a deserter check's own cost (issue 26 item 5)."""
+    msg = _str_new(Msg, f"{name} ({reason})")
+    msg.template = _SUBJECT
+    msg.params = {"unit": name, "reason": reason}
+    return msg
+
+
 # --- a unit's whole aftermath ---------------------------------------------------------------
 
 
@@ -208,7 +223,7 @@ def unit_aftermath(
     for sp, routed, reason in pools:
         roll = _deserters_for(rules, unit.quality, routed).roll_many(
             dice, f"{key}/deserters/rout" if routed else f"{key}/deserters/other", sp,
-            subject=Msg("{unit} ({reason})", unit=unit.name, reason=reason),
+            subject=_subject(unit.name, reason),
         )
         rolls += (roll,)
         for result, n in roll.counts:
@@ -222,27 +237,25 @@ def unit_aftermath(
     )
 
 
-_AFTERMATH_SLOTS = tuple(UnitAftermath.__dict__[f].__set__ for f in (
-    "unit", "losses", "wounded", "deserters", "lost_outright", "dead", "returned_wounded", "deserted", "returned"))
+_AftermathDraft = draft_of(UnitAftermath)
 
 
 def _unit_aftermath(unit: Unit, losses: UnitLosses, wounded: BatchRoll | None, deserters: tuple[BatchRoll, ...],
                     lost_outright: int, dead: int, returned_wounded: int, deserted: int,
                     returned: int) -> UnitAftermath:
-    """``UnitAftermath(...)`` with its slots set directly (a frozen dataclass's ``__init__`` is twice the
-    cost: one ``object.__setattr__`` per field), once per unit of a battle (issue 26 item 5)."""
-    out = object.__new__(UnitAftermath)
-    s_unit, s_losses, s_wounded, s_deserters, s_lost, s_dead, s_returned_wounded, s_deserted, s_returned = (
-        _AFTERMATH_SLOTS)
-    s_unit(out, unit)
-    s_losses(out, losses)
-    s_wounded(out, wounded)
-    s_deserters(out, deserters)
-    s_lost(out, lost_outright)
-    s_dead(out, dead)
-    s_returned_wounded(out, returned_wounded)
-    s_deserted(out, deserted)
-    s_returned(out, returned)
+    """``UnitAftermath(...)`` built as a draft (bot/engine/drafts.py): a frozen dataclass's ``__init__`` is
+    twice the cost (one ``object.__setattr__`` per field), once per unit of a battle (issue 26 item 5)."""
+    out = _AftermathDraft()
+    out.unit = unit
+    out.losses = losses
+    out.wounded = wounded
+    out.deserters = deserters
+    out.lost_outright = lost_outright
+    out.dead = dead
+    out.returned_wounded = returned_wounded
+    out.deserted = deserted
+    out.returned = returned
+    out.__class__ = UnitAftermath
     return out
 
 

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from enum import Enum, StrEnum
 from typing import TypeVar
 
+from .drafts import draft_of
 from .errors import InvalidInput
 
 
@@ -194,22 +195,22 @@ class Unit:
     def with_sp(self, sp: int) -> Unit:
         if type(sp) is not int or sp < 0:
             return Unit(self.id, self.name, sp, self.type, self.quality, self.mercenary, self.flag)  # refuses it
-        # The same unit with its slots set directly: the frozen dataclass's __init__ (object.__setattr__
-        # per field, then the checks above again) is twice the cost on the aftermath's hot path (issue 26).
-        unit = _new_object(Unit)
-        s_id, s_name, s_sp, s_type, s_quality, s_mercenary, s_flag = _UNIT_SLOTS
-        s_id(unit, self.id)
-        s_name(unit, self.name)
-        s_sp(unit, sp)
-        s_type(unit, self.type)
-        s_quality(unit, self.quality)
-        s_mercenary(unit, self.mercenary)
-        s_flag(unit, self.flag)
+        # The same unit as a draft made a Unit (bot/engine/drafts.py): the frozen dataclass's __init__
+        # (object.__setattr__ per field, then the checks above again) is twice the cost on the aftermath's
+        # hot path (issue 26).
+        unit = _UnitDraft()
+        unit.id = self.id
+        unit.name = self.name
+        unit.sp = sp
+        unit.type = self.type
+        unit.quality = self.quality
+        unit.mercenary = self.mercenary
+        unit.flag = self.flag
+        unit.__class__ = Unit
         return unit
 
 
-_new_object = object.__new__
-_UNIT_SLOTS = tuple(Unit.__dict__[f].__set__ for f in ("id", "name", "sp", "type", "quality", "mercenary", "flag"))
+_UnitDraft = draft_of(Unit)
 
 
 @dataclass(frozen=True, slots=True)

@@ -22,6 +22,7 @@ from fractions import Fraction
 from typing import Any, ClassVar
 
 from .dice import DiceSource
+from .drafts import draft_of
 from .errors import InvalidInput
 from .text import Msg
 
@@ -211,20 +212,20 @@ class Check:
             counts = ((result, n), (plan.last, count - n))
         else:
             counts = plan.tally(packed, count)
-        # The record with its slots set directly: a frozen dataclass's __init__ goes through
-        # object.__setattr__ for each field, twice the cost, once per check of every unit of a battle.
-        roll = _new_object(BatchRoll)
-        s_rule, s_name, s_key, s_dice, s_mods, s_counts, s_labels, s_subject, s_sides, s_table = _BATCH_SLOTS
-        s_rule(roll, plan.rule)
-        s_name(roll, plan.name)
-        s_key(roll, key)
-        s_dice(roll, faces)
-        s_mods(roll, plan.modifiers)
-        s_counts(roll, counts)
-        s_labels(roll, plan.labels)
-        s_subject(roll, self.subject if subject is None else subject)
-        s_sides(roll, plan.sides)
-        s_table(roll, plan.table)
+        # The record as a draft with the same slots, then made a BatchRoll (bot/engine/drafts.py): a frozen
+        # dataclass's __init__ goes through object.__setattr__ for each field, once per check of every unit.
+        roll = _BatchDraft()
+        roll.rule = plan.rule
+        roll.name = plan.name
+        roll.key = key
+        roll.dice = faces
+        roll.modifiers = plan.modifiers
+        roll.counts = counts
+        roll.labels = plan.labels
+        roll.subject = self.subject if subject is None else subject
+        roll.sides = plan.sides
+        roll.table = plan.table
+        roll.__class__ = BatchRoll
         return roll
 
     @functools.cached_property
@@ -494,11 +495,7 @@ class _BatchPlan:
         return tuple(counts)
 
 
-_BATCH_SLOTS = tuple(BatchRoll.__dict__[f].__set__ for f in (
-    "rule", "name", "key", "dice", "modifiers", "counts", "labels", "subject", "sides", "table"))
-
-
-_new_object = object.__new__
+_BatchDraft = draft_of(BatchRoll)
 
 
 def _table(data: Mapping[str, Any]) -> Mapping[str, Any] | None:
