@@ -9,9 +9,7 @@ so a roll's undone mark is checked against it. The page gives the same verdicts 
 from __future__ import annotations
 
 import copy
-import html
 import json
-import re
 
 import pytest
 
@@ -173,7 +171,7 @@ def test_the_page_gives_the_same_verdicts(log, tmp_path):
     """The browser verifier over the same logs and announced heads (skipped without Chromium)."""
     import shutil
 
-    from .test_verify_browser import BROWSERS, TEMPLATE, dump_dom
+    from .test_verify_browser import BROWSERS, checked_in_browser
 
     browser = next((p for name in BROWSERS if (p := shutil.which(name))), None)
     if browser is None:
@@ -184,19 +182,7 @@ def test_the_page_gives_the_same_verdicts(log, tmp_path):
     flipped = with_undo(log)
     flipped["rolls"][8]["undone"] = False
     cases.append([flipped, told])
-    script = re.search(r'<script id="verifier">(.*?)</script>', TEMPLATE, re.S).group(1)
-    data = json.dumps(cases, ensure_ascii=True).replace("<", "\\u003c")
-    page = tmp_path / "anchored.html"
-    page.write_text(f"""<!doctype html><html><body><pre id="out"></pre>
-<script type="application/json" id="cases">{data}</script>
-<script>{script}</script>
-<script>
-"use strict";
-const cases = JSON.parse(document.getElementById("cases").textContent);
-document.getElementById("out").textContent = JSON.stringify(cases.map(([l, a]) => check(l, a)));
-</script></body></html>""", encoding="utf-8")
-    got = json.loads(html.unescape(re.search(r'<pre id="out">(.*?)</pre>', dump_dom(browser, page, tmp_path),
-                                             re.S).group(1)))
+    got = checked_in_browser(browser, tmp_path, cases, "check(c[0], c[1])")
     for (one, told_text), g in zip(cases, got, strict=True):
         report = verify_log(json.loads(json.dumps(one)), parse_announced(told_text) if told_text else None)
         assert g == {"ok": report.ok, "matched": report.ok and report.matches_announced, "lines": report.lines()}

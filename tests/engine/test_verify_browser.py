@@ -177,6 +177,24 @@ def test_the_page_is_self_contained_and_offline(log):
     assert "<" not in embedded and json.loads(embedded) == json.loads(json.dumps(log))
 
 
+def checked_in_browser(browser: str, tmp_path: Path, cases: list, call: str) -> list:
+    """What the verifier's script (the template's, as served) says of each of ``cases`` in a headless
+    Chromium: ``call`` is the JavaScript run for each, given as ``c`` (``check(c, "")``, say)."""
+    script = re.search(r'<script id="verifier">(.*?)</script>', TEMPLATE, re.S).group(1)
+    data = json.dumps(cases, ensure_ascii=True).replace("<", "\\u003c")
+    page = tmp_path / "checked.html"
+    page.write_text(f"""<!doctype html><html><body><pre id="out"></pre>
+<script type="application/json" id="cases">{data}</script>
+<script>{script}</script>
+<script>
+"use strict";
+const cases = JSON.parse(document.getElementById("cases").textContent);
+document.getElementById("out").textContent = JSON.stringify(cases.map((c) => {call}));
+</script></body></html>""", encoding="utf-8")
+    return json.loads(html.unescape(re.search(r'<pre id="out">(.*?)</pre>', dump_dom(browser, page, tmp_path),
+                                              re.S).group(1)))
+
+
 # --- the page's primitives and its verdicts, against Python's, in one browser run ------------------
 
 

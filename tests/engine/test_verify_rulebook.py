@@ -9,9 +9,7 @@ Both must show without the announced heads, in Python and in the page alike."""
 from __future__ import annotations
 
 import copy
-import html
 import json
-import re
 import shutil
 from dataclasses import replace
 from typing import Any
@@ -266,7 +264,7 @@ def test_the_page_gives_the_same_verdicts(log, tmp_path):
     """The browser verifier over each forgery (skipped without Chromium)."""
     from tests.campaign.test_scenario_tables import winter_log
 
-    from .test_verify_browser import BROWSERS, TEMPLATE, dump_dom
+    from .test_verify_browser import BROWSERS, checked_in_browser
 
     browser = next((p for name in BROWSERS if (p := shutil.which(name))), None)
     if browser is None:
@@ -278,19 +276,7 @@ def test_the_page_gives_the_same_verdicts(log, tmp_path):
     twice["rolls"][1]["modifiers"] *= 2
     cases = [log, winter, broken, reheaded(twice), *(extra_modifier(log, i) for i in KINDS),
              *(rewritten_table(log, i) for i in KINDS)]
-    script = re.search(r'<script id="verifier">(.*?)</script>', TEMPLATE, re.S).group(1)
-    data = json.dumps(cases, ensure_ascii=True).replace("<", "\\u003c")
-    page = tmp_path / "rulebook.html"
-    page.write_text(f"""<!doctype html><html><body><pre id="out"></pre>
-<script type="application/json" id="cases">{data}</script>
-<script>{script}</script>
-<script>
-"use strict";
-const cases = JSON.parse(document.getElementById("cases").textContent);
-document.getElementById("out").textContent = JSON.stringify(cases.map((l) => check(l, "")));
-</script></body></html>""", encoding="utf-8")
-    got = json.loads(html.unescape(re.search(r'<pre id="out">(.*?)</pre>', dump_dom(browser, page, tmp_path),
-                                             re.S).group(1)))
+    got = checked_in_browser(browser, tmp_path, cases, 'check(c, "")')
     for one, g in zip(cases, got, strict=True):
         report = verify_log(json.loads(json.dumps(one)))
         assert g == {"ok": report.ok, "matched": report.ok and report.matches_announced, "lines": report.lines()}
