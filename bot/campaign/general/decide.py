@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections import deque
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from functools import cache
 from itertools import product
@@ -226,9 +226,19 @@ def test_chances(view: SideView, f: ForceState, rules: RuleBook) -> dict[str, Fr
 SHAKEN = ("confused", "unsteady", "disaster")
 
 
+MOVING = (Order.EXPLORE, Order.FORCED_MARCH)
+
+
 def orders(view: SideView, dice: DiceSource, rules: RuleBook, declared: frozenset[str]) -> list[Decision]:
-    """Phase 1: a die per group, then the Force tests its stance asks for when their risk is one its
-    personality accepts (a shaken Force rallies instead), then FC-2 refits while the points last."""
+    """Phase 1: a die per group, then the Force tests its stance asks for when the new order is worth a test
+    and its risk is one its personality accepts (a shaken Force rallies when that pays), then FC-2 refits
+    while the points last.
+
+    Every Force test risks the Force (MC-4: 1 or less removes it), so an order is changed only for what it
+    brings: Defend only with an enemy within 2 squares; one marching order for the other only to move
+    faster far from the enemy (Forced March, MC-5.1) or to strike fresh beside it (Explore: a forced march
+    arrives strung out, RU-27); a Confused Force (which moves as well as any, MC-2) rallies only when the test
+    is more likely to pass than not."""
     temper = policy().tempers[view.personality]
     quiet = policy().quiet(view.quiet)
     out: list[Decision] = []
@@ -240,17 +250,18 @@ def orders(view: SideView, dice: DiceSource, rules: RuleBook, declared: frozense
             if f.key in declared:
                 continue
             here = view.map.parse(f.square or "")
-            want = stance
-            if not enemy_near(view, [here], view.sight):
-                want = temper.attack_order  # no enemy in sight: it marches on in its marching order (MC-5.1)
-            elif want is Order.DEFEND and quiet:
-                want = temper.attack_order  # a stalemate to break
+            want = wanted_order(view, f, here, stance, temper.attack_order, quiet, rules)
             if f.reaction is None and want is f.order:
                 continue  # no Force test to take
             chances = test_chances(view, f, rules)
             ok, disaster = chances.get("ok", Fraction(0)), chances.get("disaster", Fraction(0))
+            stuck = want is not Order.DEFEND and (f.order is Order.DEFEND or arrive_chance(view, f, rules) <= 1 / 3)
             if f.reaction is not None:
-                if disaster <= temper.rally_risk * (1 + quiet):  # the longer the stalemate, the more it risks
+                # a Force left to hold or unable to move must rally to be of use; a Confused one that moves
+                # rallies only when the test more likely passes than not (MC-2: it moves as well as any)
+                useful = f.order is Order.DEFEND or f.reaction is not Reaction.CONFUSED or stuck
+                risk = temper.rally_risk * (1 + quiet) if useful else temper.rally_risk
+                if disaster <= max(risk, stuck_risk(view, temper, quiet) if stuck else 0) and (useful or ok >= Fraction(1, 2)):
                     order = Order.DEFEND if (want is Order.DEFEND or (
                         f.reaction is not Reaction.CONFUSED and enemy_near(view, [here], 2))) else want
                     out.append(GiveOrder(f.key, order, Msg(
@@ -260,10 +271,12 @@ def orders(view: SideView, dice: DiceSource, rules: RuleBook, declared: frozense
                 continue
             shaken = sum((chances.get(r, Fraction(0)) for r in SHAKEN), Fraction(0))
             # a Force that can hardly move where it stands risks more to take its marching order (MC-5.1)
-            stuck = want is not Order.DEFEND and arrive_chance(view, f, rules) <= 1 / 3
-            if disaster > (max(temper.disaster_risk, temper.rally_risk * quiet) if stuck else
-                                              temper.disaster_risk) or shaken > (
-                    temper.rally_risk * 4 if stuck else temper.shake_risk):
+            if stuck:
+                limit_disaster = max(temper.disaster_risk, stuck_risk(view, temper, quiet))
+                limit_shaken = max(temper.rally_risk * 4, 2 * limit_disaster)
+            else:
+                limit_disaster, limit_shaken = temper.disaster_risk, temper.shake_risk
+            if disaster > limit_disaster or shaken > limit_shaken:
                 continue  # a Force test that would likely leave it shaken or remove it (MC-4) is not worth it
             out.append(GiveOrder(f.key, want, Msg(
                 "{force} tests for the {order} order: its group's die reads {stance}; success {ok}%.", force=f.name,
@@ -272,6 +285,35 @@ def orders(view: SideView, dice: DiceSource, rules: RuleBook, declared: frozense
         bought = refits(view)
         out += bought + reinforce(view, view.supply - sum(b.cost for b in bought))
     return out
+
+
+def wanted_order(view: SideView, f: ForceState, here: Square, stance: Order, marching: Order, quiet: int,
+                 rules: RuleBook) -> Order:
+    """The order ``f`` should hold this turn, given its group's stance: an order change must bring something
+    (see :func:`orders`)."""
+    near = enemy_near(view, [here], 2)
+    if stance is Order.DEFEND:
+        if near and not quiet:
+            return Order.DEFEND
+        return f.order if f.order in MOVING else marching  # nothing to hold against, or a stalemate to break
+    if f.order not in MOVING or f.reaction is not None:
+        return stance if near else marching
+    if f.order is Order.EXPLORE and marching is Order.FORCED_MARCH and (
+            stance is Order.FORCED_MARCH or not near or arrive_chance(view, f, rules) <= 1 / 3):
+        return Order.FORCED_MARCH  # to move faster (MC-5.1)
+    if (f.order is Order.FORCED_MARCH and stance is Order.EXPLORE and enemy_near(view, [here], 1)
+            and arrive_chance(view, replace(f, order=Order.EXPLORE), rules) >= 2 / 3):
+        return Order.EXPLORE  # beside the enemy, sure to reach it: to strike fresh (RU-27)
+    return f.order
+
+
+def stuck_risk(view: SideView, temper: Any, quiet: int) -> Fraction:
+    """The chance of disaster a Force that cannot move where it stands accepts to take a marching order: more
+    the longer the stalemate, and a third when a disaster cannot break its own side (MC-9: the test that
+    follows it cannot fall below zero) after a stalemate, since a Force that never moves serves nothing."""
+    if quiet and view.tally >= 0:
+        return Fraction(1, 3)
+    return temper.rally_risk * quiet
 
 
 def refits(view: SideView) -> list[Buy]:
