@@ -261,7 +261,8 @@ def orders(view: SideView, dice: DiceSource, rules: RuleBook, declared: frozense
                 # rallies only when the test more likely passes than not (MC-2: it moves as well as any)
                 useful = f.order is Order.DEFEND or f.reaction is not Reaction.CONFUSED or stuck
                 risk = temper.rally_risk * (1 + quiet) if useful else temper.rally_risk
-                if disaster <= max(risk, stuck_risk(view, temper, quiet) if stuck else 0) and (useful or ok >= Fraction(1, 2)):
+                if (disaster <= max(risk, stuck_risk(view, temper, quiet) if stuck else 0) and ok >= max(disaster, Fraction(1, 6))
+                        and (useful or ok >= Fraction(1, 2))):
                     order = Order.DEFEND if (want is Order.DEFEND or (
                         f.reaction is not Reaction.CONFUSED and enemy_near(view, [here], 2))) else want
                     out.append(GiveOrder(f.key, order, Msg(
@@ -276,7 +277,7 @@ def orders(view: SideView, dice: DiceSource, rules: RuleBook, declared: frozense
                 limit_shaken = max(temper.rally_risk * 4, 2 * limit_disaster)
             else:
                 limit_disaster, limit_shaken = temper.disaster_risk, temper.shake_risk
-            if disaster > limit_disaster or shaken > limit_shaken:
+            if disaster > limit_disaster or shaken > limit_shaken or ok < max(disaster, Fraction(1, 6)):
                 continue  # a Force test that would likely leave it shaken or remove it (MC-4) is not worth it
             out.append(GiveOrder(f.key, want, Msg(
                 "{force} tests for the {order} order: its group's die reads {stance}; success {ok}%.", force=f.name,
