@@ -511,15 +511,19 @@ def edge_chance(edge: int) -> Fraction:
 def win_chance(view: SideView, forces: Sequence[ForceState], theirs: int, works: bool) -> float:
     """The chance that ``forces`` win a battle against enemy Forces of ``theirs`` estimated SP, by RU-27's
     battle table: the numbers edge, the enemy's stronghold or works, its own main body's order and reaction;
-    quality and generalship, which it cannot see in the enemy, taken as even. An FC-1 overwhelm is a win."""
+    quality and generalship, which it cannot see in the enemy, taken as ``unseen_edge`` better than its own
+    (as even once its side is quiet, to break a stalemate). An FC-1 overwhelm is a win."""
     if not forces:
         return 0.0
     main = max(forces, key=lambda f: (f.sp, f.key))
-    return _win(sum(f.sp for f in forces), main.order, main.reaction, max(1, theirs), works, view.settings.overwhelm)
+    caution = 0 if policy().quiet(view.quiet) else -policy().unseen_edge
+    return _win(sum(f.sp for f in forces), main.order, main.reaction, max(1, theirs), works, view.settings.overwhelm,
+                caution)
 
 
 @cache
-def _win(ours: int, order: Order, reaction: Reaction | None, theirs: int, works: bool, overwhelm: bool) -> float:
+def _win(ours: int, order: Order, reaction: Reaction | None, theirs: int, works: bool, overwhelm: bool,
+         caution: int = 0) -> float:
     q = default_quick_tables()
     if ours <= 0:
         return 0.0
@@ -527,6 +531,7 @@ def _win(ours: int, order: Order, reaction: Reaction | None, theirs: int, works:
         return 1.0
     edge = _ladder(q.numbers, Fraction(ours, theirs)) - _ladder(q.numbers, Fraction(theirs, ours))
     edge -= q.works.value if works else 0
+    edge += caution
     if order in q.orders:
         edge += q.orders[order].value
     if reaction in q.reactions:

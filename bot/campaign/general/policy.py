@@ -55,6 +55,9 @@ class Policy:
     after twice as many more so (``stalemate``): a stalemate is pushed."""
     quiet_win: Fraction
     """How much less win chance it wants to strike, per step of quiet (:meth:`quiet`)."""
+    unseen_edge: int
+    """RU-27's edge it counts against itself for what it cannot see in the enemy (quality, generalship), while
+    its side is not quiet (:meth:`quiet`)."""
     modifiers: Mapping[str, Modifier]
     tempers: Mapping[Personality, Temper]
 
@@ -70,7 +73,7 @@ class Policy:
 @cache
 def policy() -> Policy:
     node = read_yaml(rules_dir() / "general.yaml")
-    node.keys_exactly({"rule", "name", "group_within", "muster_within", "quiet_turns", "quiet_win", "modifiers",
+    node.keys_exactly({"rule", "name", "group_within", "muster_within", "quiet_turns", "quiet_win", "unseen_edge", "modifiers",
                         "personalities"})
     rule = node.key("rule").str()
     tempers: dict[Personality, Temper] = {}
@@ -85,4 +88,5 @@ def policy() -> Policy:
             Fraction(row.key("rally_risk").int(0, 100), 100), Order(row.key("attack_order").str()))
     return Policy(rule, node.key("name").str(), node.key("group_within").int(0, 10), node.key("muster_within").int(1, 20),
                   node.key("quiet_turns").int(1, 100), Fraction(node.key("quiet_win").int(0, 100), 100),
+                  node.key("unseen_edge").int(0, 3),
                   read_modifiers(node.key("modifiers"), rule, MODIFIERS), tempers)
