@@ -508,15 +508,16 @@ def edge_chance(edge: int) -> Fraction:
     return chance(check, lambda total: q.battle.lookup(total).result in won)
 
 
-def win_chance(view: SideView, forces: Sequence[ForceState], theirs: int, works: bool) -> float:
+def win_chance(view: SideView, forces: Sequence[ForceState], theirs: int, works: bool, unseen: bool = False) -> float:
     """The chance that ``forces`` win a battle against enemy Forces of ``theirs`` estimated SP, by RU-27's
     battle table: the numbers edge, the enemy's stronghold or works, its own main body's order and reaction;
-    quality and generalship, which it cannot see in the enemy, taken as ``unseen_edge`` better than its own
-    (as even once its side is quiet, to break a stalemate). An FC-1 overwhelm is a win."""
+    quality and generalship, which it cannot see in the enemy, taken as even, or as ``unseen_edge`` better than
+    its own in enemy Forces its camp never fought (``unseen``) while its side is not quiet. An FC-1 overwhelm
+    is a win."""
     if not forces:
         return 0.0
     main = max(forces, key=lambda f: (f.sp, f.key))
-    caution = 0 if policy().quiet(view.quiet) else -policy().unseen_edge
+    caution = -policy().unseen_edge if unseen and not policy().quiet(view.quiet) else 0
     return _win(sum(f.sp for f in forces), main.order, main.reaction, max(1, theirs), works, view.settings.overwhelm,
                 caution)
 
@@ -556,7 +557,8 @@ STRIKERS = 6
 arriving are counted."""
 
 
-def strike_chance(view: SideView, forces: Sequence[tuple[ForceState, float]], theirs: int, works: bool) -> float:
+def strike_chance(view: SideView, forces: Sequence[tuple[ForceState, float]], theirs: int, works: bool,
+                  unseen: bool = False) -> float:
     """The chance that the battle is won if one is fought, when ``forces`` (each with its chance of arriving)
     strike a square: every set of them that may arrive counted, so that Forces arriving one by one are
     the defeats they would be."""
@@ -568,19 +570,19 @@ def strike_chance(view: SideView, forces: Sequence[tuple[ForceState, float]], th
         if not p or not any(arrived):
             continue
         fought += p
-        won += p * win_chance(view, [f for (f, _), a in zip(forces, arrived, strict=True) if a], theirs, works)
+        won += p * win_chance(view, [f for (f, _), a in zip(forces, arrived, strict=True) if a], theirs, works, unseen)
     return won / fought if fought else 0.0
 
 
-def best_strike(view: SideView, candidates: Sequence[tuple[ForceState, float]], theirs: int, works: bool
-                ) -> tuple[tuple[tuple[ForceState, float], ...], float]:
+def best_strike(view: SideView, candidates: Sequence[tuple[ForceState, float]], theirs: int, works: bool,
+                unseen: bool = False) -> tuple[tuple[tuple[ForceState, float], ...], float]:
     """The Forces of ``candidates`` (the :data:`STRIKERS` largest) that strike with the best chance of winning:
     from all of them, the one whose staying back helps most stays back, while one does (a small Force
     whose movement roll may bring it in alone is better left out)."""
     chosen = tuple(sorted((c for c in candidates if c[1] > 0), key=lambda t: (-t[0].sp, t[0].key))[:STRIKERS])
-    best = strike_chance(view, chosen, theirs, works) if chosen else 0.0
+    best = strike_chance(view, chosen, theirs, works, unseen) if chosen else 0.0
     while len(chosen) > 1:
-        trial = max(((strike_chance(view, chosen[:i] + chosen[i + 1:], theirs, works), chosen[:i] + chosen[i + 1:])
+        trial = max(((strike_chance(view, chosen[:i] + chosen[i + 1:], theirs, works, unseen), chosen[:i] + chosen[i + 1:])
                      for i in range(len(chosen))), key=lambda t: t[0])
         if trial[0] <= best:
             break
@@ -663,17 +665,19 @@ class Fields:
                 and not any(v.map.distance(e.square, o) <= v.sight for o in own)}
         return self.cache["presumed"]  # type: ignore[no-any-return]
 
-    def enemy(self) -> list[tuple[Square, int, bool]]:
+    def enemy(self) -> list[tuple[Square, int, bool, bool]]:
         """Each square where it sees enemy Forces now or presumes them (:meth:`presumed`): their estimated SP,
-        and whether they hold a stronghold there (worth field works, RU-21, RU-27)."""
+        whether they hold a stronghold there (worth field works, RU-21, RU-27), and whether one of them is a
+        Force its camp never fought (unseen: its troops and commander unknown)."""
         if "enemy" not in self.cache:
             v = self.view
             holds = {h.square: h for h in v.strongholds}
             out = []
             for sq in sorted(self.presumed(), key=lambda sq: (sq.row, sq.col)):
-                theirs = sum(v.strength(e.key) for e in v.enemies if e.square == sq and (e.now or sq not in v.occupied))
+                there = [e.key for e in v.enemies if e.square == sq and (e.now or sq not in v.occupied)]
                 h = holds.get(sq)
-                out.append((sq, theirs, h is not None and v.hostile(h.holder)))
+                out.append((sq, sum(map(v.strength, there)), h is not None and v.hostile(h.holder),
+                            any(k not in v.known for k in there)))
             self.cache["enemy"] = out
         return self.cache["enemy"]  # type: ignore[no-any-return]
 
@@ -690,12 +694,12 @@ class Fields:
             taken: dict[str, Strike] = {}
             while True:
                 best: Strike | None = None
-                for sq, theirs, works in self.enemy():
+                for sq, theirs, works, unseen in self.enemy():
                     beside = [(f, p) for f, p in ready if f.key not in taken
                               and v.map.distance(v.map.parse(f.square or ""), sq) == 1]
                     if not beside:
                         continue
-                    chosen, win = best_strike(v, beside, theirs, works)
+                    chosen, win = best_strike(v, beside, theirs, works, unseen)
                     if chosen and win >= self.need(self.sides_at(sq)) and (best is None or win > best.win):
                         best = Strike(sq, tuple(f.key for f, _ in chosen), sum(f.sp for f, _ in chosen), theirs, win)
                 if best is None:
@@ -715,8 +719,8 @@ class Fields:
         targets: dict[Square, Msg] = {}
         blocked: set[Square] = set()
         able = self.able()
-        army: list[tuple[Square, int, bool, Square, Fraction]] = []  # for the whole army, if nothing else
-        for sq, theirs, works in self.enemy():
+        army: list[tuple[Square, int, bool, bool, Square, Fraction]] = []  # for the whole army, if nothing else
+        for sq, theirs, works, unseen in self.enemy():
             blocked.add(sq)
             musters = muster_squares(v, sq)
             if not musters or not able:
@@ -724,22 +728,22 @@ class Fields:
             need = self.need(self.sides_at(sq))
             near = [(f, self.arrive(f, musters[0])) for f in able
                     if cmap.distance(cmap.parse(f.square or ""), sq) <= policy().muster_within]
-            chosen, win = best_strike(v, near, theirs, works) if near else ((), 0.0)
+            chosen, win = best_strike(v, near, theirs, works, unseen) if near else ((), 0.0)
             if win >= need:
                 ours = sum(f.sp for f, _ in chosen)
                 for n in musters:
                     targets.setdefault(n, Msg("a muster beside an enemy Force (our {ours} SP against some "
                                               "{theirs})", ours=ours, theirs=theirs))
             else:
-                army.append((sq, theirs, works, musters[0], need))
+                army.append((sq, theirs, works, unseen, musters[0], need))
         for h in v.strongholds:
             if v.hostile(h.holder) and h.square not in blocked and (h.holder in v.standing or h.owner in v.standing):
                 targets.setdefault(h.square, Msg("the enemy capital") if h.capital and v.hostile(h.owner) else
                                    Msg("an enemy stronghold"))
         if not targets and army:  # nothing within reach: the whole army gathers where it strikes best
             found: list[tuple[float, Square, int, int]] = []
-            for sq, theirs, works, at, need in army:
-                chosen, win = best_strike(v, [(f, self.arrive(f, at)) for f in able], theirs, works)
+            for sq, theirs, works, unseen, at, need in army:
+                chosen, win = best_strike(v, [(f, self.arrive(f, at)) for f in able], theirs, works, unseen)
                 if win >= need:
                     found.append((win, sq, sum(f.sp for f, _ in chosen), theirs))
             if found:
