@@ -1,0 +1,102 @@
+"""The bot general's Force tests (RU-26 with MC-4): an order is changed only for what it brings, no test is
+taken that is likelier to remove the Force than to pass, and a Confused Force that still moves rallies only
+when the test more likely passes than not; its battle odds (RU-27) count what it cannot see in an enemy
+Force its camp never fought."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from fractions import Fraction
+
+from bot.campaign.dice import turn_dice
+from bot.campaign.events import Journal
+from bot.campaign.general import decide, side_view
+from bot.campaign.general.decide import GiveOrder, arrive_chance, wanted_order, win_chance
+from bot.campaign.general.decide import test_chances as force_test_chances
+from bot.campaign.state import CampaignState
+from bot.engine.model import Order, Reaction, Terrain
+from bot.engine.phases import Phase
+
+from .test_general_core import CTX, RULES, campaign
+
+
+def tutorial(turn: int, **mack: object) -> CampaignState:
+    """The tutorial in Phase 1 of ``turn`` without a battle yet (quiet for ``turn`` turns), France's Forces
+    away in the corners of their territory, Mack (CV 1) moved and changed as given."""
+    state = campaign("tutorial").evolve(turn=turn, phase=Phase.ORDERS)
+    far = [replace(state.forces["soult"], square="A1"), replace(state.forces["lannes"], square="A9")]
+    return state.with_forces([*far, replace(state.forces["mack"], **mack)])
+
+
+def orders_of(state: CampaignState, side: str, force: str) -> list[GiveOrder]:
+    _, dice = turn_dice(state, Journal(), CTX)
+    made = decide(side_view(state, side), dice, RULES)
+    return [d for d in made.items if isinstance(d, GiveOrder) and d.force == force]
+
+
+def test_ru_26_a_confused_force_that_moves_does_not_rally_on_a_test_it_cannot_pass() -> None:
+    # D5: open ground on the road in French territory, no enemy within 2 squares; a long stalemate (turn 12)
+    state = tutorial(12, square="D5", order=Order.FORCED_MARCH, reaction=Reaction.CONFUSED)
+    view = side_view(state, "au")
+    mack = next(f for f in view.own if f.key == "mack")
+    chances = force_test_chances(view, mack, RULES)
+    # 1d6 + CV 1 - 1 Confused - 1 enemy territory: it cannot pass, and a third of the time it is lost (MC-4)
+    assert chances.get("ok", 0) == 0 and chances["disaster"] == Fraction(1, 3)
+    assert arrive_chance(view, mack, RULES) == 1  # Confused, it still moves (MC-2): nothing to rally for
+    assert orders_of(state, "au", "mack") == []
+
+
+def test_ru_26_a_force_that_cannot_move_takes_no_test_it_cannot_pass_either() -> None:
+    # A4: forest in French territory; Unsteady, it can neither move (1d6 - 5) nor pass a Force test (1d6 - 1)
+    state = tutorial(12, square="A4", order=Order.EXPLORE, reaction=Reaction.UNSTEADY)
+    view = side_view(state, "au")
+    mack = next(f for f in view.own if f.key == "mack")
+    assert arrive_chance(view, mack, RULES) == 0
+    assert force_test_chances(view, mack, RULES).get("ok", 0) == 0
+    assert orders_of(state, "au", "mack") == []
+
+
+def test_ru_26_a_confused_force_rallies_where_the_test_more_likely_passes() -> None:
+    # H5: its own territory, the test is 1d6 + CV 1 - 1 Confused + 2: passed on 4 or more, never a disaster
+    state = tutorial(2, square="H5", order=Order.FORCED_MARCH, reaction=Reaction.CONFUSED)
+    view = side_view(state, "au")
+    mack = next(f for f in view.own if f.key == "mack")
+    assert force_test_chances(view, mack, RULES)["ok"] >= 1 / 2
+    assert [d.order for d in orders_of(state, "au", "mack")] == [Order.FORCED_MARCH]
+
+
+def test_ru_26_an_order_is_changed_only_for_what_it_brings() -> None:
+    state = tutorial(1, square="H5", order=Order.FORCED_MARCH)
+    view = side_view(state, "au")
+    mack = next(f for f in view.own if f.key == "mack")
+    here = view.map.parse("H5")
+    # its group rolls Hold with no enemy within 2 squares: it keeps marching (no test)
+    assert wanted_order(view, mack, here, Order.DEFEND, Order.FORCED_MARCH, 0, RULES) is Order.FORCED_MARCH
+    # Advance far from the enemy: it keeps the faster order rather than test for Explore
+    assert wanted_order(view, mack, here, Order.EXPLORE, Order.FORCED_MARCH, 0, RULES) is Order.FORCED_MARCH
+    # an enemy beside it: Hold is worth a test, unless a stalemate is to be broken
+    beside = state.with_forces([replace(state.forces["soult"], square="G5")])
+    view = side_view(beside, "au")
+    assert wanted_order(view, mack, here, Order.DEFEND, Order.FORCED_MARCH, 0, RULES) is Order.DEFEND
+    assert wanted_order(view, mack, here, Order.DEFEND, Order.FORCED_MARCH, 1, RULES) is Order.FORCED_MARCH
+
+
+def test_ru_26_ru_27_an_enemy_force_never_fought_is_taken_a_step_better_until_its_side_is_quiet() -> None:
+    fresh = side_view(tutorial(1, square="H5"), "au")  # a battle-free turn 1: not quiet
+    mack = next(f for f in fresh.own if f.key == "mack")
+    assert win_chance(fresh, [mack], 10, False, unseen=True) < win_chance(fresh, [mack], 10, False)
+    quiet = side_view(tutorial(12, square="H5"), "au")  # 12 turns without a battle: as even, to break it
+    assert win_chance(quiet, [mack], 10, False, unseen=True) == win_chance(quiet, [mack], 10, False)
+
+
+def test_danube_bohemias_corps_can_leave_the_cham_basin() -> None:
+    """danube1809: Cham (W7) and Furth im Wald (X6) lie in the basin the road from Bohemia crosses (hills,
+    not mountains), so a corps there can pass a Force test for Forced March and move on (MC-4, MC-5.1)."""
+    state = campaign("danube1809")
+    for sq in ("V7", "W7", "X6"):
+        assert state.map.cell(state.map.parse(sq)).terrain is Terrain.HILL
+    view = side_view(state, "au")
+    kollowrat = next(f for f in view.own if f.key == "kollowrat")
+    assert kollowrat.square == "W7"
+    assert force_test_chances(view, kollowrat, RULES)["ok"] > 0
+    assert arrive_chance(view, replace(kollowrat, order=Order.FORCED_MARCH), RULES) > 0
