@@ -633,13 +633,16 @@ class Fields:
     def need(self, sides: Iterable[str] = ()) -> Fraction:
         """The win chance it wants before it strikes enemy Forces of ``sides``: its personality's; while no
         enemy stronghold lies open to it, less, and less again after quiet turns and while a lost battle
-        cannot break its own side (its Will-to-Fight tally, MC-9, is 0 or more); and less by as much again as
-        the chance that a battle lost breaks the enemy side (their tally is public news)."""
+        cannot break its own side (its Will-to-Fight tally, MC-9, is 0 or more); in a stalemate (two steps of
+        quiet) less even while strongholds lie open, one ``quiet_win`` a step from the second; and less by as
+        much again as the chance that a battle lost breaks the enemy side (their tally is public news)."""
         pol = policy()
         v = self.view
         need = pol.tempers[v.personality].win_chance
         if not self.open_strongholds():  # nothing else to take: only battles can break the enemy (MC-9)
             need -= pol.quiet_win * (1 + pol.quiet(v.quiet) + (v.tally >= 0))
+        elif pol.quiet(v.quiet) >= 2:  # a stalemate (twice quiet_turns) is broken by battle, strongholds open or not
+            need -= pol.quiet_win * (pol.quiet(v.quiet) - 1)
         breaks = max((v.break_chance(s) for s in sides), default=Fraction(0))
         return max(Fraction(1, 4), need - breaks * pol.quiet_win * 3)
 
