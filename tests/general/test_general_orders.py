@@ -11,8 +11,9 @@ from fractions import Fraction
 from bot.campaign.dice import turn_dice
 from bot.campaign.events import Journal
 from bot.campaign.general import decide, side_view
-from bot.campaign.general.decide import GiveOrder, arrive_chance, wanted_order, win_chance
+from bot.campaign.general.decide import Fields, GiveOrder, arrive_chance, wanted_order, win_chance
 from bot.campaign.general.decide import test_chances as force_test_chances
+from bot.campaign.general.policy import policy
 from bot.campaign.state import CampaignState
 from bot.engine.model import Order, Reaction, Terrain
 from bot.engine.phases import Phase
@@ -100,3 +101,10 @@ def test_danube_bohemias_corps_can_leave_the_cham_basin() -> None:
     assert kollowrat.square == "W7"
     assert force_test_chances(view, kollowrat, RULES)["ok"] > 0
     assert arrive_chance(view, replace(kollowrat, order=Order.FORCED_MARCH), RULES) > 0
+
+
+def test_ru_26_a_long_stalemate_lowers_the_odds_it_wants_even_while_strongholds_lie_open() -> None:
+    fresh = Fields(side_view(tutorial(1, square="H5"), "au"))  # quiet for 1 turn
+    stalemate = Fields(side_view(tutorial(7, square="H5"), "au"))  # 7 turns without a battle: two steps
+    assert fresh.open_strongholds() and stalemate.open_strongholds()  # France's capital lies open at B5
+    assert stalemate.need() == fresh.need() - policy().quiet_win
