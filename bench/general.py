@@ -73,6 +73,7 @@ def win_rates(seeds: int, opponent: Opponent, jobs: int = 1) -> None:
     (``jobs`` processes: each campaign is its own seeded run, so the figures do not depend on it)."""
     total = wins = 0
     plan: list[tuple[str, tuple[str, ...]]] = []
+    per_scenario: dict[str, tuple[int, int]] = {}  # won, played: the issue's goals are per bundled scenario
     for scenario in sorted(bundled_scenarios()):
         state = from_scenario(load_bundled(scenario), campaign_id=1, name="bench", gm_id=1)
         camps: dict[str, list[str]] = {}
@@ -87,10 +88,14 @@ def win_rates(seeds: int, opponent: Opponent, jobs: int = 1) -> None:
             won = sum(r.won for r in results)
             ended = [r for r in results if r.ended]
             total, wins = total + seeds, wins + won
+            done = per_scenario.get(scenario, (0, 0))
+            per_scenario[scenario] = (done[0] + won, done[1] + seeds)
             print(f"  {scenario} general={'+'.join(sides)}: won {won}/{seeds} ({100 * won // seeds}%), ended "
                   f"{len(ended)}, turns to the end median "
                   f"{statistics.median(r.turns for r in ended) if ended else '-'}, battles per campaign "
                   f"{statistics.mean(r.battles for r in results):.1f} ({time.perf_counter() - t0:.0f} s)", flush=True)
+    for scenario, (won, played) in sorted(per_scenario.items()):
+        print(f"  {scenario}, every camp: won {won}/{played} ({100 * won // played}%)")
     print(f"  all: won {wins}/{total} ({100 * wins // max(1, total)}%)")
 
 
