@@ -1,6 +1,7 @@
 """The bot general's figures (RU-26; issue 25 item 4), printed, not asserted:
 
-    python bench/general.py [--seeds 40] [--opponent hold|random] [--jobs N] [--no-timing] [--no-campaigns]
+    python bench/general.py [--seeds 40] [--opponent hold|random] [--jobs N] [--personality cautious|balanced|bold]
+                            [--no-timing] [--no-campaigns]
 
 1. Its decisions for a side of 50 Forces on a 100x100 generated map: time per phase (Phase 1 orders and
    Force tests, Phase 2 moves), from the side's view to its decisions (goal: under 200 ms).
@@ -63,12 +64,12 @@ def big_side() -> None:
               f"worst {max(times):.0f} ms (CPU: median {statistics.median(cpu):.0f} ms, worst {max(cpu):.0f} ms)")
 
 
-def _play(job: tuple[str, tuple[str, ...], str, int]) -> Outcome:
-    scenario, sides, opponent, seed = job
-    return campaign(load_bundled(scenario), sides, Opponent(opponent), seed)
+def _play(job: tuple[str, tuple[str, ...], str, int, str]) -> Outcome:
+    scenario, sides, opponent, seed, personality = job
+    return campaign(load_bundled(scenario), sides, Opponent(opponent), seed, options={"general": personality})
 
 
-def win_rates(seeds: int, opponent: Opponent, jobs: int = 1) -> None:
+def win_rates(seeds: int, opponent: Opponent, jobs: int = 1, personality: str = "balanced") -> None:
     """Each camp of each bundled scenario played by the general against ``opponent`` on every other side
     (``jobs`` processes: each campaign is its own seeded run, so the figures do not depend on it)."""
     total = wins = 0
@@ -83,7 +84,7 @@ def win_rates(seeds: int, opponent: Opponent, jobs: int = 1) -> None:
     with multiprocessing.get_context("fork").Pool(jobs) if jobs > 1 else nullcontext() as pool:
         for scenario, sides in plan:
             t0 = time.perf_counter()
-            work = [(scenario, sides, opponent.value, seed) for seed in range(seeds)]
+            work = [(scenario, sides, opponent.value, seed, personality) for seed in range(seeds)]
             results = pool.map(_play, work) if pool is not None else [_play(w) for w in work]
             won = sum(r.won for r in results)
             ended = [r for r in results if r.ended]
@@ -107,10 +108,12 @@ if __name__ == "__main__":
     parser.add_argument("--no-campaigns", action="store_true")
     parser.add_argument("--no-timing", action="store_true")
     parser.add_argument("--jobs", type=int, default=1, help="campaigns played in parallel (processes)")
+    parser.add_argument("--personality", choices=["cautious", "balanced", "bold"], default="balanced",
+                        help="the general's personality (RU-26, rules/general.yaml)")
     args = parser.parse_args()
     if not args.no_timing:
         big_side()
     if not args.no_campaigns:
         for opponent in map(Opponent, args.opponent or [o.value for o in Opponent]):
             print(f"the general against a side that {'only holds' if opponent is Opponent.HOLD else 'plays at random'}:")
-            win_rates(args.seeds, opponent, args.jobs)
+            win_rates(args.seeds, opponent, args.jobs, args.personality)
