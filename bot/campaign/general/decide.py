@@ -32,7 +32,7 @@ from bot.engine.text import Msg
 
 from ..glory import outcomes
 from ..state import BattleStatus, ForceState
-from .policy import Stance, policy
+from .policy import Stance, Temper, policy
 from .view import SideView
 
 # --- the decisions ---------------------------------------------------------------------------------
@@ -255,13 +255,13 @@ def orders(view: SideView, dice: DiceSource, rules: RuleBook, declared: frozense
                 continue  # no Force test to take
             chances = test_chances(view, f, rules)
             ok, disaster = chances.get("ok", Fraction(0)), chances.get("disaster", Fraction(0))
-            stuck = want is not Order.DEFEND and (f.order is Order.DEFEND or arrive_chance(view, f, rules) <= 1 / 3)
+            stuck = want is not Order.DEFEND and arrive_chance(view, f, rules) <= 1 / 3  # 0 in Defend
             if f.reaction is not None:
                 # a Force left to hold or unable to move must rally to be of use; a Confused one that moves
                 # rallies only when the test more likely passes than not (MC-2: it moves as well as any)
                 useful = f.order is Order.DEFEND or f.reaction is not Reaction.CONFUSED or stuck
                 risk = temper.rally_risk * (1 + quiet) if useful else temper.rally_risk
-                if (disaster <= max(risk, stuck_risk(view, temper, quiet) if stuck else 0) and ok >= max(disaster, Fraction(1, 6))
+                if (disaster <= max(risk, stuck_risk(view, temper, quiet) if stuck else 0) and passable(ok, disaster)
                         and (useful or ok >= Fraction(1, 2))):
                     order = Order.DEFEND if (want is Order.DEFEND or (
                         f.reaction is not Reaction.CONFUSED and enemy_near(view, [here], 2))) else want
@@ -277,7 +277,7 @@ def orders(view: SideView, dice: DiceSource, rules: RuleBook, declared: frozense
                 limit_shaken = max(temper.rally_risk * 4, 2 * limit_disaster)
             else:
                 limit_disaster, limit_shaken = temper.disaster_risk, temper.shake_risk
-            if disaster > limit_disaster or shaken > limit_shaken or ok < max(disaster, Fraction(1, 6)):
+            if disaster > limit_disaster or shaken > limit_shaken or not passable(ok, disaster):
                 continue  # a Force test that would likely leave it shaken or remove it (MC-4) is not worth it
             out.append(GiveOrder(f.key, want, Msg(
                 "{force} tests for the {order} order: its group's die reads {stance}; success {ok}%.", force=f.name,
@@ -308,7 +308,13 @@ def wanted_order(view: SideView, f: ForceState, here: Square, stance: Order, mar
     return f.order
 
 
-def stuck_risk(view: SideView, temper: Any, quiet: int) -> Fraction:
+def passable(ok: Fraction, disaster: Fraction) -> bool:
+    """Whether a Force test is worth taking at all: never one more likely to remove the Force than to pass, nor
+    one passed less than 1 time in 6 (MC-4)."""
+    return ok >= max(disaster, Fraction(1, 6))
+
+
+def stuck_risk(view: SideView, temper: Temper, quiet: int) -> Fraction:
     """The chance of disaster a Force that cannot move where it stands accepts to take a marching order: more
     the longer the stalemate, and a third when a disaster cannot break its own side (MC-9: the test that
     follows it cannot fall below zero) after a stalemate, since a Force that never moves serves nothing."""
