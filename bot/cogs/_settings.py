@@ -8,6 +8,7 @@ included. Only the GM changes a setting: the services refuse anybody else."""
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from enum import StrEnum
 from typing import Any
 
@@ -16,6 +17,7 @@ import discord
 from bot import formatting as fmt
 from bot import limits
 from bot.campaign import botsettings
+from bot.engine.text import Msg
 from bot.i18n import t
 from bot.i18n.text import tr
 from bot.services import bookkeeping as state
@@ -54,22 +56,23 @@ def said_name(lc: str, name: str, sides: dict[str, str] | None = None) -> str:
     return tr(lc, botsettings.setting_name(name, (sides or {}).get(side or "", side)))
 
 
+def _typed(lc: str, typed: str, names: Mapping[str, Msg]) -> str:
+    """The identifier among ``names`` that a member typed, by itself or by its name in their words (or English)."""
+    wanted = typed.strip().casefold()
+    for key, said in names.items():
+        if wanted in (tr(lc, said).casefold(), said.casefold()):
+            return key
+    return typed.strip()
+
+
 def typed_name(lc: str, typed: str) -> str:
     """The setting a member typed, by its identifier or by its name in their words (or English)."""
-    wanted = typed.strip().casefold()
-    for name, said in botsettings.SETTING_NAMES.items():
-        if wanted in (tr(lc, said).casefold(), said.casefold()):
-            return name
-    return typed.strip()
+    return _typed(lc, typed, botsettings.SETTING_NAMES)
 
 
 def typed_value(lc: str, typed: str) -> str:
     """A value a member typed, by its identifier or in their words (or English)."""
-    wanted = typed.strip().casefold()
-    for value, said in botsettings.VALUE_NAMES.items():
-        if wanted in (tr(lc, said).casefold(), said.casefold()):
-            return value
-    return typed.strip()
+    return _typed(lc, typed, botsettings.VALUE_NAMES)
 
 
 def page_of(bot: Any, name: str) -> Page | None:
