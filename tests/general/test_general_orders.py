@@ -48,13 +48,17 @@ def test_ru_26_a_confused_force_that_moves_does_not_rally_on_a_test_it_cannot_pa
 
 
 def test_ru_26_a_force_that_cannot_move_takes_no_test_it_cannot_pass_either() -> None:
-    # A4: forest in French territory; Unsteady, it can neither move (1d6 - 5) nor pass a Force test (1d6 - 1)
-    state = tutorial(12, square="A4", order=Order.EXPLORE, reaction=Reaction.UNSTEADY)
+    # A4: forest in French territory; Werneck (CV 2) Unsteady can neither move (1d6 - 5) nor pass a Force test
+    # (1d6 + 2 - 2 - 1), and a third of the time the test removes it: within what a long stalemate once risked
+    state = tutorial(12, square="H5")
+    state = state.with_forces([replace(state.forces["werneck"], square="A4", order=Order.EXPLORE,
+                                       reaction=Reaction.UNSTEADY)])
     view = side_view(state, "au")
-    mack = next(f for f in view.own if f.key == "mack")
-    assert arrive_chance(view, mack, RULES) == 0
-    assert force_test_chances(view, mack, RULES).get("ok", 0) == 0
-    assert orders_of(state, "au", "mack") == []
+    werneck = next(f for f in view.own if f.key == "werneck")
+    assert arrive_chance(view, werneck, RULES) == 0
+    chances = force_test_chances(view, werneck, RULES)
+    assert chances.get("ok", 0) == 0 and chances["disaster"] == Fraction(1, 3)
+    assert orders_of(state, "au", "werneck") == []
 
 
 def test_ru_26_a_confused_force_rallies_where_the_test_more_likely_passes() -> None:
