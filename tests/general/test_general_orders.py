@@ -11,7 +11,7 @@ from fractions import Fraction
 from bot.campaign.dice import turn_dice
 from bot.campaign.events import Journal
 from bot.campaign.general import decide, side_view
-from bot.campaign.general.decide import Fields, GiveOrder, arrive_chance, wanted_order, win_chance
+from bot.campaign.general.decide import Fields, GiveOrder, Move, arrive_chance, wanted_order, win_chance
 from bot.campaign.general.decide import test_chances as force_test_chances
 from bot.campaign.general.policy import policy
 from bot.campaign.state import CampaignState
@@ -112,3 +112,15 @@ def test_ru_26_a_long_stalemate_lowers_the_odds_it_wants_even_while_strongholds_
     stalemate = Fields(side_view(tutorial(7, square="H5"), "au"))  # 7 turns without a battle: two steps
     assert fresh.open_strongholds() and stalemate.open_strongholds()  # France's capital lies open at B5
     assert stalemate.need() == fresh.need() - policy().quiet_win
+
+
+def test_ru_26_a_force_marches_where_it_moves_fastest_not_by_the_fewest_squares() -> None:
+    # K7 to the French capital B5: the fewest squares cross J6 (cultivated, -1) and I5 (forest, -2); the open
+    # ground of its own territory by J8, I8 and H7 is as many squares and faster in Forced March (MC-5.1)
+    state = tutorial(1, square="K7", order=Order.FORCED_MARCH).evolve(phase=Phase.MOVEMENT)
+    _, dice = turn_dice(state, Journal(), CTX)
+    made = decide(side_view(state, "au"), dice, RULES)
+    move = next(d for d in made.items if isinstance(d, Move) and d.force == "mack")
+    assert [str(s) for s in move.path] == ["J8", "I8", "H7"]
+    assert {state.map.cell(s).terrain for s in move.path} == {Terrain.OPEN}
+    assert str(move.target) == "B5"

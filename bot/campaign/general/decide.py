@@ -8,6 +8,7 @@ the words of its reason; :mod:`.act` makes it through the same core functions a 
 
 from __future__ import annotations
 
+import heapq
 from collections import deque
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
@@ -22,7 +23,7 @@ from bot.engine.dice import DiceSource, roll_key
 from bot.engine.field_commander import PurchaseKind
 from bot.engine.force_test import force_test_check
 from bot.engine.grid import CampaignMap
-from bot.engine.model import Feature, Force, Leader, Order, Outcome, Reaction, Square, UnitType
+from bot.engine.model import Cell, Feature, Force, Leader, Order, Outcome, Reaction, Square, UnitType
 from bot.engine.movement import max_squares, movement_check
 from bot.engine.phases import Phase
 from bot.engine.quick import Result, default_quick_tables
@@ -375,12 +376,13 @@ INF = 1 << 30
 
 
 class Field:
-    """Steps by land from every square to the nearest target, on a flat array (fast on a 100x100 map)."""
+    """The cost of marching from every square to the nearest target (:func:`field_to`), and which target that
+    is, on flat arrays (fast on a 100x100 map)."""
 
-    __slots__ = ("dist", "width")
+    __slots__ = ("dist", "origin", "width")
 
-    def __init__(self, width: int, dist: list[int]) -> None:
-        self.width, self.dist = width, dist
+    def __init__(self, width: int, dist: list[int], origin: list[int]) -> None:
+        self.width, self.dist, self.origin = width, dist, origin
 
     def get(self, sq: Square, default: int = INF) -> int:
         d = self.dist[sq.row * self.width + sq.col]
@@ -392,10 +394,50 @@ class Field:
     def __getitem__(self, sq: Square) -> int:
         return self.dist[sq.row * self.width + sq.col]
 
+    def target(self, sq: Square) -> Square | None:
+        """The target the march from ``sq`` leads to."""
+        i = self.origin[sq.row * self.width + sq.col]
+        return None if i < 0 else Square(i % self.width, i // self.width)
 
-def field_to(cmap: CampaignMap, targets: Iterable[Square], blocked: frozenset[Square]) -> Field:
-    """Steps by land from every square to the nearest of ``targets`` (a breadth-first search outwards
-    from them): water and ``blocked`` squares are not crossed."""
+
+STEP = 60
+"""A step off a square where a marching Force moves one square a turn on average costs this much
+(:func:`going_costs`)."""
+
+
+def going_costs(view: SideView, rules: RuleBook | None) -> list[int]:
+    """What a step off each square costs a marching Force: :data:`STEP` over the squares its movement roll
+    gives there on average (MC-5.1, the square's own modifiers, in Forced March and without a reaction, the
+    weather aside), so that it marches by roads, open ground and its own territory rather than over hills,
+    through forests and across rivers, as a member would."""
+    cmap = view.map
+    allies = view.camps.allies_of(view.side)
+    walker = Force(id="", name="", side=view.side, square=Square(0, 0), leader=Leader("", 0), units=(),
+                   order=Order.FORCED_MARCH)
+    known: dict[tuple[Any, ...], int] = {}
+
+    def cost(cell: Cell) -> int:
+        key = (cell.terrain, cell.features, cell.territory)
+        if key not in known:
+            check = movement_check(walker, cell, extension=view.settings.movement_extension, allies=allies,
+                                   rules=rules)
+            totals = [check.total_for(faces) for faces in product(range(1, check.sides + 1), repeat=check.dice)]
+            squares = sum(check.table.lookup(t).value or 0 for t in totals)
+            known[key] = min(STEP * len(totals) // squares, 20 * STEP) if squares else 20 * STEP
+        return known[key]
+
+    w = cmap.width
+    costs = [cost(Cell())] * (w * cmap.height)  # squares not listed are open ground
+    for sq, cell in cmap.cells.items():
+        costs[sq.row * w + sq.col] = cost(cell)
+    return costs
+
+
+def field_to(cmap: CampaignMap, targets: Iterable[Square], blocked: frozenset[Square],
+             costs: Sequence[int] | None = None) -> Field:
+    """The cost of marching by land from every square to the nearest of ``targets`` (outwards from them,
+    Dijkstra's search): each step costs its square's ``costs`` (one each when none are given); water and
+    ``blocked`` squares are not crossed."""
     w, h = cmap.width, cmap.height
     closed = bytearray(w * h)
     for sq, cell in cmap.cells.items():
@@ -405,24 +447,32 @@ def field_to(cmap: CampaignMap, targets: Iterable[Square], blocked: frozenset[Sq
         closed[sq.row * w + sq.col] = 1
     steps = [(dc, dr) for dc in (-1, 0, 1) for dr in (-1, 0, 1) if (dc or dr) and (cmap.adjacency == 8 or not (dc and dr))]
     dist = [INF] * (w * h)
-    queue: deque[int] = deque()
+    origin = [-1] * (w * h)
+    heap: list[tuple[int, int]] = []
     for t in targets:
         i = t.row * w + t.col
         if dist[i] == INF and not cmap.cell(t).terrain.is_water:
             dist[i] = 0
-            queue.append(i)
-    while queue:
-        i = queue.popleft()
-        d = dist[i] + 1
+            origin[i] = i
+            heap.append((0, i))
+    heapq.heapify(heap)
+    while heap:
+        d0, i = heapq.heappop(heap)
+        if d0 > dist[i]:
+            continue
         col, row = i % w, i // w
         for dc, dr in steps:
             c, r = col + dc, row + dr
             if 0 <= c < w and 0 <= r < h:
                 j = r * w + c
-                if dist[j] == INF and not closed[j]:
+                if closed[j]:
+                    continue
+                d = d0 + (costs[j] if costs is not None else 1)
+                if d < dist[j]:
                     dist[j] = d
-                    queue.append(j)
-    return Field(w, dist)
+                    origin[j] = origin[i]
+                    heapq.heappush(heap, (d, j))
+    return Field(w, dist, origin)
 
 
 def descend(cmap: CampaignMap, start: Square, dist: Field, steps: int) -> tuple[Square, ...]:
@@ -636,6 +686,12 @@ class Fields:
             arrives[key] = arrive_chance(self.view, f, self.rules, at)
         return arrives[key]  # type: ignore[no-any-return]
 
+    def costs(self) -> list[int]:
+        """:func:`going_costs`, once a phase."""
+        if "costs" not in self.cache:
+            self.cache["costs"] = going_costs(self.view, self.rules)
+        return self.cache["costs"]  # type: ignore[no-any-return]
+
     def need(self, sides: Iterable[str] = ()) -> Fraction:
         """The win chance it wants before it strikes enemy Forces of ``sides``: its personality's; while no
         enemy stronghold lies open to it, less, and less again after quiet turns and while a lost battle
@@ -765,7 +821,7 @@ class Fields:
     def march(self) -> tuple[Field, dict[Square, Msg]]:
         if "march" not in self.cache:
             targets, blocked = self._targets()
-            self.cache["march"] = field_to(self.view.map, targets, blocked), targets
+            self.cache["march"] = field_to(self.view.map, targets, blocked, self.costs()), targets
         return self.cache["march"]  # type: ignore[no-any-return]
 
     def home(self) -> tuple[Field, dict[Square, Msg]]:
@@ -774,7 +830,7 @@ class Fields:
             targets = {h.square: Msg("its own stronghold") for h in v.strongholds if not v.hostile(h.holder)}
             if v.capital is not None:
                 targets[v.capital] = Msg("its own capital")
-            self.cache["home"] = field_to(v.map, targets, v.occupied), targets
+            self.cache["home"] = field_to(v.map, targets, v.occupied, self.costs()), targets
         return self.cache["home"]  # type: ignore[no-any-return]
 
 
@@ -792,7 +848,8 @@ def moves(view: SideView, rules: RuleBook, declared: frozenset[str]) -> list[Dec
     for f in movers:
         start = view.map.parse(f.square or "")
         if f.key == home_guard and view.capital is not None:
-            dist, names = field_to(view.map, [view.capital], view.occupied), {view.capital: Msg("its threatened capital")}
+            dist, names = (field_to(view.map, [view.capital], view.occupied, fields.costs()),
+                            {view.capital: Msg("its threatened capital")})
             verb = "marches"
         elif f.reaction in (Reaction.UNSTEADY, Reaction.ROUTED) and enemy_near(view, [start], 2):
             dist, names = fields.home()
@@ -835,9 +892,11 @@ def guard(view: SideView, movers: Sequence[ForceState]) -> str | None:
 
 
 def nearest_target(cmap: CampaignMap, end: Square, dist: Field, names: Mapping[Square, Msg]) -> Square:
-    """The target the path leads to: the nearest from where it ends (ties by square)."""
-    left = dist.get(end, INF)
-    return min(names, key=lambda t: (abs(cmap.distance(end, t) - left), cmap.distance(end, t), t.row, t.col))
+    """The target the path leads to: the one the field's march from where it ends leads to."""
+    target = dist.target(end)
+    if target in names:
+        return target
+    return min(names, key=lambda t: (cmap.distance(end, t), t.row, t.col))
 
 
 # --- Phase 3: scouting and the camp's report --------------------------------------------------------
