@@ -124,3 +124,18 @@ def test_ru_26_a_force_marches_where_it_moves_fastest_not_by_the_fewest_squares(
     assert [str(s) for s in move.path] == ["J8", "I8", "H7"]
     assert {state.map.cell(s).terrain for s in move.path} == {Terrain.OPEN}
     assert str(move.target) == "B5"
+
+
+def test_ru_26_the_forces_counted_for_a_strike_gather_for_that_strike() -> None:
+    # Soult and Lannes (some 18 SP each, as far as Austria knows) at F3 and F7; Mack (22 SP) at H4 and Werneck
+    # (14 SP) at H6 beat one of them together at its odds, neither alone: both gather beside the same one
+    # (concentration), not each beside the enemy Force nearest to it
+    state = tutorial(7, square="H4", order=Order.EXPLORE).evolve(phase=Phase.MOVEMENT)
+    state = state.with_forces([replace(state.forces["werneck"], square="H6", order=Order.EXPLORE),
+                               replace(state.forces["soult"], square="F3"), replace(state.forces["lannes"], square="F7")])
+    _, dice = turn_dice(state, Journal(), CTX)
+    made = decide(side_view(state, "au"), dice, RULES)
+    targets = {d.force: d.target for d in made.items if isinstance(d, Move)}
+    assert set(targets) == {"mack", "werneck"}
+    beside = [{str(e) for e in ("F3", "F7") if state.map.distance(t, state.map.parse(e)) == 1} for t in targets.values()]
+    assert beside == [{"F3"}, {"F3"}]

@@ -773,42 +773,50 @@ class Fields:
             self.cache["strikes"] = taken
         return self.cache["strikes"]  # type: ignore[no-any-return]
 
-    def _targets(self) -> tuple[dict[Square, Msg], frozenset[Square]]:
-        """Where its Forces that strike nothing this turn march, and the squares they do not enter. An enemy
-        square is entered only by a strike: the squares around one that its Forces within ``muster_within``
-        squares would strike at its odds from there are where they gather (concentration); any other is
-        avoided; a square where it last saw enemy Forces, out of its sight now, is taken as theirs still
-        (hunting them is mustering there). Then the strongholds of enemy sides still in play."""
+    def _targets(self) -> tuple[dict[Square, Msg], frozenset[Square], dict[str, tuple[tuple[Square, ...], Msg]]]:
+        """Where its Forces that strike nothing this turn march, the squares they do not enter, and the musters
+        some of them are committed to. An enemy square is entered only by a strike: the Forces within
+        ``muster_within`` squares of one that would strike it at its odds from beside it gather there
+        (concentration), each Force committed to one muster, the best odds first, so that the Forces counted
+        for a strike are those that march to it; any other enemy square is avoided; a square where it last saw
+        enemy Forces, out of its sight now, is taken as theirs still (hunting them is mustering there). The
+        Forces not committed march on the strongholds of enemy sides still in play."""
         v = self.view
         cmap = v.map
         targets: dict[Square, Msg] = {}
         blocked: set[Square] = set()
         able = self.able()
-        army: list[tuple[Square, int, bool, bool, Square, Fraction]] = []  # for the whole army, if nothing else
+        free = {f.key for f in able}
+        pending: list[tuple[Square, int, bool, bool, list[Square], Fraction]] = []
         for sq, theirs, works, unseen in self.enemy():
             blocked.add(sq)
             musters = muster_squares(v, sq)
-            if not musters or not able:
-                continue
-            need = self.need(self.sides_at(sq))
-            near = [(f, self.arrive(f, musters[0])) for f in able
-                    if cmap.distance(cmap.parse(f.square or ""), sq) <= policy().muster_within]
-            chosen, win = best_strike(v, near, theirs, works, unseen) if near else ((), 0.0)
-            if win >= need:
-                ours = sum(f.sp for f, _ in chosen)
-                for n in musters:
-                    targets.setdefault(n, Msg("a muster beside an enemy Force (our {ours} SP against some "
-                                              "{theirs})", ours=ours, theirs=theirs))
-            else:
-                army.append((sq, theirs, works, unseen, musters[0], need))
+            if musters and able:
+                pending.append((sq, theirs, works, unseen, musters, self.need(self.sides_at(sq))))
+        committed: dict[str, tuple[tuple[Square, ...], Msg]] = {}
+        while pending:
+            best: tuple[float, int, tuple[str, ...], int] | None = None  # (win, index, Forces, their SP)
+            for i, (sq, theirs, works, unseen, musters, need) in enumerate(pending):
+                near = [(f, self.arrive(f, musters[0])) for f in able
+                        if f.key in free and cmap.distance(cmap.parse(f.square or ""), sq) <= policy().muster_within]
+                chosen, win = best_strike(v, near, theirs, works, unseen) if near else ((), 0.0)
+                if chosen and win >= need and (best is None or win > best[0]):
+                    best = (win, i, tuple(f.key for f, _ in chosen), sum(f.sp for f, _ in chosen))
+            if best is None:
+                break
+            sq, theirs, _, _, musters, _ = pending.pop(best[1])
+            what = Msg("a muster beside an enemy Force (our {ours} SP against some {theirs})", ours=best[3],
+                       theirs=theirs)
+            committed.update({k: (tuple(musters), what) for k in best[2]})
+            free -= set(best[2])
         for h in v.strongholds:
             if v.hostile(h.holder) and h.square not in blocked and (h.holder in v.standing or h.owner in v.standing):
                 targets.setdefault(h.square, Msg("the enemy capital") if h.capital and v.hostile(h.owner) else
                                    Msg("an enemy stronghold"))
-        if not targets and army:  # nothing within reach: the whole army gathers where it strikes best
+        if not targets and not committed and pending:  # nothing within reach: the whole army gathers where it strikes best
             found: list[tuple[float, Square, int, int]] = []
-            for sq, theirs, works, unseen, at, need in army:
-                chosen, win = best_strike(v, [(f, self.arrive(f, at)) for f in able], theirs, works, unseen)
+            for sq, theirs, works, unseen, musters, need in pending:
+                chosen, win = best_strike(v, [(f, self.arrive(f, musters[0])) for f in able], theirs, works, unseen)
                 if win >= need:
                     found.append((win, sq, sum(f.sp for f, _ in chosen), theirs))
             if found:
@@ -816,12 +824,22 @@ class Fields:
                 for n in muster_squares(v, sq):
                     targets[n] = Msg("a muster of the whole army beside an enemy Force (our {ours} SP against some "
                                      "{theirs})", ours=ours, theirs=theirs)
-        return targets, frozenset(blocked)
+        return targets, frozenset(blocked), committed
 
-    def march(self) -> tuple[Field, dict[Square, Msg]]:
+    def march(self, force: str | None = None) -> tuple[Field, dict[Square, Msg]]:
+        """The field of march of ``force``: to its muster if it is committed to one, else to the side's
+        targets."""
         if "march" not in self.cache:
-            targets, blocked = self._targets()
+            targets, blocked, committed = self._targets()
             self.cache["march"] = field_to(self.view.map, targets, blocked, self.costs()), targets
+            self.cache["blocked"], self.cache["committed"] = blocked, committed
+        if force is not None and force in self.cache["committed"]:
+            musters, what = self.cache["committed"][force]
+            fields = self.cache.setdefault("musters", {})
+            if musters not in fields:
+                fields[musters] = (field_to(self.view.map, musters, self.cache["blocked"], self.costs()),
+                                   dict.fromkeys(musters, what))
+            return fields[musters]  # type: ignore[no-any-return]
         return self.cache["march"]  # type: ignore[no-any-return]
 
     def home(self) -> tuple[Field, dict[Square, Msg]]:
@@ -861,7 +879,7 @@ def moves(view: SideView, rules: RuleBook, declared: frozenset[str]) -> list[Dec
                 theirs=st.theirs, win=percent(st.win))))
             continue
         else:
-            dist, names = fields.march()
+            dist, names = fields.march(f.key)
             verb = "marches"
         if not names:
             continue
