@@ -476,7 +476,8 @@ def field_to(cmap: CampaignMap, targets: Iterable[Square], blocked: frozenset[Sq
 
 
 def descend(cmap: CampaignMap, start: Square, dist: Field, steps: int) -> tuple[Square, ...]:
-    """Up to ``steps`` squares down the field from ``start``, each one step nearer; a road first (MC-5.1)."""
+    """Up to ``steps`` squares down the field from ``start``, each one nearer its target in marching cost (the
+    cheapest next); among equals, a road first (MC-5.1)."""
     path: list[Square] = []
     here = start
     for _ in range(steps):
