@@ -139,3 +139,17 @@ def test_ru_26_the_forces_counted_for_a_strike_gather_for_that_strike() -> None:
     assert set(targets) == {"mack", "werneck"}
     beside = [{str(e) for e in ("F3", "F7") if state.map.distance(t, state.map.parse(e)) == 1} for t in targets.values()]
     assert beside == [{"F3"}, {"F3"}]
+
+
+def test_ru_26_a_force_counted_for_no_strike_joins_the_gathering_when_nothing_else_lies_open() -> None:
+    # Austria holds the French capital (B5), the one French stronghold: nothing else to take. Mack (22 SP, at H4)
+    # strikes Soult (F3, some 18 SP) at its odds in a long stalemate; Werneck, 6 squares off at L9, is not
+    # counted for that strike, and marches to join it rather than stand idle
+    state = tutorial(7, square="H4", order=Order.EXPLORE).evolve(phase=Phase.MOVEMENT, holdings={"B5": "au"})
+    state = state.with_forces([replace(state.forces["werneck"], square="L9", order=Order.EXPLORE),
+                               replace(state.forces["soult"], square="F3")])
+    _, dice = turn_dice(state, Journal(), CTX)
+    moves = {d.force: d for d in decide(side_view(state, "au"), dice, RULES).items if isinstance(d, Move)}
+    assert set(moves) == {"mack", "werneck"}
+    assert len(moves["werneck"].path) == 3
+    assert state.map.distance(moves["werneck"].target, state.map.parse("F3")) == 1

@@ -814,7 +814,10 @@ class Fields:
             if v.hostile(h.holder) and h.square not in blocked and (h.holder in v.standing or h.owner in v.standing):
                 targets.setdefault(h.square, Msg("the enemy capital") if h.capital and v.hostile(h.owner) else
                                    Msg("an enemy stronghold"))
-        if not targets and not committed and pending:  # nothing within reach: the whole army gathers where it strikes best
+        if not targets and committed:  # nothing else to take: the others join the gatherings
+            for musters, what in committed.values():
+                targets.update(dict.fromkeys(musters, what))
+        if not targets and pending:  # nothing within reach: the whole army gathers where it strikes best
             found: list[tuple[float, Square, int, int]] = []
             for sq, theirs, works, unseen, musters, need in pending:
                 chosen, win = best_strike(v, [(f, self.arrive(f, musters[0])) for f in able], theirs, works, unseen)
