@@ -218,9 +218,10 @@ def test_chances(view: SideView, f: ForceState, rules: RuleBook) -> dict[str, Fr
     force = engine_force(view, f)
     check = force_test_check(force, view.map.cell(force.square), allies=view.camps.allies_of(view.side), rules=rules)
     out: dict[str, Fraction] = {}
-    for faces in product(range(1, check.sides + 1), repeat=check.dice):
-        result = check.table.lookup(check.total_for(faces)).result
-        out[result] = out.get(result, Fraction(0)) + Fraction(1, check.sides ** check.dice)
+    every = totals(check)
+    for total in every:
+        result = check.table.lookup(total).result
+        out[result] = out.get(result, Fraction(0)) + Fraction(1, len(every))
     return out
 
 
@@ -421,9 +422,9 @@ def going_costs(view: SideView, rules: RuleBook | None) -> list[int]:
         if key not in known:
             check = movement_check(walker, cell, extension=view.settings.movement_extension, allies=allies,
                                    rules=rules)
-            totals = [check.total_for(faces) for faces in product(range(1, check.sides + 1), repeat=check.dice)]
-            squares = sum(check.table.lookup(t).value or 0 for t in totals)
-            known[key] = min(STEP * len(totals) // squares, 20 * STEP) if squares else 20 * STEP
+            every = totals(check)
+            squares = sum(check.table.lookup(t).value or 0 for t in every)
+            known[key] = min(STEP * len(every) // squares, 20 * STEP) if squares else 20 * STEP
         return known[key]
 
     w = cmap.width
@@ -528,10 +529,15 @@ def sail(cmap: CampaignMap, start: Square, dist: Field, steps: int) -> tuple[Squ
     return tuple(reversed(route))
 
 
+def totals(check: Check) -> list[int]:
+    """``check``'s total for every face of its dice, each once."""
+    return [check.total_for(faces) for faces in product(range(1, check.sides + 1), repeat=check.dice)]
+
+
 def chance(check: Check, wins: Callable[[int], bool]) -> Fraction:
     """The chance that ``check``'s total satisfies ``wins`` (every face of its dice enumerated)."""
-    totals = [check.total_for(faces) for faces in product(range(1, check.sides + 1), repeat=check.dice)]
-    return Fraction(sum(1 for t in totals if wins(t)), len(totals))
+    every = totals(check)
+    return Fraction(sum(1 for t in every if wins(t)), len(every))
 
 
 def arrive_chance(view: SideView, f: ForceState, rules: RuleBook | None, at: Square | None = None) -> float:
@@ -647,27 +653,16 @@ def best_strike(view: SideView, candidates: Sequence[tuple[ForceState, float]], 
     return chosen, best
 
 
-def going(cmap: CampaignMap, sq: Square, side: str, allies: frozenset[str]) -> int:
-    """How well a Force moves off ``sq`` (MC-5.1's modifiers of the square, without the weather's)."""
-    cell = cmap.cell(sq)
-    score = {"mountain": -3, "forest": -2, "hill": -2, "swamp": -1, "cultivated": -1, "desert": -1,
-             "wasteland": -1}.get(cell.terrain.value, 0)
-    score -= cell.has(Feature.RIVER)
-    score += cell.has(Feature.ROAD) or cell.has(Feature.CARAVAN_TRACK)
-    if cell.territory is not None:
-        score += 1 if cell.territory == side or cell.territory in allies else -1
-    return score
-
-
-def muster_squares(view: SideView, sq: Square) -> list[Square]:
+def muster_squares(view: SideView, sq: Square, costs: Sequence[int]) -> list[Square]:
     """The squares beside an enemy square where its Forces gather to strike it: those free on land whence a
-    Force moves best (MC-5.1), so that the strike's movement rolls bring them in together."""
+    Force moves best (the least marching cost, :func:`going_costs`), so that the strike's movement rolls bring
+    them in together."""
     free = [n for n in view.map.neighbours(sq) if not view.map.cell(n).terrain.is_water and n not in view.occupied]
     if not free:
         return []
-    allies = view.camps.allies_of(view.side)
-    best = max(going(view.map, n, view.side, allies) for n in free)
-    return [n for n in free if going(view.map, n, view.side, allies) == best]
+    w = view.map.width
+    best = min(costs[n.row * w + n.col] for n in free)
+    return [n for n in free if costs[n.row * w + n.col] == best]
 
 
 @dataclass
@@ -791,7 +786,7 @@ class Fields:
         pending: list[tuple[Square, int, bool, bool, list[Square], Fraction]] = []
         for sq, theirs, works, unseen in self.enemy():
             blocked.add(sq)
-            musters = muster_squares(v, sq)
+            musters = muster_squares(v, sq, self.costs())
             if musters and able:
                 pending.append((sq, theirs, works, unseen, musters, self.need(self.sides_at(sq))))
         committed: dict[str, tuple[tuple[Square, ...], Msg]] = {}
@@ -825,7 +820,7 @@ class Fields:
                     found.append((win, sq, sum(f.sp for f, _ in chosen), theirs))
             if found:
                 _, sq, ours, theirs = max(found, key=lambda t: (t[0], -t[1].row, -t[1].col))
-                for n in muster_squares(v, sq):
+                for n in muster_squares(v, sq, self.costs()):
                     targets[n] = Msg("a muster of the whole army beside an enemy Force (our {ours} SP against some "
                                      "{theirs})", ours=ours, theirs=theirs)
         return targets, frozenset(blocked), committed
