@@ -29,6 +29,7 @@ from bot.campaign.dice import Context, turn_dice
 from bot.campaign.events import Journal
 from bot.campaign.general import decide, side_view
 from bot.campaign.new import from_scenario
+from bot.campaign.settings import Personality
 from bot.engine.phases import Phase
 from bot.engine.tables import default_rulebook
 from bot.generate import Params, generate_scenario
@@ -108,7 +109,7 @@ if __name__ == "__main__":
     parser.add_argument("--no-campaigns", action="store_true")
     parser.add_argument("--no-timing", action="store_true")
     parser.add_argument("--jobs", type=int, default=1, help="campaigns played in parallel (processes)")
-    parser.add_argument("--personality", choices=["cautious", "balanced", "bold"], default="balanced",
+    parser.add_argument("--personality", choices=[p.value for p in Personality], default=Personality.BALANCED.value,
                         help="the general's personality (RU-26, rules/general.yaml)")
     args = parser.parse_args()
     if not args.no_timing:
