@@ -164,7 +164,8 @@ def read(data: dict[str, Any]) -> File:
 
 def game_of(state: CampaignState) -> CampaignState:
     """``state`` with only the game's options: the bookkeeping an older export kept among them (the bot
-    settings but ``join_approval``, the deadline's, the reminders sent) is the campaign's book's now."""
+    settings but ``join_approval``, the deadline's, the reminders sent) is the campaign's book's now, and its
+    write stamp (``_rev``) the store's own column."""
     bot = {k: v for k, v in (state.options.get("_bot") or {}).items() if k == botsettings.JOIN_APPROVAL}
-    options = {k: v for k, v in state.options.items() if k not in ("_bot", "_reminded")}
+    options = {k: v for k, v in state.options.items() if k not in ("_bot", "_reminded", "_rev")}
     return state.evolve(options={**options, **({"_bot": bot} if bot else {})})

@@ -115,6 +115,9 @@ class Campaign(SQLModel, table=True):
     adjacency: int = 8
     sight: int = 2
     created_at: dt.datetime = _ts()
+    write_token: str | None = Field(default=None, max_length=32)
+    """A fresh random token left by every transaction that writes the game's rows (:mod:`.stamp`): with
+    ``created_at`` and ``version`` it tells readers the campaign changed. The store's, never the game's."""
     tables: dict[str, Any] | None = Field(default=None, sa_type=sa.JSON)
     """The scenario's own weather, calendar and random-events tables (RU-10), as plain data; None: the
     house rules (bot/campaign/rulebook.py)."""

@@ -59,7 +59,6 @@ from .campaigns import get_campaign
 from .db import Database
 from .models import BookRow, Campaign
 from .repository import CampaignNotFound
-from .stamp import WRITE_STAMP
 
 T = TypeVar("T")
 log = logging.getLogger("adc.readcache")
@@ -76,7 +75,7 @@ Loader = Callable[[AsyncSession, CampaignState], Awaitable[Any]]
 
 
 def stamp_of(campaign: Campaign) -> Stamp:
-    return (_utc(campaign.created_at), campaign.version, (campaign.options or {}).get(WRITE_STAMP))
+    return (_utc(campaign.created_at), campaign.version, campaign.write_token)
 
 
 def _utc(value: Any) -> dt.datetime:
@@ -287,9 +286,9 @@ def remember(db: Database, campaign: Campaign, state: CampaignState,
 
 
 _STAMP_SQL = {
-    "aiosqlite": "SELECT c.created_at, c.version, json_extract(c.options, '$.{key}'), b.revision FROM campaign c "
+    "aiosqlite": "SELECT c.created_at, c.version, c.write_token, b.revision FROM campaign c "
                  "LEFT JOIN campaign_book b ON b.campaign_id = c.id WHERE c.id = ?",
-    "asyncpg": "SELECT c.created_at, c.version, c.options->>'{key}', b.revision FROM campaign c "
+    "asyncpg": "SELECT c.created_at, c.version, c.write_token, b.revision FROM campaign c "
                "LEFT JOIN campaign_book b ON b.campaign_id = c.id WHERE c.id = $1",
 }
 
@@ -323,7 +322,7 @@ async def _current(db: Database, campaign_id: int) -> tuple[Stamp, int] | None:
 
 
 async def _fetch_stamp(driver: str, connection: Any, campaign_id: int) -> Any:
-    sql = _STAMP_SQL[driver].format(key=WRITE_STAMP)
+    sql = _STAMP_SQL[driver]
     if driver == "aiosqlite":
         rows = list(await connection.execute_fetchall(sql, (campaign_id,)))
         return rows[0] if rows else None
@@ -332,10 +331,10 @@ async def _fetch_stamp(driver: str, connection: Any, campaign_id: int) -> Any:
 
 async def _pooled_stamp(db: Database, campaign_id: int) -> tuple[Stamp, int] | None:
     async with db.engine.connect() as conn:
-        stmt = (select(Campaign.created_at, Campaign.version, Campaign.options, BookRow.revision)
+        stmt = (select(Campaign.created_at, Campaign.version, Campaign.write_token, BookRow.revision)
                 .outerjoin(BookRow, BookRow.campaign_id == Campaign.id).where(Campaign.id == campaign_id))
         found = (await conn.execute(stmt)).first()
-    return None if found is None else ((_utc(found[0]), found[1], (found[2] or {}).get(WRITE_STAMP)), found[3] or 0)
+    return None if found is None else ((_utc(found[0]), found[1], found[2]), found[3] or 0)
 
 
 class _StampConnection:

@@ -3,8 +3,8 @@
 ``Campaign.version`` only moves on a resolution or an undo (a GM's Resolve button and the deadline
 bookkeeping carry it), but orders, moves, joins, GM edits and every other write change what readers
 see too. So every transaction that changes a campaign's rows (through the ORM) also leaves a fresh
-random token in the campaign's own row, ``options["_rev"]`` (``_`` keys are bookkeeping, never rule
-options), in the same commit: the read cache (:mod:`bot.store.readcache`) keys a campaign's rows by
+random token in the campaign's own row, ``campaign.write_token`` (the store's column, never among the
+game's options), in the same commit: the read cache (:mod:`bot.store.readcache`) keys a campaign's rows by
 (created_at, version, token), which another process's write changes as surely as this one's.
 Writes lock the campaign row first (``get_campaign(lock=True)``), so the token costs no extra lock.
 Bulk statements are not seen by the ORM: the repository stamps its writes itself (:func:`stamp`). A campaign created in the transaction needs no token (no reader can have cached it).
@@ -24,7 +24,6 @@ from sqlalchemy.orm import Session
 
 from .models import BookRow, Campaign
 
-WRITE_STAMP = "_rev"
 _TOKEN = "adc_write_token"
 _CREATED = "adc_created_campaigns"
 
@@ -45,9 +44,8 @@ def _stamp_write(session: Session, _context: Any, _instances: Any) -> None:
     token = session.info.setdefault(_TOKEN, secrets.token_hex(8))
     for cid in ids:
         campaign = session.get(Campaign, cid)  # the locked row, from the identity map
-        if campaign is not None and campaign not in session.deleted \
-                and (campaign.options or {}).get(WRITE_STAMP) != token:  # again after an undo restores the options
-            campaign.options = {**(campaign.options or {}), WRITE_STAMP: token}
+        if campaign is not None and campaign not in session.deleted and campaign.write_token != token:
+            campaign.write_token = token
 
 
 @event.listens_for(Session, "after_flush")
@@ -70,5 +68,5 @@ def stamp(session: Session, campaign: Campaign) -> None:
     if campaign.id in session.info.get(_CREATED, set()):
         return
     token = session.info.setdefault(_TOKEN, secrets.token_hex(8))
-    if (campaign.options or {}).get(WRITE_STAMP) != token:
-        campaign.options = {**(campaign.options or {}), WRITE_STAMP: token}
+    if campaign.write_token != token:
+        campaign.write_token = token

@@ -50,7 +50,7 @@ async def test_migration_0016_moves_the_bookkeeping_into_the_book_and_back(empty
                 "INSERT INTO battle (campaign_id, number, turn, square, force_keys, side_keys, state, scouting,"
                 " aftermath, thread_id) VALUES (1, 1, 1, 'E4', '[]', '[]', 'pending', '{}', '{}',"
                 " 423456789012345678)"))
-        await upgrade(database.engine, "head")  # 0016, then 0017's empty drafts (issue 23, item 2)
+        await upgrade(database.engine, "0017")  # 0016, then 0017's empty drafts (issue 23, item 2)
         async with database.sessions() as s:
             from bot.store.bookkeeping import read_book
             book = await read_book(s, 1)
@@ -77,6 +77,16 @@ async def test_migration_0016_moves_the_bookkeeping_into_the_book_and_back(empty
             deadline = dt.datetime.fromisoformat(deadline)
         assert deadline.replace(tzinfo=deadline.tzinfo or dt.UTC) == dt.datetime(2026, 12, 3, 10, tzinfo=dt.UTC)
         assert (channel, thread) == (323456789012345678, 423456789012345678)
+        await upgrade(database.engine, "head")
+        async with database.engine.connect() as conn:  # 0018: the write stamp is the store's column
+            options, token = (await conn.execute(text("SELECT options, write_token FROM campaign"))).one()
+        options = json.loads(options) if isinstance(options, str) else options
+        assert token == "abc123" and "_rev" not in options
+        await downgrade(database.engine, "0017")
+        async with database.engine.connect() as conn:
+            options = (await conn.execute(text("SELECT options FROM campaign"))).scalar()
+        options = json.loads(options) if isinstance(options, str) else options
+        assert options["_rev"] == "abc123"
         await upgrade(database.engine, "head")
     finally:
         await database.dispose()
