@@ -62,6 +62,7 @@ async def test_ru_25_generals_play_each_bundled_scenario_to_its_end_with_quick_b
 @pytest.mark.parametrize("sides", GENERATED)
 async def test_ru_25_generals_play_generated_maps_of_2_to_4_sides_to_their_end(sides: int, seed: int,
                                                                               tmp_path: Path) -> None:
-    # with FC-2 supply on 3 sides: the general's refits, units bought back, recruits and scouts (RU-24)
+    # with FC-2 supply and FC-3 re-rolls on 3 sides: the general's refits, units bought back, recruits, scouts and
+    # forced marches (RU-24), its scouts' re-rolls
     await play(tmp_path, f"whole/generated{sides}/{seed}", generated(sides, FIRST_MAP + seed),
-               LANGUAGES[(sides + seed) % len(LANGUAGES)], supply=sides == 3)
+               LANGUAGES[(sides + seed) % len(LANGUAGES)], supply=sides == 3, scout_rerolls=sides == 3)

@@ -150,7 +150,11 @@ def _make(state: CampaignState, side: str, member: int, d: Decision, journal: Jo
                                            stance=d.roll.label))
         case GiveOrder():
             _say(journal, state, side, d.reason)
-            state, _ = orders.give_order(state, member, d.force, d.order, journal, ctx)
+            state, tested = orders.give_order(state, member, d.force, d.order, journal, ctx)
+            if tested.roll.result in d.reroll and tested.scouts:
+                _say(journal, state, side, Msg("The general spends a scout of {force} to re-roll its Force test "
+                                               "of {total} (FC-3).", force=tested.force, total=tested.roll.total))
+                state, _ = orders.reroll(state, member, d.force, journal, ctx)
         case Buy():
             state, _ = supply.buy(state, member, d.kind, d.force, journal, unit=d.unit or None, reduced=d.reduced)
             _say(journal, state, side, d.reason)
@@ -164,7 +168,12 @@ def _make(state: CampaignState, side: str, member: int, d: Decision, journal: Jo
             arrive = len(d.path) if d.path[-1] == d.target else len(d.path) + 1  # +1: never this turn
             reach = sum((r.chance for r in odds.rows if isinstance(r.key, int) and r.key >= arrive), Fraction(0))
             _say(journal, state, side, _move_text(d.verb, f.name, _place(state, d.target), d.what, n, percent(reach)))
-            state, _ = orders.declare_move(state, member, d.force, path, journal, ctx, by_water=d.by_water)
+            state, moved = orders.declare_move(state, member, d.force, path, journal, ctx, by_water=d.by_water)
+            if d.reroll and moved.allowance < len(moved.path) and moved.scouts:
+                _say(journal, state, side, Msg("The general spends a scout of {force} to re-roll its movement "
+                                               "roll, short of the enemy at {square} (FC-3).", force=moved.force,
+                                               square=_place(state, d.target)))
+                state, _ = orders.reroll(state, member, d.force, journal, ctx)
         case Scout():
             state, _ = scouting.scout(state, member, d.battle, journal, ctx)
         case Claim():

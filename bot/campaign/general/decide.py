@@ -53,6 +53,8 @@ class GiveOrder:
     force: str
     order: Order
     reason: Msg
+    reroll: frozenset[str] = frozenset()
+    """The test's results on which it spends a scout to re-roll the die (FC-3, :func:`rerolls`)."""
 
 
 @dataclass(frozen=True)
@@ -76,6 +78,8 @@ class Move:
     """What the target is, in words: "an enemy stronghold", "its own capital"..."""
     verb: str = "marches"
     """``marches`` on, ``falls back`` on, ``sails`` for."""
+    reroll: bool = False
+    """A strike: when its movement roll leaves it short of the enemy square, it spends a scout to re-roll (FC-3)."""
 
 
 @dataclass(frozen=True)
@@ -227,6 +231,29 @@ def test_chances(view: SideView, f: ForceState, rules: RuleBook) -> dict[str, Fr
 
 SHAKEN = ("confused", "unsteady", "disaster")
 
+TEST_RESULTS = ("disaster", "unsteady", "confused", "defend", "ok")
+"""MC-4's results, the worst first."""
+
+
+def can_reroll(view: SideView, f: ForceState) -> bool:
+    """Whether ``f`` may spend a scout to re-roll a die (FC-3, a setting)."""
+    return view.settings.scout_rerolls and f.scouts >= default_fc_tables().scouts_per_reroll
+
+
+def rerolls(view: SideView, f: ForceState, chances: Mapping[str, Fraction]) -> frozenset[str]:
+    """The Force test's results on which it spends a scout to re-roll the die (FC-3): one that removes the Force
+    or leaves it Unsteady (MC-4), when the re-roll (the same test) more likely does better than worse."""
+    if not can_reroll(view, f):
+        return frozenset()
+    out = set()
+    for result in ("disaster", "unsteady"):
+        rank = TEST_RESULTS.index(result)
+        better = sum((p for r, p in chances.items() if TEST_RESULTS.index(r) > rank), Fraction(0))
+        worse = sum((p for r, p in chances.items() if TEST_RESULTS.index(r) < rank), Fraction(0))
+        if better > worse:
+            out.add(result)
+    return frozenset(out)
+
 
 MOVING = (Order.EXPLORE, Order.FORCED_MARCH)
 
@@ -244,6 +271,7 @@ def orders(view: SideView, dice: DiceSource, rules: RuleBook, declared: frozense
     temper = policy().tempers[view.personality]
     quiet = policy().quiet(view.quiet)
     out: list[Decision] = []
+    untested: list[ForceState] = []  # Forces that march on in Explore, no Force test taken: FC-2 may speed them
     for group in groups(view):
         gs = roll_stance(view, group, dice)
         out.append(gs)
@@ -270,7 +298,9 @@ def orders(view: SideView, dice: DiceSource, rules: RuleBook, declared: frozense
                     out.append(GiveOrder(f.key, order, Msg(
                         "{force} is {reaction}: it tests to rally and take the {order} order (RU-3); success {ok}%, "
                         "disaster {disaster}%.", force=f.name, reaction=f.reaction.label, order=order.label,
-                        ok=percent(ok), disaster=percent(disaster))))
+                        ok=percent(ok), disaster=percent(disaster)), rerolls(view, f, chances)))
+                elif want is not Order.DEFEND and f.order is Order.EXPLORE:
+                    untested.append(f)
                 continue
             shaken = sum((chances.get(r, Fraction(0)) for r in SHAKEN), Fraction(0))
             # a Force that can hardly move where it stands risks more to take its marching order (MC-5.1)
@@ -280,13 +310,16 @@ def orders(view: SideView, dice: DiceSource, rules: RuleBook, declared: frozense
             else:
                 limit_disaster, limit_shaken = temper.disaster_risk, temper.shake_risk
             if disaster > limit_disaster or shaken > limit_shaken or not passable(ok, disaster):
+                if want is Order.FORCED_MARCH and f.order is Order.EXPLORE:
+                    untested.append(f)
                 continue  # a Force test that would likely leave it shaken or remove it (MC-4) is not worth it
             out.append(GiveOrder(f.key, want, Msg(
                 "{force} tests for the {order} order: its group's die reads {stance}; success {ok}%.", force=f.name,
-                order=want.label, stance=gs.roll.label, ok=percent(ok))))
+                order=want.label, stance=gs.roll.label, ok=percent(ok)), rerolls(view, f, chances)))
     if view.settings.supply:
         bought = refits(view)
-        out += bought + reinforce(view, view.supply - sum(b.cost for b in bought))
+        bought += reinforce(view, view.supply - sum(b.cost for b in bought), untested)
+        out += bought
     return out
 
 
@@ -342,10 +375,11 @@ def refits(view: SideView) -> list[Buy]:
     return out
 
 
-def reinforce(view: SideView, left: int) -> list[Buy]:
+def reinforce(view: SideView, left: int, untested: Sequence[ForceState] = ()) -> list[Buy]:
     """FC-2 (RU-24) with the points the refits left: recruits of its pool, then its destroyed units bought
     back (at full strength, or reduced for half), the strongest first, each joining its Force in its own
-    territory with fewest SP; then a scout (FC-3) for its strongest Force that has none."""
+    territory with fewest SP; then a scout (FC-3) for its strongest Force that has none (it lasts until spent);
+    then forced marches (:func:`forced_marches`) for ``untested``."""
     home = sorted((f for f in view.own if f.square and view.map.cell(view.map.parse(f.square)).territory == view.side
                    ), key=lambda f: (f.sp, f.key))
     out: list[Buy] = []
@@ -366,8 +400,28 @@ def reinforce(view: SideView, left: int) -> list[Buy]:
     scout = default_fc_tables().scout_cost
     bare = sorted((f for f in view.own if f.square and not f.scouts), key=lambda f: (-f.sp, f.key))
     if bare and left >= scout and not any(p.kind is PurchaseKind.SCOUT for p in view.purchases):
+        left -= scout
         out.append(Buy(bare[0].key, PurchaseKind.SCOUT, "", Msg(
             "{force} takes a scout for {cost} supply points (FC-2, FC-3).", force=bare[0].name, cost=scout), scout))
+    return out + forced_marches(view, untested, left)
+
+
+def forced_marches(view: SideView, untested: Sequence[ForceState], left: int) -> list[Buy]:
+    """FC-2: a forced march bought for a Force that marches on in Explore because the Force test for the Forced
+    March order is not worth its risk (or a shaken Force that does not rally): the order's +2 to this turn's
+    movement roll (MC-5.1) with no test, at a point a unit; the strongest Forces first, while the points
+    last."""
+    each = default_fc_tables().forced_march_cost
+    done = {p.force for p in view.purchases if p.kind is PurchaseKind.FORCED_MARCH}
+    out: list[Buy] = []
+    for f in sorted(untested, key=lambda f: (-f.sp, f.key)):
+        cost = each * sum(1 for u in f.units if u.sp > 0)
+        if f.key in done or not cost or cost > left:
+            continue
+        left -= cost
+        out.append(Buy(f.key, PurchaseKind.FORCED_MARCH, "", Msg(
+            "{force} force-marches with supply for {cost} points, its Force test for the Forced March order "
+            "too risky (FC-2: +2 to its movement roll this turn, MC-5.1).", force=f.name, cost=cost), cost))
     return out
 
 
@@ -875,7 +929,7 @@ def moves(view: SideView, rules: RuleBook, declared: frozenset[str]) -> list[Dec
             st = strikes[f.key]
             out.append(Move(f.key, (st.square,), False, st.square, Msg(
                 "an enemy Force (our {ours} SP against some {theirs}; odds of winning {win}%)", ours=st.ours,
-                theirs=st.theirs, win=percent(st.win))))
+                theirs=st.theirs, win=percent(st.win)), reroll=can_reroll(view, f)))
             continue
         else:
             dist, names = fields.march(f.key)
