@@ -47,6 +47,21 @@ def test_ru_26_a_confused_force_that_moves_does_not_rally_on_a_test_it_cannot_pa
     assert orders_of(state, "au", "mack") == []
 
 
+def test_ru_26_a_confused_force_in_forced_march_does_not_rally_for_a_move_the_rally_cannot_speed() -> None:
+    # L9: a Bavarian hill with a river; Hohenzollern (CV 2), Confused in Forced March, moves 1 square in 3 turns
+    # (MC-5.1), as it would with no reaction (MC-2): a rally (1d6 + 2 - 1 Confused - 1 enemy territory) brings
+    # its move nothing, and removes it or leaves it Unsteady 1 time in 3 (MC-4)
+    state = campaign("danube1809").evolve(turn=12, phase=Phase.ORDERS)
+    state = state.with_forces([replace(state.forces["hohenzollern"], square="L9", order=Order.FORCED_MARCH,
+                                       reaction=Reaction.CONFUSED)])
+    view = side_view(state, "au")
+    corps = next(f for f in view.own if f.key == "hohenzollern")
+    assert arrive_chance(view, corps, RULES) == arrive_chance(view, replace(corps, reaction=None), RULES) == 1 / 3
+    chances = force_test_chances(view, corps, RULES)
+    assert chances["disaster"] + chances["unsteady"] == Fraction(1, 3) and chances["ok"] == Fraction(1, 6)
+    assert orders_of(state, "au", "hohenzollern") == []
+
+
 def test_ru_26_a_force_that_cannot_move_takes_no_test_it_cannot_pass_either() -> None:
     # A4: forest in French territory; Werneck (CV 2) Unsteady can neither move (1d6 - 5) nor pass a Force test
     # (1d6 + 2 - 2 - 1), and a third of the time the test removes it: within what a long stalemate once risked

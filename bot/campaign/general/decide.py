@@ -288,8 +288,10 @@ def orders(view: SideView, dice: DiceSource, rules: RuleBook, declared: frozense
             stuck = want is not Order.DEFEND and arrive_chance(view, f, rules) <= 1 / 3  # 0 in Defend
             if f.reaction is not None:
                 # a Force left to hold or unable to move must rally to be of use; a Confused one that moves
-                # rallies only when the test more likely passes than not (MC-2: it moves as well as any)
-                useful = f.order is Order.DEFEND or f.reaction is not Reaction.CONFUSED or stuck
+                # rallies only when the test more likely passes than not (MC-2: it moves as well as any), or,
+                # stuck where it stands, for the Forced March order it lacks (a rally brings its move nothing else)
+                faster = want is Order.FORCED_MARCH and f.order is not Order.FORCED_MARCH
+                useful = f.order is Order.DEFEND or f.reaction is not Reaction.CONFUSED or (stuck and faster)
                 risk = temper.rally_risk * (1 + quiet) if useful else temper.rally_risk
                 if (disaster <= max(risk, stuck_risk(view, temper, quiet) if stuck else 0) and passable(ok, disaster)
                         and (useful or ok >= Fraction(1, 2))):
