@@ -168,3 +168,19 @@ def test_ru_26_a_force_counted_for_no_strike_joins_the_gathering_when_nothing_el
     assert set(moves) == {"mack", "werneck"}
     assert len(moves["werneck"].path) == 3
     assert state.map.distance(moves["werneck"].target, state.map.parse("F3")) == 1
+
+
+def test_ru_26_an_enemy_force_never_fought_is_priced_at_one_of_its_own_not_at_what_the_forces_it_beat_have_left(
+) -> None:
+    # danube1809: Jellačić (9 SP) beside Oudinot, never fought; Nansouty, beaten down to 4 SP in a battle, once
+    # made every Force never fought look like 4 SP, and Jellačić struck Oudinot's 18 SP corps
+    state = campaign("danube1809").evolve(turn=12, phase=Phase.MOVEMENT)
+    state = state.with_forces([replace(state.forces["jellacic"], square="L15", order=Order.FORCED_MARCH)])
+    view = side_view(state, "au")
+    beaten = replace(view, known={"nansouty": 4})
+    own = [f.sp for f in view.own]
+    assert beaten.strength("oudinot") == view.strength("oudinot") == sum(own) // len(own)
+    assert beaten.strength("nansouty") == 4
+    _, dice = turn_dice(state, Journal(), CTX)
+    made = decide(beaten, dice, RULES).items
+    assert not [d for d in made if isinstance(d, Move) and d.force == "jellacic" and str(d.target) == "K15"]

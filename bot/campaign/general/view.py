@@ -140,15 +140,11 @@ class SideView:
 
     @cached_property
     def mean_sp(self) -> int:
-        """What the general assumes an enemy Force it has not fought is worth: one of its own Forces on average,
-        or the mean of the enemy Forces its camp fought (their SP left after the battle, :attr:`known`) when
-        that is less (the Forces it fought are those that stood in its way; it never reads an enemy's SP,
-        which fog of war hides)."""
+        """What the general assumes an enemy Force it has not fought is worth: one of its own Forces on average
+        (it never reads an enemy's SP, which fog of war hides). Not what the Forces it fought have left: the
+        remnants of the Forces it beat say nothing of a fresh one."""
         own = [f.sp for f in self.own if f.sp]
-        mean = sum(own) // len(own) if own else 1
-        if self.known:
-            mean = min(mean, sum(self.known.values()) // len(self.known))
-        return max(1, mean)
+        return max(1, sum(own) // len(own) if own else 1)
 
     def strength(self, key: str) -> int:
         """An enemy Force's estimated SP: as its camp last met it in battle, else :attr:`mean_sp`."""
