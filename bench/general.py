@@ -1,15 +1,15 @@
 """The bot general's figures (RU-26; issue 25 item 4), printed, not asserted:
 
     python bench/general.py [--seeds 40] [--opponent hold|random] [--jobs N] [--personality cautious|balanced|bold]
-                            [--field-commander] [--no-timing] [--no-campaigns]
+                            [--on overwhelm|supply|scout_rerolls ...] [--no-timing] [--no-campaigns]
 
 1. Its decisions for a side of 50 Forces on a 100x100 generated map: time per phase (Phase 1 orders and
    Force tests, Phase 2 moves), from the side's view to its decisions (goal: under 200 ms).
 2. Win rates: per bundled scenario, each camp in turn, seeded campaigns played through the campaign core
    (:mod:`opponents`), battles settled quickly (RU-27): the general against a side that only holds, and
    against a side that plays random legal actions. Wins (its camp the one left, RU-25, within 60 turns),
-   campaigns ended, turns and battles per campaign. ``--field-commander`` turns on the Field Commander modules
-   (FC-1 overwhelm, FC-2 supply, FC-3 scout re-rolls), off by default in every bundled scenario.
+   campaigns ended, turns and battles per campaign. ``--on`` turns on a Field Commander module (FC-1
+   ``overwhelm``, FC-2 ``supply``, FC-3 ``scout_rerolls``; RU-22), off in every bundled scenario.
 """
 
 from __future__ import annotations
@@ -66,17 +66,18 @@ def big_side() -> None:
               f"worst {max(times):.0f} ms (CPU: median {statistics.median(cpu):.0f} ms, worst {max(cpu):.0f} ms)")
 
 
-FIELD_COMMANDER = {"overwhelm": True, "supply": True, "scout_rerolls": True}
-"""The Field Commander modules (FC-1 to FC-3, RU-22), campaign settings."""
+FIELD_COMMANDER = ("overwhelm", "supply", "scout_rerolls")
+"""The Field Commander modules (FC-1 to FC-3, RU-22): campaign settings, off in every bundled scenario."""
 
 
-def _play(job: tuple[str, tuple[str, ...], str, int, str, bool]) -> Outcome:
-    scenario, sides, opponent, seed, personality, fc = job
+def _play(job: tuple[str, tuple[str, ...], str, int, str, tuple[str, ...]]) -> Outcome:
+    scenario, sides, opponent, seed, personality, on = job
     return campaign(load_bundled(scenario), sides, Opponent(opponent), seed,
-                    options={"general": personality, **(FIELD_COMMANDER if fc else {})})
+                    options={"general": personality, **dict.fromkeys(on, True)})
 
 
-def win_rates(seeds: int, opponent: Opponent, jobs: int = 1, personality: str = "balanced", fc: bool = False) -> None:
+def win_rates(seeds: int, opponent: Opponent, jobs: int = 1, personality: str = "balanced",
+              on: tuple[str, ...] = ()) -> None:
     """Each camp of each bundled scenario played by the general against ``opponent`` on every other side
     (``jobs`` processes: each campaign is its own seeded run, so the figures do not depend on it)."""
     total = wins = 0
@@ -91,7 +92,7 @@ def win_rates(seeds: int, opponent: Opponent, jobs: int = 1, personality: str = 
     with multiprocessing.get_context("fork").Pool(jobs) if jobs > 1 else nullcontext() as pool:
         for scenario, sides in plan:
             t0 = time.perf_counter()
-            work = [(scenario, sides, opponent.value, seed, personality, fc) for seed in range(seeds)]
+            work = [(scenario, sides, opponent.value, seed, personality, on) for seed in range(seeds)]
             results = pool.map(_play, work) if pool is not None else [_play(w) for w in work]
             won = sum(r.won for r in results)
             ended = [r for r in results if r.ended]
@@ -117,12 +118,12 @@ if __name__ == "__main__":
     parser.add_argument("--jobs", type=int, default=1, help="campaigns played in parallel (processes)")
     parser.add_argument("--personality", choices=[p.value for p in Personality], default=Personality.BALANCED.value,
                         help="the general's personality (RU-26, rules/general.yaml)")
-    parser.add_argument("--field-commander", action="store_true",
-                        help="turn on FC-1 overwhelm, FC-2 supply and FC-3 scout re-rolls (off in the bundled scenarios)")
+    parser.add_argument("--on", choices=FIELD_COMMANDER, action="append", default=[],
+                        help="turn on a Field Commander module: FC-1 overwhelm, FC-2 supply, FC-3 scout_rerolls")
     args = parser.parse_args()
     if not args.no_timing:
         big_side()
     if not args.no_campaigns:
         for opponent in map(Opponent, args.opponent or [o.value for o in Opponent]):
             print(f"the general against a side that {'only holds' if opponent is Opponent.HOLD else 'plays at random'}:")
-            win_rates(args.seeds, opponent, args.jobs, args.personality, args.field_commander)
+            win_rates(args.seeds, opponent, args.jobs, args.personality, tuple(args.on))
