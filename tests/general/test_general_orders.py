@@ -184,3 +184,23 @@ def test_ru_26_an_enemy_force_never_fought_is_priced_at_one_of_its_own_not_at_wh
     _, dice = turn_dice(state, Journal(), CTX)
     made = decide(beaten, dice, RULES).items
     assert not [d for d in made if isinstance(d, Move) and d.force == "jellacic" and str(d.target) == "K15"]
+
+
+def test_ru_26_an_enemy_force_never_fought_on_an_enemy_stronghold_is_taken_for_its_strongest_force() -> None:
+    # danube1809, turn 12 (quiet: elsewhere its caution about an unseen enemy is off): three Austrian corps
+    # beside Regensburg (R9), where Davout's 47 SP stand unseen. The general took him for an average Austrian
+    # corps (20 SP) at even quality and generalship and struck at 58%: such first battles were lost 9 in 10
+    state = campaign("danube1809").evolve(turn=12, phase=Phase.MOVEMENT)
+    state = state.with_forces([replace(state.forces[k], square=sq, order=Order.FORCED_MARCH)
+                               for k, sq in (("kollowrat", "S9"), ("bellegarde", "S10"), ("hohenzollern", "R10"))])
+    view = side_view(state, "au")
+    own = [f.sp for f in view.own]
+    assert view.strength("davout", stronghold=True) == max(own) and view.strength("davout") == sum(own) // len(own)
+    [r9] = [e for e in Fields(view, RULES).enemy() if str(e[0]) == "R9"]
+    assert r9[1:] == (max(own), True, True)  # its strongest Force, a stronghold, never fought
+    corps = [f for f in view.own if f.key in ("kollowrat", "bellegarde", "hohenzollern")]
+    assert policy().quiet(view.quiet)  # the caution stands on a stronghold all the same
+    assert win_chance(view, corps, 20, True, unseen=True) < win_chance(view, corps, 20, True, unseen=False)
+    _, dice = turn_dice(state, Journal(), CTX)
+    made = decide(view, dice, RULES).items
+    assert not [d for d in made if isinstance(d, Move) and str(d.target) == "R9"]

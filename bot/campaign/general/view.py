@@ -146,9 +146,18 @@ class SideView:
         own = [f.sp for f in self.own if f.sp]
         return max(1, sum(own) // len(own) if own else 1)
 
-    def strength(self, key: str) -> int:
-        """An enemy Force's estimated SP: as its camp last met it in battle, else :attr:`mean_sp`."""
-        return self.known.get(key, self.mean_sp)
+    @cached_property
+    def garrison_sp(self) -> int:
+        """What the general assumes an enemy Force it has not fought is worth on a stronghold of its camp's
+        enemies: its own strongest Force (a side holds its strongholds with its main Forces: in danube1809
+        Davout's 47 SP stand on Regensburg and Masséna's 33 on Ingolstadt, where a corps of Austria's average
+        20 SP is no guide)."""
+        return max(self.mean_sp, max((f.sp for f in self.own), default=1))
+
+    def strength(self, key: str, stronghold: bool = False) -> int:
+        """An enemy Force's estimated SP: as its camp last met it in battle, else :attr:`mean_sp`, or
+        :attr:`garrison_sp` on an enemy ``stronghold``."""
+        return self.known.get(key, self.garrison_sp if stronghold else self.mean_sp)
 
     def break_chance(self, side: str) -> Fraction:
         """The chance that one more battle lost breaks ``side`` (MC-9: its Will-to-Fight total below zero)."""
