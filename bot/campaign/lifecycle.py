@@ -18,7 +18,7 @@ from .botsettings import requires_approval, setting_name, value_name
 from .dice import reveal_turn
 from .errors import NotFound, PermissionDenied
 from .events import EventKind, Journal
-from .seats import Seat, seating
+from .seats import Seat, general_plays, seating
 from .settings import Settings
 from .state import CampaignState, CampaignStatus, JoinRequest, SideState
 
@@ -52,6 +52,14 @@ class Joining:
     @property
     def name(self) -> str:
         return self.side.name
+
+
+def _taken_back(before: CampaignState, after: CampaignState) -> CampaignState:
+    """A side the bot general played and no longer plays (a member joined it, the GM switched it off, or
+    ``unmanned_sides`` left ``ai``) is awaited again in the phase, done or not (RU-26): it was the general
+    who said it was done, and whoever has it now decides."""
+    back = [sd for k, sd in after.sides.items() if sd.done and general_plays(before, k) and not general_plays(after, k)]
+    return after.with_sides([replace(sd, done=False) for sd in back]) if back else after
 
 
 def _may_join(state: CampaignState, member_id: int, side: str) -> SideState:
@@ -106,7 +114,7 @@ def approve_request(state: CampaignState, gm: Acting, member_id: int,
     request = _request(state, member_id)
     requests = {m: r for m, r in state.requests.items() if m != member_id}
     row = _may_join(state.evolve(requests=requests), member_id, request.side)
-    state = state.evolve(requests=requests, players={**state.players, member_id: row.key})
+    state = _taken_back(state, state.evolve(requests=requests, players={**state.players, member_id: row.key}))
     journal.say(state, Msg("{member} joined {side}.", member=request.name or Msg("A member"), side=row.name))
     return state, row
 
@@ -142,8 +150,8 @@ def join_side(state: CampaignState, actor: Acting, name: str, side: str,
     secret). A request to join the member had waiting is dropped."""
     row = _may_join(state, actor.member_id, side)
     requests = {m: r for m, r in state.requests.items() if m != actor.member_id}
-    state = state.evolve(players={**state.players, actor.member_id: row.key},
-                         **({"requests": requests} if len(requests) != len(state.requests) else {}))
+    state = _taken_back(state, state.evolve(players={**state.players, actor.member_id: row.key},
+                                            **({"requests": requests} if len(requests) != len(state.requests) else {})))
     member = name or Msg("A member")
     if is_gm(state, actor.member_id, actor.roles):
         journal.say(state, Msg("{member}, a GM of this campaign, joined {side} and plays it.", member=member,
@@ -159,8 +167,8 @@ def assign(state: CampaignState, gm: Acting, member_id: int, side: str, journal:
     require_gm(state, gm)
     row = find_side(state, side)
     requests = {m: r for m, r in state.requests.items() if m != member_id}  # the GM answered it so
-    state = state.evolve(players={**state.players, member_id: row.key},
-                         **({"requests": requests} if len(requests) != len(state.requests) else {}))
+    state = _taken_back(state, state.evolve(players={**state.players, member_id: row.key},
+                                            **({"requests": requests} if len(requests) != len(state.requests) else {})))
     journal.say(state, Msg("The GM put {member} on {side}.", member=member_name or Msg("a member"), side=row.name),
                 kind=EventKind.GM)
     return state, row
@@ -180,7 +188,7 @@ def seat_general(state: CampaignState, gm: Acting, side: str, seat: Seat, journa
         state = state.evolve(players=players, options=seating(state.options, row.key, Seat.BOT))
         journal.say(state, Msg("The GM gave {side} to the bot general (RU-26).", side=row.name), kind=EventKind.GM)
     else:
-        state = state.evolve(options=seating(state.options, row.key, Seat.OFF))
+        state = _taken_back(state, state.evolve(options=seating(state.options, row.key, Seat.OFF)))
         journal.say(state, Msg("The GM took {side} from the bot general (RU-26).", side=row.name), kind=EventKind.GM)
     return state, row.name
 
@@ -228,7 +236,7 @@ def change_setting(state: CampaignState, gm: Acting, name: str, value: Any, jour
     merged = check_options({**state.settings.as_options(), name: value}, rules)
     settings = Settings.from_options({k: _choice(v, rules.mc.options[k].choices) for k, v in merged.items()}, rules)
     cmap = state.map if state.map.adjacency == settings.adjacency else replace(state.map, adjacency=settings.adjacency)
-    state = state.evolve(settings=settings, options={**state.options, **merged}, map=cmap)
+    state = _taken_back(state, state.evolve(settings=settings, options={**state.options, **merged}, map=cmap))
     # RU-22: a module turned off takes its effects with it from the next roll on (RU-10's weather and events).
     if not settings.weather and state.weather is not None:
         state = state.evolve(weather=None)

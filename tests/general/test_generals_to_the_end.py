@@ -83,3 +83,46 @@ async def test_ru_26_solo_play_the_member_plays_one_side_and_the_gm_seats_the_ge
         assert "au" not in general_sides(state)
     finally:
         await db.dispose()
+
+
+async def _general_has_acted(db: Database, unmanned: str) -> tuple[int, Actor]:
+    """A tutorial campaign: the GM plays France, the general Austria, and has acted in Phase 1."""
+    gm = Actor(1, name="GM")
+    cid = (await campaigns.create_campaign(db, guild_id=1, channel_id=1, gm=gm, name="Solo",
+                                           scenario="tutorial")).campaign_id
+    await campaigns.join_side(db, cid, gm, "fr")
+    await campaigns.change_setting(db, cid, gm, "unmanned_sides", unmanned)
+    await campaigns.seat_general(db, cid, gm, "au", True)
+    sv = await views.status(db, cid, gm)
+    await resolution.resolve_phase(db, cid, gm, expected_version=sv.version)
+    assert [w.who for w in (await views.status(db, cid, gm)).waiting] == ["France"]
+    return cid, gm
+
+
+@pytest.mark.parametrize("taken_back", ["general_off", "member_joins"])
+async def test_ru_26_a_side_taken_from_the_general_mid_phase_is_awaited_again(
+        tmp_path: Path, generals: None, taken_back: str) -> None:
+    """Issue 25: a campaign whose general is switched off mid-phase simply awaits that side again (with
+    ``unmanned_sides: wait``; a member who joins it is awaited whatever the setting)."""
+    db = Database(migrated_sqlite(tmp_path / "back.db"))
+    try:
+        cid, gm = await _general_has_acted(db, "wait" if taken_back == "general_off" else "hold")
+        if taken_back == "general_off":
+            await campaigns.seat_general(db, cid, gm, "au", False)
+        else:
+            await campaigns.join_side(db, cid, Actor(2, name="Karl"), "au")
+        assert "au" not in general_sides(await shell.state(db, cid))
+        assert sorted(w.who for w in (await views.status(db, cid, gm)).waiting) == ["Austria", "France"]
+    finally:
+        await db.dispose()
+
+
+async def test_ru_26_a_side_taken_from_the_general_to_hold_is_not_awaited(tmp_path: Path, generals: None) -> None:
+    """Switched off with ``unmanned_sides: hold``, the side holds: the phase waits only for the members."""
+    db = Database(migrated_sqlite(tmp_path / "hold.db"))
+    try:
+        cid, gm = await _general_has_acted(db, "hold")
+        await campaigns.seat_general(db, cid, gm, "au", False)
+        assert [w.who for w in (await views.status(db, cid, gm)).waiting] == ["France"]
+    finally:
+        await db.dispose()
