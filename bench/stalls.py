@@ -10,6 +10,8 @@ refused one:
 - the whole map of that 100x100 campaign (``/campaign map extent:whole``);
 - the largest legal campaign (100x100, 500 Forces, 5,000 units) uploaded, its public whole map, and
   its export (packed) imported back (``/campaign create file:``);
+- the bot general seated on a side of 250 Forces in Phase 1 (``/gm assign side general:bot``: it gives
+  every order at once, RU-26);
 - a movement resolution of 2,000 Forces (a 100x60 campaign set up through the services, the GM's
   ``/gm advance`` and its Resolve button).
 
@@ -115,8 +117,16 @@ async def main() -> None:
             g.create_text_channel("imported"), "campaign create", name="Back", scenario="back",
             file=("largest.json.gz", packed)))
 
-        ch = g.create_text_channel("large")
         admin = Actor(gm.id, name="gina")
+        gch = g.create_text_channel("general")  # RU-26: the GM seats the bot general on a side mid-phase
+        cid = (await campaigns.create_campaign(bot.db, guild_id=g.id, channel_id=gch.id, gm=admin, name="General",
+                                               spec=large_spec(500, 100, 60))).campaign_id
+        st = await views.status(bot.db, cid, admin)  # weather -> orders
+        await resolution.resolve_phase(bot.db, cid, admin, expected_version=st.version, forced=True)
+        await measured("bot general seated mid-phase, 250 Forces", gm.slash(gch, "gm assign", side="au",
+                                                                            general="bot"))
+
+        ch = g.create_text_channel("large")
         created = await campaigns.create_campaign(bot.db, guild_id=g.id, channel_id=ch.id, gm=admin, name="Large",
                                                   spec=large_spec(2000, 100, 60))
         cid = created.campaign_id

@@ -186,7 +186,7 @@ async def change_setting(db: Database, campaign_id: int, gm: Actor, name: str, v
         # RU-26: a general seated by the setting acts at once in the current phase
         state, _ = act_all(state, journal, shell.context(rules), report_battle=general.reporter())
         return state, merged
-    return await shell.write(db, campaign_id, step)
+    return await shell.write(db, campaign_id, step, offload=True)
 
 
 async def end_campaign(db: Database, campaign_id: int, gm: Actor) -> None:
@@ -202,4 +202,4 @@ async def seat_general(db: Database, campaign_id: int, gm: Actor, side: str, on:
         state, name = lifecycle.seat_general(state, gm, side, Seat.BOT if on else Seat.OFF, journal)
         state, _ = act_all(state, journal, shell.context(rules), report_battle=general.reporter())
         return state, name
-    return await shell.write(db, campaign_id, step)
+    return await shell.write(db, campaign_id, step, offload=True)

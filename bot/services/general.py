@@ -32,4 +32,4 @@ def use_reporter(fn: Reporter | None) -> None:
 async def run(db: Database, campaign_id: int, *, rules: RuleBook | None = None) -> tuple[Acted, ...]:
     """The general acts now for every side it plays, in the current phase (one write)."""
     return await shell.write(db, campaign_id, lambda state, journal: act_all(
-        state, journal, shell.context(rules), report_battle=reporter()))
+        state, journal, shell.context(rules), report_battle=reporter()), offload=True)  # off the event loop

@@ -49,6 +49,7 @@ class _Job:
     step: Step[Any]
     cache: bool
     done: asyncio.Future[Any]
+    offload: bool = False
 
 
 @dataclass
@@ -146,9 +147,11 @@ def chain_end(s: AsyncSession, saved: Loaded) -> str | None:
     return chain.known(s, saved.state.id)
 
 
-async def write(db: Database, campaign_id: int, step: Step[T], *, cache: bool = True) -> T:
+async def write(db: Database, campaign_id: int, step: Step[T], *, cache: bool = True, offload: bool = False) -> T:
     """One user action: lock and load the campaign, apply ``step``, save, and (``cache``) hand the saved
-    state to the read cache once committed. Returns the step's answer once committed.
+    state to the read cache once committed. Returns the step's answer once committed. ``offload``: the step
+    is long CPU work (the bot general deciding for its sides), run in a worker thread so that the event
+    loop never waits for it (issue 25 item 4); the campaign's queue still runs one step at a time.
 
     Writes to one campaign queue in this process (issue 26 item 1): one task drains the queue, and the
     writes waiting when it starts a transaction share it (at most :data:`BATCH`): each step is applied
@@ -158,7 +161,7 @@ async def write(db: Database, campaign_id: int, step: Step[T], *, cache: bool = 
     never load the whole campaign, and pay one commit between them. If that transaction fails, each of
     its writes is tried again alone, so that one write's failure is never another's."""
     q = _queue(db, campaign_id)
-    job = _Job(step, cache, asyncio.get_running_loop().create_future())
+    job = _Job(step, cache, asyncio.get_running_loop().create_future(), offload)
     q.jobs.append(job)
     if not q.draining:
         q.draining = True
@@ -213,7 +216,10 @@ async def _commit(db: Database, campaign_id: int, batch: list[_Job]) -> None:
         for job in batch:
             journal = Journal(end)
             try:
-                state, result = job.step(state, journal)
+                if job.offload:
+                    state, result = await asyncio.to_thread(job.step, state, journal)
+                else:
+                    state, result = job.step(state, journal)
             except Exception as exc:  # a refusal (or a defect) of this write alone: it leaves nothing
                 if len(batch) == 1:
                     raise

@@ -126,3 +126,33 @@ async def test_ru_26_a_side_taken_from_the_general_to_hold_is_not_awaited(tmp_pa
         assert [w.who for w in (await views.status(db, cid, gm)).waiting] == ["France"]
     finally:
         await db.dispose()
+
+
+async def test_ru_26_the_general_seated_mid_phase_decides_off_the_event_loop(
+        tmp_path: Path, generals: None, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 25 item 4: the general's decisions never hold up the bot's event loop, whether it acts as a
+    phase opens (the resolution's worker thread) or at once when the GM seats it or sets ``ai``."""
+    import threading
+
+    from bot.campaign import general as core_general
+    from bot.services import campaigns as campaign_services
+    from bot.services import general as general_services
+    threads: list[int] = []
+
+    def recorded(*args, **kwargs):  # type: ignore[no-untyped-def]
+        threads.append(threading.get_ident())
+        return core_general.act_all(*args, **kwargs)
+    monkeypatch.setattr(campaign_services, "act_all", recorded)
+    monkeypatch.setattr(general_services, "act_all", recorded)
+    db = Database(migrated_sqlite(tmp_path / "thread.db"))
+    try:
+        gm = Actor(1, name="GM")
+        cid = (await campaigns.create_campaign(db, guild_id=1, channel_id=1, gm=gm, name="Solo",
+                                               scenario="tutorial")).campaign_id
+        await campaigns.join_side(db, cid, gm, "fr")
+        await campaigns.seat_general(db, cid, gm, "au", True)
+        await campaigns.change_setting(db, cid, gm, "unmanned_sides", "ai")
+        await general.run(db, cid)
+        assert len(threads) == 3 and threading.get_ident() not in threads
+    finally:
+        await db.dispose()
