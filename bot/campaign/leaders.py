@@ -213,14 +213,15 @@ def attempt(battle: Battle, unit: str, target: str) -> tuple[tuple[str, str], di
     raise NoMelee(unit, target)
 
 
-def _unit_name(state: CampaignState, key: str) -> str:
+def unit_name(state: CampaignState, key: str) -> str:
+    """A unit's name (its key if no Force holds it any more)."""
     return next((u.name for f in state.forces.values() for u in f.units if u.key == key), key)
 
 
 def require_trophy_due(state: CampaignState, battle: Battle, unit: str, target: str) -> None:
     key, _ = attempt(battle, unit, target)
     pending = battle.aftermath.trophies
-    named = {"unit": _unit_name(state, unit), "target": _unit_name(state, target)}  # names, never keys
+    named = {"unit": unit_name(state, unit), "target": unit_name(state, target)}  # names, never keys
     if key not in pending:
         raise RuleViolation("{unit} cannot take a trophy from {target}: see the battle report's summary (CC-3).",
                             **named)
@@ -345,7 +346,7 @@ def trophy_by(state: CampaignState, actor: Acting, battle: int | str, unit: str,
         # its name would tell a unit the reader may not see, and every such refusal must read alike (fog of war)
         fought = side in b.sides and any(u.key == target for k in b.forces for u in state.forces[k].units)
         raise NotFound("Battle {number}'s report has no melee in which {unit!r} eliminated {target!r} (CC-3).",
-                       number=b.number, unit=_unit_name(state, unit),
-                       target=_unit_name(state, target) if fought else target.strip()[:40]) from None
+                       number=b.number, unit=unit_name(state, unit),
+                       target=unit_name(state, target) if fought else target.strip()[:40]) from None
     sight.say(journal, after, sight.battle_notices(state, b, out.text))
     return after, out

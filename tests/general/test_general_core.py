@@ -229,3 +229,31 @@ def test_ru_26_an_enemy_force_is_known_by_its_camps_last_battle_report_never_by_
     f = state.forces[key]
     changed = state.with_forces([replace(f, units=tuple(replace(u, sp=u.sp * 3 + 1) for u in f.units))])
     assert side_view(changed, "fr").known == known
+
+
+def test_ru_26_every_decision_of_a_battle_is_logged_with_its_reason_for_its_side() -> None:
+    """Issue 25: each decision logged with a one-line reason a player can read: its exploration before a
+    battle (MC-6.1) and its camp's wounded and deserter rolls after it (MC-7.1, MC-7.2) too, which were
+    made with no line of their own. Battles at the table, reported by the demo's stand-in."""
+    from bot.campaign.general import act_all
+    from bot.campaign.general.decide import RollAftermath, Scout
+    from bot.demo import stand_in_report
+    state = campaign("italy1796")
+    made: dict[str, int] = {"Scout": 0, "RollAftermath": 0}
+    for _ in range(60):
+        journal = Journal()
+        state, acted = act_all(state, journal, CTX, report_battle=stand_in_report)
+        for a in acted:
+            lines = general_lines(journal, a.side)
+            scouts = [d for d in a.decisions if isinstance(d, Scout)]
+            rolls = [d for d in a.decisions if isinstance(d, RollAftermath)]
+            assert [f"The bot general explores before battle {d.battle}" in " ".join(lines) for d in scouts] \
+                == [True] * len(scouts)
+            assert [f"The bot general rolls its camp's wounded and deserters of battle {d.battle}" in " ".join(lines)
+                    for d in rolls] == [True] * len(rolls)
+            made["Scout"] += len(scouts)
+            made["RollAftermath"] += len(rolls)
+        if made["RollAftermath"] >= 2:
+            break
+        state = resolve(state, journal, CTX, forced=True).state
+    assert made["Scout"] >= 2 and made["RollAftermath"] >= 2, made

@@ -175,6 +175,8 @@ def _make(state: CampaignState, side: str, member: int, d: Decision, journal: Jo
                                                square=_place(state, d.target)))
                 state, _ = orders.reroll(state, member, d.force, journal, ctx)
         case Scout():
+            _say(journal, state, side, Msg("The bot general explores before battle {number}: the higher score "
+                                           "chooses how the battle is deployed (MC-6.1, RU-5).", number=d.battle))
             state, _ = scouting.scout(state, member, d.battle, journal, ctx)
         case Claim():
             if report_battle is None:
@@ -188,6 +190,8 @@ def _make(state: CampaignState, side: str, member: int, d: Decision, journal: Jo
                                            number=d.battle))
             state, _ = claims.claim(state, side, d.battle, part, journal)
         case RollAftermath():
+            _say(journal, state, side, Msg("The bot general rolls its camp's wounded and deserters of battle "
+                                           "{number} (MC-7.1, MC-7.2).", number=d.battle))
             state, _ = aftermath.roll_for(state, actor, d.battle, journal, ctx)
         case Retreat():
             _say(journal, state, side, d.reason)
@@ -196,6 +200,9 @@ def _make(state: CampaignState, side: str, member: int, d: Decision, journal: Jo
             _say(journal, state, side, d.reason)
             state, _ = leaders.fate_by(state, actor, d.leader, None, d.designation, journal, ctx)
         case Trophy():
+            _say(journal, state, side, Msg("{unit} tries to take the flag of {target}, which it eliminated in melee "
+                                           "(CC-3).", unit=leaders.unit_name(state, d.unit),
+                                           target=leaders.unit_name(state, d.target)))
             state, _ = leaders.trophy_by(state, actor, d.battle, d.unit, d.target, journal, ctx)
         case Heroic():
             _say(journal, state, side, d.reason)
