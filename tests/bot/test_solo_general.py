@@ -34,3 +34,23 @@ async def test_ru_26_a_member_plays_the_first_turn_alone_against_the_bot_general
     assert "Turn 1 gazette" in outside and "RU-26" not in outside and "marches on" not in outside
     log = await me.slash(ch, "campaign log")  # the GM reads every side's log: the general did play
     assert "The bot general's orders for" in shown(log)
+
+
+async def test_ru_26_the_gm_seats_the_general_then_takes_the_side_back_mid_phase_and_it_is_awaited_again(table) -> None:
+    """``/gm assign side:… general:bot`` then ``general:off`` in the middle of Phase 1, with ``unmanned_sides:
+    wait``: the general gives Austria's orders at once and the phase waits for France alone; taken back, Austria
+    is awaited again (issue 25: a campaign whose general is switched off mid-phase simply awaits that side
+    again), its orders as the general left them."""
+    me, ch = table.gm, table.channel
+    await me.slash(ch, "campaign create", name="Seat", scenario="tutorial")
+    await me.slash(ch, "campaign settings", name="unmanned_sides", value="wait")
+    await me.slash(ch, "campaign join", side="fr")
+    await advance(table)  # Start: Phase 1 opens, waiting for France and Austria
+    assert "Waiting for **France** and **Austria**" in shown(await me.slash(ch, "campaign status"))
+    on = await me.slash(ch, "gm assign", side="au", general="bot")
+    assert "The bot general now plays Austria (RU-26)" in shown(on) and not on.ephemeral
+    status = shown(await me.slash(ch, "campaign status"))
+    assert "Waiting for **France**" in status and "Austria**" not in status.split("Waiting for")[1].split("\n")[0]
+    off = await me.slash(ch, "gm assign", side="au", general="off")
+    assert "The bot general no longer plays Austria (RU-26)" in shown(off)
+    assert "Waiting for **France** and **Austria**" in shown(await me.slash(ch, "campaign status"))
