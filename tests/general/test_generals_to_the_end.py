@@ -64,14 +64,20 @@ async def test_ru_26_undo_then_resolving_again_gives_the_general_the_same_choice
         await db.dispose()
 
 
+async def solo(db: Database) -> tuple[int, Actor]:
+    """A tutorial campaign whose GM plays France."""
+    gm = Actor(1, name="GM")
+    cid = (await campaigns.create_campaign(db, guild_id=1, channel_id=1, gm=gm, name="Solo",
+                                           scenario="tutorial")).campaign_id
+    await campaigns.join_side(db, cid, gm, "fr")
+    return cid, gm
+
+
 async def test_ru_26_solo_play_the_member_plays_one_side_and_the_gm_seats_the_general_on_the_other(
         tmp_path: Path, generals: None) -> None:
     db = Database(migrated_sqlite(tmp_path / "solo.db"))
     try:
-        gm = Actor(1, name="GM")
-        cid = (await campaigns.create_campaign(db, guild_id=1, channel_id=1, gm=gm, name="Solo",
-                                               scenario="tutorial")).campaign_id
-        await campaigns.join_side(db, cid, gm, "fr")
+        cid, gm = await solo(db)
         assert await campaigns.seat_general(db, cid, gm, "au", True) == "Austria"
         sv = await views.status(db, cid, gm)
         res = await resolution.resolve_phase(db, cid, gm, expected_version=sv.version)
@@ -87,10 +93,7 @@ async def test_ru_26_solo_play_the_member_plays_one_side_and_the_gm_seats_the_ge
 
 async def _general_has_acted(db: Database, unmanned: str) -> tuple[int, Actor]:
     """A tutorial campaign: the GM plays France, the general Austria, and has acted in Phase 1."""
-    gm = Actor(1, name="GM")
-    cid = (await campaigns.create_campaign(db, guild_id=1, channel_id=1, gm=gm, name="Solo",
-                                           scenario="tutorial")).campaign_id
-    await campaigns.join_side(db, cid, gm, "fr")
+    cid, gm = await solo(db)
     await campaigns.change_setting(db, cid, gm, "unmanned_sides", unmanned)
     await campaigns.seat_general(db, cid, gm, "au", True)
     sv = await views.status(db, cid, gm)
@@ -146,10 +149,7 @@ async def test_ru_26_the_general_seated_mid_phase_decides_off_the_event_loop(
     monkeypatch.setattr(general_services, "act_all", recorded)
     db = Database(migrated_sqlite(tmp_path / "thread.db"))
     try:
-        gm = Actor(1, name="GM")
-        cid = (await campaigns.create_campaign(db, guild_id=1, channel_id=1, gm=gm, name="Solo",
-                                               scenario="tutorial")).campaign_id
-        await campaigns.join_side(db, cid, gm, "fr")
+        cid, gm = await solo(db)
         await campaigns.seat_general(db, cid, gm, "au", True)
         await campaigns.change_setting(db, cid, gm, "unmanned_sides", "ai")
         await general.run(db, cid)
