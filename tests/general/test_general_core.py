@@ -257,3 +257,33 @@ def test_ru_26_every_decision_of_a_battle_is_logged_with_its_reason_for_its_side
             break
         state = resolve(state, journal, CTX, forced=True).state
     assert made["Scout"] >= 2 and made["RollAftermath"] >= 2, made
+
+
+@pytest.mark.parametrize(("personality", "stances"), [
+    ("cautious", ["hold", "hold", "hold", "advance", "advance", "advance", "attack", "attack"]),
+    ("balanced", ["hold", "hold", "advance", "advance", "attack", "attack", "attack", "attack"]),
+    ("bold", ["hold", "advance", "advance", "attack", "attack", "attack", "attack", "attack"]),
+])
+def test_ru_26_each_personalitys_orders_table_at_every_band_boundary(personality: str, stances: list[str]) -> None:
+    """docs/general.md's table: Hold / Advance / Attack on 1d6 plus modifiers, totals 0 to 7."""
+    from bot.campaign.general.policy import policy
+    from bot.campaign.settings import Personality
+    table = policy().tempers[Personality(personality)].table
+    assert [table.lookup(total).result for total in range(8)] == stances
+
+
+def test_ru_26_the_gm_s_personality_changes_the_same_dice_s_stances_and_marching_orders() -> None:
+    """The same turn and dice: a cautious general's every group holds or advances no more than a balanced
+    one's, a bold one's no less; cautious marches in Explore (never Forced March), the others in Forced March."""
+    from bot.engine.model import Order
+    rank = {"hold": 0, "advance": 1, "attack": 2}
+    made = {}
+    for personality in ("cautious", "balanced", "bold"):
+        state = campaign("danube1809", general=personality)
+        _, dice = turn_dice(state, Journal(), CTX)
+        made[personality] = decide(side_view(state, "au"), dice, RULES)
+    stances = {p: [rank[d.stance.value] for d in m.items if isinstance(d, GroupStance)] for p, m in made.items()}
+    assert all(c <= m <= b for c, m, b in zip(stances["cautious"], stances["balanced"], stances["bold"], strict=True))
+    assert sum(stances["cautious"]) < sum(stances["bold"])
+    orders = {p: {d.order for d in m.items if isinstance(d, GiveOrder)} for p, m in made.items()}
+    assert Order.FORCED_MARCH not in orders["cautious"] and Order.FORCED_MARCH in orders["bold"]
