@@ -287,3 +287,28 @@ def test_ru_26_the_gm_s_personality_changes_the_same_dice_s_stances_and_marching
     assert sum(stances["cautious"]) < sum(stances["bold"])
     orders = {p: {d.order for d in m.items if isinstance(d, GiveOrder)} for p, m in made.items()}
     assert Order.FORCED_MARCH not in orders["cautious"] and Order.FORCED_MARCH in orders["bold"]
+
+
+def test_ru_26_fog_of_war_hidden_enemy_forces_change_none_of_its_battle_and_aftermath_decisions() -> None:
+    """Phases 3 and 4 too: its exploration, its camp's report, its aftermath rolls, retreats and Glory spends
+    stay the same when every enemy Force its side does not see is moved, strengthened and re-led. Battles at
+    the table, reported by the demo's stand-in; the first ten turns of italy1796."""
+    from bot.campaign.general import act_all
+    from bot.campaign.general.decide import Retreat, Scout
+    from bot.demo import stand_in_report
+    state = campaign("italy1796")
+    seen: set[str] = set()
+    while state.turn <= 10:
+        journal = Journal()
+        if state.phase in (Phase.BATTLE, Phase.AFTERMATH):
+            for side in general_sides(state):
+                other = hidden_changed(state, side)
+                j1, j2 = Journal(), Journal()
+                _, acted_a = act(state, side, j1, CTX, report_battle=stand_in_report)
+                _, acted_b = act(other, side, j2, CTX, report_battle=stand_in_report)
+                assert acted_a.decisions == acted_b.decisions
+                assert general_lines(j1, side) == general_lines(j2, side)
+                seen |= {type(d).__name__ for d in acted_a.decisions}
+        state, _ = act_all(state, journal, CTX, report_battle=stand_in_report)
+        state = resolve(state, journal, CTX, forced=True).state
+    assert {Scout.__name__, Retreat.__name__, "Claim", "RollAftermath"} <= seen, seen
