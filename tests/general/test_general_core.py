@@ -312,3 +312,21 @@ def test_ru_26_fog_of_war_hidden_enemy_forces_change_none_of_its_battle_and_afte
         state, _ = act_all(state, journal, CTX, report_battle=stand_in_report)
         state = resolve(state, journal, CTX, forced=True).state
     assert {Scout.__name__, Retreat.__name__, "Claim", "RollAftermath"} <= seen, seen
+
+
+def test_ru_26_a_force_afloat_sails_and_lands_by_a_move_by_water() -> None:
+    """MC-5.3: a Force on the tutorial's lake (A9) has no land move; the general sails it to a landing
+    towards its objective, through the members' own declaration by water, logged as a sailing."""
+    from bot.campaign.general.decide import Move
+    state = campaign("tutorial").evolve(phase=Phase.MOVEMENT)
+    state = state.with_force("lannes", square="A9")
+    journal = Journal()
+    after, acted = act(state, "fr", journal, CTX)
+    assert acted.refused == ()
+    sailed = next(d for d in acted.decisions if isinstance(d, Move) and d.force == "lannes")
+    assert sailed.by_water and sailed.verb == "sails"
+    assert not state.map.cell(sailed.path[-1]).terrain.is_water  # it lands
+    name = state.forces["lannes"].name
+    assert any(line.startswith(f"{name} sails for") for line in general_lines(journal, "fr"))
+    declared = next(d for d in after.declarations if d.force == "lannes")
+    assert declared.payload.by_water and declared.payload.path[-1] == str(sailed.path[-1])
