@@ -330,3 +330,25 @@ def test_ru_26_a_force_afloat_sails_and_lands_by_a_move_by_water() -> None:
     assert any(line.startswith(f"{name} sails for") for line in general_lines(journal, "fr"))
     declared = next(d for d in after.declarations if d.force == "lannes")
     assert declared.payload.by_water and declared.payload.path[-1] == str(sailed.path[-1])
+
+
+def test_ru_26_a_fallen_leader_s_fate_is_rolled_with_the_arm_its_replacement_would_command() -> None:
+    """CC-1, CC-2: after a quick battle in which one of its leaders fell, the general rolls his fate through
+    the members' own roll, naming the arm of the Force's strongest unit for a replacement, logged for its
+    side; the fate's rolls follow."""
+    from bot.campaign.general import act_all
+    from bot.campaign.general.decide import Fate
+    state = campaign("italy1796", battles="quick")
+    for _ in range(8 * 10):
+        journal = Journal()
+        state, acted = act_all(state, journal, CTX)
+        fates = [(a.side, d) for a in acted for d in a.decisions if isinstance(d, Fate)]
+        if fates:
+            break
+        state = resolve(state, journal, CTX, forced=True).state
+    else:
+        pytest.fail("no leader fell in ten turns")
+    assert all(a.refused == () for a in acted)
+    side, fate = fates[0]
+    assert f"The general rolls {fate.leader}'s fate (CC-1)" in " ".join(general_lines(journal, side))
+    assert any(f"(CC-1) for {fate.leader}:" in str(e.text) for e in journal.events)
