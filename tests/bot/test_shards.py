@@ -11,6 +11,8 @@ from __future__ import annotations
 import asyncio
 import os
 import threading
+import time
+import traceback
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -132,11 +134,20 @@ def test_two_processes_on_disjoint_shards_each_fire_their_own_deadlines_once(sha
     turn[1].set()
     seen = {0: Seen(), 1: Seen()}
     threads = [run_in_thread(process, shard, shared_url, tmp_path, ready, turn, seen[shard]) for shard in (0, 1)]
+    deadline = time.monotonic() + float(os.environ.get("ADC_TEST_SHARDS_TIMEOUT", "300"))
+    while any(th.is_alive() for th in threads) and time.monotonic() < deadline:
+        if any(th.errors for th in threads):  # type: ignore[attr-defined]
+            # one process failed: the other must not wait for it at the barrier, and the failure is the first error
+            ready.abort()
+            for event in turn.values():
+                event.set()
+            break
+        time.sleep(0.05)
     for th in threads:
-        th.join(timeout=float(os.environ.get("ADC_TEST_SHARDS_TIMEOUT", "300")))
-        assert not th.is_alive(), "a process did not finish"
-    for th in threads:
-        assert not th.errors, th.errors  # type: ignore[attr-defined]
+        th.join(timeout=60)
+    errors = [e for th in threads for e in th.errors]  # type: ignore[attr-defined]
+    assert not errors, "".join(traceback.format_exception(errors[0]))
+    assert not any(th.is_alive() for th in threads), "a process did not finish"
 
     for shard, name in NAMES.items():
         s = seen[shard]
